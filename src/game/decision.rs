@@ -1,0 +1,106 @@
+//! Decisions: who must choose now, from which complete list of options
+//! (ENGINEERING.md invariant 2).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::kernel::{Dir, Edge, EdgePair, Move, Player, Square};
+
+/// Index of a card in the loaded content's card table.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CardId(pub u16);
+
+/// Index of a planet in the loaded content's planet table.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlanetId(pub u16);
+
+/// One answer to a card's question.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    Square(Square),
+    Edge(Edge),
+    Edges(EdgePair),
+    Dir(Dir),
+    Move(Move),
+    /// One of named options, such as `place`, `remove`, `skip` or a card id.
+    Option(String),
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Square(s) => write!(f, "{s}"),
+            Answer::Edge(e) => write!(f, "{e}"),
+            Answer::Edges(p) => write!(f, "{p}"),
+            Answer::Dir(d) => write!(f, "{d}"),
+            Answer::Move(m) => write!(f, "{m}"),
+            Answer::Option(o) => f.write_str(o),
+        }
+    }
+}
+
+/// What kind of thing a question asks for; the options all have the matching
+/// `Answer` variant.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionKind {
+    Square,
+    Checker,
+    Edge,
+    Edges,
+    Direction,
+    Move,
+    Option,
+}
+
+/// A card script's question, with every legal answer.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Question {
+    pub prompt: String,
+    pub kind: QuestionKind,
+    pub options: Vec<Answer>,
+}
+
+/// One option of a decision.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Choice {
+    /// R3.1: a checker move.
+    Move(Move),
+    /// R3.3: use this face-up card.
+    Card(CardId),
+    /// An answer to the question of the card being resolved.
+    Answer(Answer),
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Choice::Move(m) => write!(f, "{m}"),
+            Choice::Card(c) => write!(f, "card #{}", c.0),
+            Choice::Answer(a) => write!(f, "{a}"),
+        }
+    }
+}
+
+/// What the game waits for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DecisionKind {
+    Move,
+    Card,
+    Question,
+}
+
+/// The pending decision: who chooses, and the complete list of options.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Decision {
+    pub player: Player,
+    pub kind: DecisionKind,
+    /// The question's text, for `DecisionKind::Question`.
+    pub prompt: Option<String>,
+    pub options: Vec<Choice>,
+}

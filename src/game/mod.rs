@@ -1,0 +1,442 @@
+//! The game as a decision loop (ENGINEERING.md invariants 1–3): [`GameState::pending`]
+//! says who decides and lists every option; [`GameState::apply`] takes one.
+//!
+//! Turn order is R3 (move, draw, use a card), end of game R10. Cards and planets
+//! are asked of a [`CardHost`], so this module knows nothing about Lua.
+
+mod decision;
+mod rng;
+mod state;
+
+use std::fmt;
+
+pub use decision::{
+    Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind,
+};
+pub use rng::GameRng;
+pub use state::{
+    Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions,
+    Step, WhenStuck, fnv1a,
+};
+
+use crate::kernel::{Bitboard, Board, Crowning, Move, Player, Supply, legal_moves};
+
+/// What runs cards and checks planets. The Lua layer implements it; tests and
+/// plain checkers use [`BlankCards`].
+pub trait CardHost {
+    /// R8.0: may this face-up card be used now? (Only Antimatter says no.)
+    fn playable(&self, state: &GameState, card: CardId) -> bool;
+
+    /// Runs the card from `state` (the card-start snapshot, with the card already
+    /// taken off the face-up row) with the answers given so far.
+    fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution;
+
+    /// R9: does `player`'s planet condition hold? Must not change anything.
+    fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool;
+}
+
+/// The result of running a card script once.
+#[derive(Debug)]
+pub enum Resolution {
+    /// The script finished; this is the state after the card.
+    Done(Box<GameState>),
+    /// The script needs one more answer.
+    Ask(Question),
+    /// The script failed; the message names the card and where.
+    Failed(String),
+}
+
+/// Cards that do nothing and planets that never hold: the placeholder deck that
+/// lets whole games run before any script exists.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BlankCards;
+
+impl CardHost for BlankCards {
+    fn playable(&self, _: &GameState, _: CardId) -> bool {
+        true
+    }
+
+    fn resolve(&self, state: &GameState, _: CardId, _: &[Answer]) -> Resolution {
+        Resolution::Done(Box::new(state.clone()))
+    }
+
+    fn planet_holds(&self, _: &GameState, _: PlanetId, _: Player) -> bool {
+        false
+    }
+}
+
+/// A refused `apply`; the state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The choice is not among the pending options.
+    Illegal(String),
+    /// A card script failed (R8, ENGINEERING.md "Safety of scripts").
+    CardFailed(String),
+    /// The game is over.
+    Over,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Illegal(m) | GameError::CardFailed(m) => f.write_str(m),
+            GameError::Over => f.write_str("the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// Everything needed to deal a new game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub rules: RuleOptions,
+    pub crowning: Crowning,
+    pub supply: Supply,
+    /// The action deck, one id per copy (R1.6).
+    pub deck: Vec<CardId>,
+    /// The planet deck (R1.6).
+    pub planets: Vec<PlanetId>,
+}
+
+impl Setup {
+    /// R11: plain American checkers.
+    pub fn plain() -> Setup {
+        Setup {
+            rules: RuleOptions::PLAIN,
+            crowning: Crowning::Free,
+            supply: Supply::NONE,
+            deck: Vec::new(),
+            planets: Vec::new(),
+        }
+    }
+
+    /// Alien Checkers with `cards` blank cards: for tests before scripts exist.
+    pub fn blank(cards: u16) -> Setup {
+        Setup {
+            rules: RuleOptions::ALIEN,
+            crowning: Crowning::FromReserve,
+            supply: Supply::STANDARD,
+            deck: (0..cards).map(CardId).collect(),
+            planets: Vec::new(),
+        }
+    }
+}
+
+impl GameState {
+    /// Deals a game (R2): the start position, a shuffled draw pile with its top card
+    /// face up, one secret planet each. All randomness comes from `seed` (R2.4).
+    pub fn new(setup: &Setup, seed: u64) -> GameState {
+        let mut rng = GameRng::new(seed);
+        let mut piles = Piles {
+            draw: setup.deck.clone(),
+            ..Piles::default()
+        };
+        let mut planets = [None, None];
+        if setup.rules.cards {
+            rng.shuffle(&mut piles.draw);
+            if !piles.draw.is_empty() {
+                piles.face_up.push(piles.draw.remove(0));
+            }
+            let mut deck = setup.planets.clone();
+            rng.shuffle(&mut deck);
+            planets = [deck.first().copied(), deck.get(1).copied()];
+        }
+        GameState {
+            board: Board::start(setup.supply, setup.crowning),
+            rules: setup.rules,
+            piles,
+            planets,
+            counters: [Counters::default(); 2],
+            constraint: None,
+            next_constraint: None,
+            turn: 0,
+            to_move: Player::Dark,
+            step: Step::Move,
+            moved: None,
+            rng,
+        }
+    }
+
+    /// The checker moves of the player to move now: those the constraint allows,
+    /// or all if it cannot be met (R4.8). Capture is compulsory among them (R4.3).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        if let Some(c) = self.constraint {
+            legal_moves(&self.board, self.to_move, c.movers, &mut out);
+            if !out.is_empty() {
+                return out;
+            }
+        }
+        legal_moves(&self.board, self.to_move, Bitboard::ALL, &mut out);
+        out
+    }
+
+    /// The pending decision, or `None` when the game is over.
+    pub fn pending(&self, host: &dyn CardHost) -> Option<Decision> {
+        let player = self.to_move;
+        let (kind, prompt, options) = match &self.step {
+            Step::Over(_) => return None,
+            Step::Move => (
+                DecisionKind::Move,
+                None,
+                self.legal_moves().into_iter().map(Choice::Move).collect(),
+            ),
+            Step::Card => (
+                DecisionKind::Card,
+                None,
+                self.playable_cards(host)
+                    .into_iter()
+                    .map(Choice::Card)
+                    .collect(),
+            ),
+            Step::Resolving(r) => (
+                DecisionKind::Question,
+                Some(r.question.prompt.clone()),
+                r.question
+                    .options
+                    .iter()
+                    .cloned()
+                    .map(Choice::Answer)
+                    .collect(),
+            ),
+        };
+        Some(Decision {
+            player,
+            kind,
+            prompt,
+            options,
+        })
+    }
+
+    /// The distinct face-up cards the player to move may use (R3.3, R8.0).
+    pub fn playable_cards(&self, host: &dyn CardHost) -> Vec<CardId> {
+        let mut cards: Vec<CardId> = Vec::new();
+        for &card in &self.piles.face_up {
+            if !cards.contains(&card) && host.playable(self, card) {
+                cards.push(card);
+            }
+        }
+        cards
+    }
+
+    /// Takes one option of the pending decision. On error nothing changes.
+    pub fn apply(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
+        match (&self.step, choice) {
+            (Step::Over(_), _) => Err(GameError::Over),
+            (Step::Move, Choice::Move(mv)) => {
+                if !self.legal_moves().contains(mv) {
+                    return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
+                }
+                self.play_move(mv);
+                self.after_move(host);
+                Ok(())
+            }
+            (Step::Card, Choice::Card(card)) => {
+                if !self.playable_cards(host).contains(card) {
+                    return Err(GameError::Illegal(format!(
+                        "card #{} cannot be used now",
+                        card.0
+                    )));
+                }
+                self.run_card(host, *card, Vec::new())
+            }
+            (Step::Resolving(r), Choice::Answer(answer)) => {
+                if !r.question.options.contains(answer) {
+                    return Err(GameError::Illegal(format!(
+                        "{answer} is not an answer to: {}",
+                        r.question.prompt
+                    )));
+                }
+                let mut answers = r.answers.clone();
+                answers.push(answer.clone());
+                self.run_card(host, r.card, answers)
+            }
+            (step, choice) => Err(GameError::Illegal(format!(
+                "{choice} is not possible at the {} step",
+                step_name(step)
+            ))),
+        }
+    }
+
+    /// The state a card's script starts from: now, with the card off the face-up row.
+    pub fn card_snapshot(&self, card: CardId) -> GameState {
+        let mut snapshot = self.clone();
+        if let Some(i) = snapshot.piles.face_up.iter().position(|&c| c == card) {
+            snapshot.piles.face_up.remove(i);
+        }
+        snapshot.step = Step::Card;
+        snapshot
+    }
+
+    fn run_card(
+        &mut self,
+        host: &dyn CardHost,
+        card: CardId,
+        answers: Vec<Answer>,
+    ) -> Result<(), GameError> {
+        let snapshot = self.card_snapshot(card);
+        match host.resolve(&snapshot, card, &answers) {
+            Resolution::Done(after) => {
+                // The script ran on a scratch copy; commit it whole (invariant 3).
+                *self = *after;
+                self.step = Step::Card;
+                self.piles.discard.push(card);
+                self.after_card(host);
+                Ok(())
+            }
+            Resolution::Ask(question) if question.options.is_empty() => {
+                Err(GameError::CardFailed(format!(
+                    "card #{} asked '{}' with no possible answer",
+                    card.0, question.prompt
+                )))
+            }
+            Resolution::Ask(question) => {
+                self.step = Step::Resolving(Resolving {
+                    card,
+                    answers,
+                    question,
+                });
+                Ok(())
+            }
+            Resolution::Failed(message) => Err(GameError::CardFailed(message)),
+        }
+    }
+
+    fn play_move(&mut self, mv: &Move) {
+        let played = self.board.play(mv).expect("legal moves play");
+        if played.by_emperor {
+            self.counters_mut(self.to_move).emperor_captures += played.captures;
+        }
+        self.moved = Some(Moved {
+            start: mv.from(),
+            now: mv.to(),
+        });
+    }
+
+    fn after_move(&mut self, host: &dyn CardHost) {
+        if self.check_end(host) {
+            return;
+        }
+        if self.rules.cards {
+            self.draw_card();
+            self.step = Step::Card;
+        } else {
+            self.end_turn();
+        }
+        self.settle(host);
+    }
+
+    fn after_card(&mut self, host: &dyn CardHost) {
+        if self.check_end(host) {
+            return;
+        }
+        self.end_turn();
+        self.settle(host);
+    }
+
+    /// R3.2: turn the top card face up, reshuffling the discards if the pile is empty.
+    fn draw_card(&mut self) {
+        if self.piles.draw.is_empty() {
+            let mut discard = std::mem::take(&mut self.piles.discard);
+            self.rng.shuffle(&mut discard);
+            self.piles.draw = discard;
+        }
+        if !self.piles.draw.is_empty() {
+            let top = self.piles.draw.remove(0);
+            self.piles.face_up.push(top);
+        }
+    }
+
+    fn end_turn(&mut self) {
+        self.turn += 1;
+        if self.rules.move_limit > 0 && self.turn >= self.rules.move_limit {
+            self.step = Step::Over(Outcome {
+                winner: None,
+                reason: EndReason::MoveLimit,
+            });
+            return;
+        }
+        self.to_move = !self.to_move;
+        self.constraint = self.next_constraint.take();
+        self.moved = None;
+        self.step = Step::Move;
+    }
+
+    /// Runs the steps that need no decision (a move step with no legal move, a card
+    /// step with no playable card) until a decision is pending or the game ends.
+    pub fn settle(&mut self, host: &dyn CardHost) {
+        loop {
+            match self.step {
+                Step::Move if self.legal_moves().is_empty() => {
+                    if self.rules.when_stuck == WhenStuck::Lose {
+                        self.step = Step::Over(Outcome {
+                            winner: Some(!self.to_move),
+                            reason: EndReason::Stuck,
+                        });
+                        return;
+                    }
+                    let mut theirs = Vec::new();
+                    legal_moves(&self.board, !self.to_move, Bitboard::ALL, &mut theirs);
+                    if theirs.is_empty() {
+                        self.step = Step::Over(Outcome {
+                            winner: None,
+                            reason: EndReason::NoMoves,
+                        });
+                        return;
+                    }
+                    // R3.1: the move step is skipped.
+                    if self.rules.cards {
+                        self.draw_card();
+                        self.step = Step::Card;
+                    } else {
+                        self.end_turn();
+                    }
+                }
+                Step::Card if self.playable_cards(host).is_empty() => self.end_turn(),
+                _ => return,
+            }
+        }
+    }
+
+    /// R10.1–R10.2, R3.4: ends the game if either player has won.
+    pub fn check_end(&mut self, host: &dyn CardHost) -> bool {
+        let winning = |p: Player| -> Option<EndReason> {
+            if self.board.checkers(!p).is_empty() {
+                return Some(EndReason::Capture);
+            }
+            if self.rules.five_kings_win
+                && (self.board.checkers(p) & self.board.kings()).count() >= 5
+            {
+                return Some(EndReason::FiveKings);
+            }
+            let planet = self.planet(p)?;
+            host.planet_holds(self, planet, p)
+                .then_some(EndReason::Planet(planet))
+        };
+        let (mover, other) = (self.to_move, !self.to_move);
+        // R10.2: if both win at the same check, the player whose turn it is wins.
+        let outcome = match (winning(mover), winning(other)) {
+            (Some(reason), _) => Outcome {
+                winner: Some(mover),
+                reason,
+            },
+            (None, Some(reason)) => Outcome {
+                winner: Some(other),
+                reason,
+            },
+            (None, None) => return false,
+        };
+        self.step = Step::Over(outcome);
+        true
+    }
+}
+
+fn step_name(step: &Step) -> &'static str {
+    match step {
+        Step::Move => "move",
+        Step::Card => "card",
+        Step::Resolving(_) => "question",
+        Step::Over(_) => "end",
+    }
+}

@@ -1,0 +1,182 @@
+//! The game state: plain data, `Clone` and serializable (ENGINEERING.md invariant 1).
+
+use serde::{Deserialize, Serialize};
+
+use super::decision::{Answer, CardId, PlanetId, Question};
+use super::rng::GameRng;
+use crate::kernel::{Bitboard, Board, Player, Square};
+
+/// What a variant switches on or off (R10.4, R11).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleOptions {
+    /// Whether turns have the draw and card steps (R3.2, R3.3).
+    pub cards: bool,
+    /// R10.1: five kings and emperors on the board win.
+    pub five_kings_win: bool,
+    /// What happens to a player with no legal checker move.
+    pub when_stuck: WhenStuck,
+    /// R10.4: the game is drawn after this many turns in all (0: no limit).
+    pub move_limit: u32,
+}
+
+impl RuleOptions {
+    /// Alien Checkers as in RULES.md.
+    pub const ALIEN: RuleOptions = RuleOptions {
+        cards: true,
+        five_kings_win: true,
+        when_stuck: WhenStuck::Skip,
+        move_limit: 200,
+    };
+    /// R11: standard American checkers.
+    pub const PLAIN: RuleOptions = RuleOptions {
+        cards: false,
+        five_kings_win: false,
+        when_stuck: WhenStuck::Lose,
+        move_limit: 200,
+    };
+}
+
+/// A player with no legal checker move either skips the step (R3.1; R10.3 draws
+/// when neither can move) or, in plain checkers (R11), loses.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WhenStuck {
+    Skip,
+    Lose,
+}
+
+/// The action deck's three piles (R2.4, R3.2), as card ids. Index 0 of `draw` is
+/// the top of the draw pile.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct Piles {
+    pub draw: Vec<CardId>,
+    pub face_up: Vec<CardId>,
+    pub discard: Vec<CardId>,
+}
+
+/// Per-player counts the planets read (R9.2, R9.4).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct Counters {
+    /// Pawns put back on the board by Revive (R8.4).
+    pub pawns_revived: u32,
+    /// Checkers captured by this player's emperors (R9.4).
+    pub emperor_captures: u32,
+}
+
+/// A card's restriction on which checker moves next turn (R4.8).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Constraint {
+    /// The card that set it, for display.
+    pub card: CardId,
+    /// Squares of the checkers that may move.
+    pub movers: Bitboard,
+}
+
+/// The checker moved in this turn's move step (R8.11).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Moved {
+    pub start: Square,
+    pub now: Square,
+}
+
+/// Why the game ended (R10).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// R10.1: the loser has no checker on the board.
+    Capture,
+    /// R10.1: five kings and emperors.
+    FiveKings,
+    /// R10.1, R9: the winner's planet holds.
+    Planet(PlanetId),
+    /// R10.3: neither player can move.
+    NoMoves,
+    /// R11: the loser could not move.
+    Stuck,
+    /// R10.4.
+    MoveLimit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Player>,
+    pub reason: EndReason,
+}
+
+/// A card whose script has asked a question: the state is still the card-start
+/// snapshot; the answers so far replay the script up to its next question
+/// (ENGINEERING.md invariant 3).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Resolving {
+    pub card: CardId,
+    pub answers: Vec<Answer>,
+    pub question: Question,
+}
+
+/// Where in the turn the game stands (R3).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Move,
+    Card,
+    Resolving(Resolving),
+    Over(Outcome),
+}
+
+/// Everything about a game in progress.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct GameState {
+    pub board: Board,
+    pub rules: RuleOptions,
+    pub piles: Piles,
+    /// Each player's secret planet (R2.3), `None` when planets are off.
+    pub planets: [Option<PlanetId>; 2],
+    pub counters: [Counters; 2],
+    /// The restriction on this turn's move step.
+    pub constraint: Option<Constraint>,
+    /// A restriction a card set for the opponent's next turn.
+    pub next_constraint: Option<Constraint>,
+    /// Turns completed so far.
+    pub turn: u32,
+    pub to_move: Player,
+    pub step: Step,
+    pub moved: Option<Moved>,
+    pub rng: GameRng,
+}
+
+impl GameState {
+    pub fn counters(&self, player: Player) -> &Counters {
+        &self.counters[player.index()]
+    }
+
+    pub fn counters_mut(&mut self, player: Player) -> &mut Counters {
+        &mut self.counters[player.index()]
+    }
+
+    pub fn planet(&self, player: Player) -> Option<PlanetId> {
+        self.planets[player.index()]
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.step {
+            Step::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// A stable 64-bit digest of the whole state (FNV-1a over its JSON form), for
+    /// determinism checks and saves. Independent of hash-map order and addresses.
+    pub fn digest(&self) -> u64 {
+        let bytes = serde_json::to_vec(self).expect("the state serializes");
+        fnv1a(&bytes)
+    }
+}
+
+/// FNV-1a, 64-bit.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

@@ -1,0 +1,898 @@
+//! Everything on the table: checkers with their tokens, terrain, the monolith,
+//! walls, reserves and the token supply (R1), with the operations that change them.
+//!
+//! Every operation checks its preconditions first and changes nothing when it
+//! returns an error. After any change that can make crowning possible, waiting
+//! pawns are crowned (R6.2).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::bitboard::Bitboard;
+use super::player::{Orientation, Player, Rotation};
+use super::square::{Dir, Square};
+use super::walls::{Edge, EdgePair, Walls};
+
+/// A rule-enforcing operation was refused; the message says which rule and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError(pub String);
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+pub type RuleResult<T> = Result<T, RuleError>;
+
+macro_rules! refuse {
+    ($($arg:tt)*) => { return Err($crate::kernel::RuleError(format!($($arg)*))) };
+}
+pub(crate) use refuse;
+
+/// R1.4: how many pieces a checker stacks.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Pawn = 1,
+    King = 2,
+    Emperor = 3,
+}
+
+impl Kind {
+    pub const fn pieces(self) -> u8 {
+        self as u8
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Pawn => "pawn",
+            Kind::King => "king",
+            Kind::Emperor => "emperor",
+        }
+    }
+}
+
+/// Markers that ride on a checker (R1.4).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Token {
+    Ring,
+    Snookle,
+    Hippo,
+}
+
+impl Token {
+    pub const ALL: [Token; 3] = [Token::Ring, Token::Snookle, Token::Hippo];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Token::Ring => "ring",
+            Token::Snookle => "snookle",
+            Token::Hippo => "hippo",
+        }
+    }
+}
+
+/// What may fill an otherwise empty square (R8.1, R8.2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Terrain {
+    Water,
+    Fire,
+}
+
+impl Terrain {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Terrain::Water => "water",
+            Terrain::Fire => "fire",
+        }
+    }
+}
+
+/// The checker on one square, as read from the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Checker {
+    pub owner: Player,
+    pub kind: Kind,
+    pub ring: bool,
+    pub snookle: bool,
+    pub hippo: bool,
+}
+
+impl Checker {
+    pub const fn new(owner: Player, kind: Kind) -> Checker {
+        Checker {
+            owner,
+            kind,
+            ring: false,
+            snookle: false,
+            hippo: false,
+        }
+    }
+
+    pub const fn has(&self, token: Token) -> bool {
+        match token {
+            Token::Ring => self.ring,
+            Token::Snookle => self.snookle,
+            Token::Hippo => self.hippo,
+        }
+    }
+}
+
+/// R6: whether crowning takes a piece from the reserve (Alien Checkers) or is free
+/// (plain checkers, R11).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Crowning {
+    #[default]
+    FromReserve,
+    Free,
+}
+
+/// The shared, finite token supply (R1.5): what is not on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Supply {
+    /// Walls per player, indexed by `Player::index`.
+    pub walls: [u8; 2],
+    pub rings: u8,
+    pub snookles: u8,
+    pub water: u8,
+    pub fire: u8,
+    pub hippos: u8,
+    pub monolith: u8,
+}
+
+impl Supply {
+    /// R1.5's counts.
+    pub const STANDARD: Supply = Supply {
+        walls: [8, 8],
+        rings: 15,
+        snookles: 10,
+        water: 3,
+        fire: 4,
+        hippos: 3,
+        monolith: 1,
+    };
+    pub const NONE: Supply = Supply {
+        walls: [0, 0],
+        rings: 0,
+        snookles: 0,
+        water: 0,
+        fire: 0,
+        hippos: 0,
+        monolith: 0,
+    };
+
+    fn token(&mut self, token: Token) -> &mut u8 {
+        match token {
+            Token::Ring => &mut self.rings,
+            Token::Snookle => &mut self.snookles,
+            Token::Hippo => &mut self.hippos,
+        }
+    }
+
+    fn terrain(&mut self, terrain: Terrain) -> &mut u8 {
+        match terrain {
+            Terrain::Water => &mut self.water,
+            Terrain::Fire => &mut self.fire,
+        }
+    }
+}
+
+impl Default for Supply {
+    fn default() -> Supply {
+        Supply::STANDARD
+    }
+}
+
+/// What a monolith move did (R7), for logs and tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MonolithReport {
+    pub pushed: Vec<(Square, Square)>,
+    pub removed: Vec<Square>,
+    pub walls_removed: Vec<Edge>,
+    pub terrain_removed: Vec<Square>,
+}
+
+/// The board and everything on or beside it.
+///
+/// Invariants (checked by [`Board::validate`], kept by every operation):
+/// - the two players' checkers are disjoint; `kings` ⊆ checkers; `emperors` ⊆ `kings`;
+/// - tokens sit only on checkers; no checker has both a hippo and a snookle (R8.8);
+/// - water, fire, the monolith's block and checkers are pairwise disjoint (R4.5);
+/// - each interior edge holds at most one wall (R5.1), never one inside the
+///   monolith's block (R7.1);
+/// - with `Crowning::FromReserve`, no pawn waits on its king row while its owner's
+///   reserve holds a piece (R6.2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Board {
+    checkers: [Bitboard; 2],
+    kings: Bitboard,
+    emperors: Bitboard,
+    rings: Bitboard,
+    snookles: Bitboard,
+    hippos: Bitboard,
+    water: Bitboard,
+    fire: Bitboard,
+    /// The lower-left (`a1`-most) square of the monolith's 2×2 block.
+    monolith: Option<Square>,
+    walls: [Walls; 2],
+    reserve: [u8; 2],
+    supply: Supply,
+    orientation: Orientation,
+    crowning: Crowning,
+}
+
+/// The 2×2 block whose lower-left square is `anchor`, if it fits on the board.
+pub fn block(anchor: Square) -> Option<Bitboard> {
+    (anchor.file() < 7 && anchor.rank() < 7).then(|| {
+        let b = Bitboard::from_square(anchor);
+        b | b.shift(Dir::E) | b.shift(Dir::N) | b.shift(Dir::NE)
+    })
+}
+
+/// The four edges inside a 2×2 block.
+fn inner_edges(anchor: Square) -> [Edge; 4] {
+    let at = |d: Option<Dir>| {
+        d.map_or(Some(anchor), |d| anchor.step(d))
+            .expect("block fits on the board")
+    };
+    let (sw, se, nw, ne) = (
+        at(None),
+        at(Some(Dir::E)),
+        at(Some(Dir::N)),
+        at(Some(Dir::NE)),
+    );
+    [(sw, se), (nw, ne), (sw, nw), (se, ne)].map(|(a, b)| Edge::between(a, b).expect("neighbours"))
+}
+
+impl Board {
+    /// An empty board: no checkers, the given supply, Dark at rank 1.
+    pub fn empty(supply: Supply, crowning: Crowning) -> Board {
+        Board {
+            checkers: [Bitboard::EMPTY; 2],
+            kings: Bitboard::EMPTY,
+            emperors: Bitboard::EMPTY,
+            rings: Bitboard::EMPTY,
+            snookles: Bitboard::EMPTY,
+            hippos: Bitboard::EMPTY,
+            water: Bitboard::EMPTY,
+            fire: Bitboard::EMPTY,
+            monolith: None,
+            walls: [Walls::default(); 2],
+            reserve: [0; 2],
+            supply,
+            orientation: Orientation::default(),
+            crowning,
+        }
+    }
+
+    /// R2.1: Dark on the dark squares of ranks 1–3, Light on those of ranks 6–8.
+    pub fn start(supply: Supply, crowning: Crowning) -> Board {
+        let mut board = Board::empty(supply, crowning);
+        board.checkers[0] = Bitboard(0x0000_0000_00ff_ffff) & Bitboard::DARK;
+        board.checkers[1] = Bitboard(0xffff_ff00_0000_0000) & Bitboard::DARK;
+        board
+    }
+
+    // ---- reading ----
+
+    pub fn checkers(&self, player: Player) -> Bitboard {
+        self.checkers[player.index()]
+    }
+
+    pub fn occupied(&self) -> Bitboard {
+        self.checkers[0] | self.checkers[1]
+    }
+
+    pub fn kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    pub fn emperors(&self) -> Bitboard {
+        self.emperors
+    }
+
+    pub fn pawns(&self) -> Bitboard {
+        self.occupied() - self.kings
+    }
+
+    pub fn tokens(&self, token: Token) -> Bitboard {
+        match token {
+            Token::Ring => self.rings,
+            Token::Snookle => self.snookles,
+            Token::Hippo => self.hippos,
+        }
+    }
+
+    pub fn terrain(&self, terrain: Terrain) -> Bitboard {
+        match terrain {
+            Terrain::Water => self.water,
+            Terrain::Fire => self.fire,
+        }
+    }
+
+    pub fn terrain_at(&self, sq: Square) -> Option<Terrain> {
+        if self.water.contains(sq) {
+            Some(Terrain::Water)
+        } else if self.fire.contains(sq) {
+            Some(Terrain::Fire)
+        } else {
+            None
+        }
+    }
+
+    pub fn monolith(&self) -> Option<Square> {
+        self.monolith
+    }
+
+    pub fn monolith_block(&self) -> Bitboard {
+        self.monolith.and_then(block).unwrap_or_default()
+    }
+
+    pub fn walls(&self, owner: Player) -> &Walls {
+        &self.walls[owner.index()]
+    }
+
+    pub fn wall_owner(&self, edge: Edge) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| self.walls[p.index()].contains(edge))
+    }
+
+    pub fn reserve(&self, player: Player) -> u8 {
+        self.reserve[player.index()]
+    }
+
+    pub fn supply(&self) -> &Supply {
+        &self.supply
+    }
+
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    pub fn crowning(&self) -> Crowning {
+        self.crowning
+    }
+
+    /// R4.5: no checker, monolith, water or fire.
+    #[inline]
+    pub fn empty_squares(&self) -> Bitboard {
+        !(self.checkers[0] | self.checkers[1] | self.water | self.fire | self.monolith_block())
+    }
+
+    pub fn is_empty(&self, sq: Square) -> bool {
+        self.empty_squares().contains(sq)
+    }
+
+    pub fn owner(&self, sq: Square) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| self.checkers[p.index()].contains(sq))
+    }
+
+    pub fn checker(&self, sq: Square) -> Option<Checker> {
+        let owner = self.owner(sq)?;
+        let kind = if self.emperors.contains(sq) {
+            Kind::Emperor
+        } else if self.kings.contains(sq) {
+            Kind::King
+        } else {
+            Kind::Pawn
+        };
+        Some(Checker {
+            owner,
+            kind,
+            ring: self.rings.contains(sq),
+            snookle: self.snookles.contains(sq),
+            hippo: self.hippos.contains(sq),
+        })
+    }
+
+    /// Pieces of `player` standing on the board (pawn 1, king 2, emperor 3).
+    pub fn pieces_on_board(&self, player: Player) -> u32 {
+        let mine = self.checkers(player);
+        mine.count() + (mine & self.kings).count() + (mine & self.emperors).count()
+    }
+
+    /// Squares from which a step of `player`'s checker in `dir` is blocked by the
+    /// opponent's walls (R5.3: own walls never block).
+    #[inline]
+    pub fn blocked_for(&self, player: Player, dir: Dir) -> Bitboard {
+        self.walls[(!player).index()].blocked(dir)
+    }
+
+    /// Squares from which a step in `dir` crosses a wall of either player (R7.4).
+    pub fn blocked_by_any(&self, dir: Dir) -> Bitboard {
+        self.walls[0].union(self.walls[1]).blocked(dir)
+    }
+
+    // ---- raw setup (for diagrams, FEN and tests); checks emptiness, not supply ----
+
+    /// Puts a checker on an empty square without touching reserve or supply.
+    pub fn set_checker(&mut self, sq: Square, checker: Checker) -> RuleResult<()> {
+        if !self.is_empty(sq) {
+            refuse!("{sq} is not empty (R4.5)");
+        }
+        if checker.hippo && checker.snookle {
+            refuse!("a checker cannot carry both a hippo and a snookle (R8.8)");
+        }
+        self.write_checker(sq, Some(checker));
+        Ok(())
+    }
+
+    pub fn set_reserve(&mut self, player: Player, pieces: u8) {
+        self.reserve[player.index()] = pieces;
+    }
+
+    pub fn set_supply(&mut self, supply: Supply) {
+        self.supply = supply;
+    }
+
+    pub fn set_orientation(&mut self, orientation: Orientation) {
+        self.orientation = orientation;
+    }
+
+    /// Puts terrain on an empty square without touching the supply.
+    pub fn set_terrain(&mut self, sq: Square, terrain: Terrain) -> RuleResult<()> {
+        if !self.is_empty(sq) {
+            refuse!("{sq} is not empty (R4.5)");
+        }
+        self.write_terrain(sq, Some(terrain));
+        Ok(())
+    }
+
+    /// Puts a wall without touching the supply.
+    pub fn set_wall(&mut self, owner: Player, edge: Edge) -> RuleResult<()> {
+        self.check_wall_edge(edge)?;
+        self.walls[owner.index()].insert(edge);
+        Ok(())
+    }
+
+    /// Puts the monolith without touching the supply (R7.1 still holds).
+    pub fn set_monolith(&mut self, anchor: Square) -> RuleResult<()> {
+        let Some(area) = block(anchor) else {
+            refuse!("a monolith at {anchor} would leave the board (R7.2)")
+        };
+        if self.monolith.is_some() {
+            refuse!("the monolith is already on the board");
+        }
+        if (area - self.empty_squares()).any() {
+            refuse!("the 2×2 block at {anchor} is not empty (R7.1)");
+        }
+        for edge in inner_edges(anchor) {
+            self.take_wall(edge);
+        }
+        self.monolith = Some(anchor);
+        Ok(())
+    }
+
+    fn write_checker(&mut self, sq: Square, checker: Option<Checker>) {
+        let c = checker.as_ref();
+        for p in Player::BOTH {
+            self.checkers[p.index()].set(sq, c.is_some_and(|c| c.owner == p));
+        }
+        self.kings.set(sq, c.is_some_and(|c| c.kind >= Kind::King));
+        self.emperors
+            .set(sq, c.is_some_and(|c| c.kind == Kind::Emperor));
+        self.rings.set(sq, c.is_some_and(|c| c.ring));
+        self.snookles.set(sq, c.is_some_and(|c| c.snookle));
+        self.hippos.set(sq, c.is_some_and(|c| c.hippo));
+    }
+
+    fn write_terrain(&mut self, sq: Square, terrain: Option<Terrain>) {
+        self.water.set(sq, terrain == Some(Terrain::Water));
+        self.fire.set(sq, terrain == Some(Terrain::Fire));
+    }
+
+    fn take_wall(&mut self, edge: Edge) -> Option<Player> {
+        let owner = self.wall_owner(edge)?;
+        self.walls[owner.index()].remove(edge);
+        self.supply.walls[owner.index()] += 1;
+        Some(owner)
+    }
+
+    fn check_wall_edge(&self, edge: Edge) -> RuleResult<()> {
+        if let Some(owner) = self.wall_owner(edge) {
+            refuse!("edge {edge} already holds a wall of {owner} (R5.1)");
+        }
+        let (a, b) = edge.squares();
+        let block = self.monolith_block();
+        if block.contains(a) && block.contains(b) {
+            refuse!("edge {edge} is inside the monolith (R7.1)");
+        }
+        Ok(())
+    }
+
+    // ---- checkers ----
+
+    /// R4.9: a removed checker's pieces go to its owner's reserve, its tokens to the
+    /// supply. Then waiting pawns are crowned (R6.2).
+    pub fn remove_checker(&mut self, sq: Square) -> RuleResult<Checker> {
+        let Some(checker) = self.checker(sq) else {
+            refuse!("there is no checker on {sq}")
+        };
+        self.lift(sq, checker);
+        self.settle_crowns();
+        Ok(checker)
+    }
+
+    /// Takes a checker off the board into the reserve and supply, without crowning.
+    fn lift(&mut self, sq: Square, checker: Checker) {
+        self.write_checker(sq, None);
+        self.reserve[checker.owner.index()] += checker.kind.pieces();
+        for token in Token::ALL {
+            if checker.has(token) {
+                *self.supply.token(token) += 1;
+            }
+        }
+    }
+
+    /// R8.4: one piece from `player`'s reserve onto an empty square as a pawn.
+    pub fn place_from_reserve(&mut self, player: Player, sq: Square) -> RuleResult<()> {
+        if self.reserve(player) == 0 {
+            refuse!("{player}'s reserve is empty");
+        }
+        if !self.is_empty(sq) {
+            refuse!("{sq} is not empty (R4.5)");
+        }
+        self.reserve[player.index()] -= 1;
+        self.write_checker(sq, Some(Checker::new(player, Kind::Pawn)));
+        self.settle_crowns();
+        Ok(())
+    }
+
+    /// Moves a checker with its tokens to an empty square (a card's move; no walls
+    /// are checked here, the card decides its path). R4.7: a frozen checker cannot
+    /// be moved.
+    pub fn relocate(&mut self, from: Square, to: Square) -> RuleResult<()> {
+        let Some(checker) = self.checker(from) else {
+            refuse!("there is no checker on {from}")
+        };
+        if checker.hippo {
+            refuse!("the checker on {from} is frozen by a galactic hippo (R4.7)");
+        }
+        if !self.is_empty(to) {
+            refuse!("{to} is not empty (R4.5)");
+        }
+        self.write_checker(from, None);
+        self.write_checker(to, Some(checker));
+        self.settle_crowns();
+        Ok(())
+    }
+
+    /// R8.3: the pawn on `pawn` leaves the board and its piece goes onto the king on
+    /// `king`, which becomes an emperor. The pawn's tokens return to the supply.
+    pub fn make_emperor(&mut self, pawn: Square, king: Square) -> RuleResult<()> {
+        let (Some(p), Some(k)) = (self.checker(pawn), self.checker(king)) else {
+            refuse!("an emperor needs a pawn and a king of the same player");
+        };
+        if p.kind != Kind::Pawn || k.kind != Kind::King || p.owner != k.owner {
+            refuse!("{pawn} must hold a pawn and {king} a king of the same player (R8.3)");
+        }
+        self.write_checker(pawn, None);
+        for token in Token::ALL {
+            if p.has(token) {
+                *self.supply.token(token) += 1;
+            }
+        }
+        self.emperors.insert(king);
+        Ok(())
+    }
+
+    /// R6.2: crown every pawn waiting on its king row, in square order, while the
+    /// reserve lasts (or always, with free crowning).
+    pub fn settle_crowns(&mut self) {
+        for player in Player::BOTH {
+            let waiting = self.checkers(player) & self.orientation.king_row(player) & !self.kings;
+            for sq in waiting {
+                match self.crowning {
+                    Crowning::Free => {}
+                    Crowning::FromReserve if self.reserve[player.index()] > 0 => {
+                        self.reserve[player.index()] -= 1;
+                    }
+                    Crowning::FromReserve => break,
+                }
+                self.kings.insert(sq);
+            }
+        }
+    }
+
+    // ---- tokens ----
+
+    /// R8.7, R8.8, R8.17: put a token from the supply on a checker.
+    pub fn put_token(&mut self, sq: Square, token: Token) -> RuleResult<()> {
+        let Some(checker) = self.checker(sq) else {
+            refuse!("there is no checker on {sq}")
+        };
+        if checker.has(token) {
+            refuse!("the checker on {sq} already carries a {}", token.name());
+        }
+        if token == Token::Hippo && checker.snookle {
+            refuse!("a checker with a snookle cannot get a hippo (R8.8)");
+        }
+        if *self.supply.token(token) == 0 {
+            refuse!("no {} is left in the supply (R1.5)", token.name());
+        }
+        *self.supply.token(token) -= 1;
+        if token == Token::Snookle && checker.hippo {
+            // R8.8: the hippo leaves the checker that gets a snookle.
+            self.hippos.remove(sq);
+            *self.supply.token(Token::Hippo) += 1;
+        }
+        match token {
+            Token::Ring => self.rings.insert(sq),
+            Token::Snookle => self.snookles.insert(sq),
+            Token::Hippo => self.hippos.insert(sq),
+        }
+        Ok(())
+    }
+
+    pub fn remove_token(&mut self, sq: Square, token: Token) -> RuleResult<()> {
+        if !self.tokens(token).contains(sq) {
+            refuse!("there is no {} on {sq}", token.name());
+        }
+        match token {
+            Token::Ring => self.rings.remove(sq),
+            Token::Snookle => self.snookles.remove(sq),
+            Token::Hippo => self.hippos.remove(sq),
+        }
+        *self.supply.token(token) += 1;
+        Ok(())
+    }
+
+    // ---- terrain ----
+
+    /// R8.1, R8.2: fill an empty square from the supply.
+    pub fn place_terrain(&mut self, sq: Square, terrain: Terrain) -> RuleResult<()> {
+        if !self.is_empty(sq) {
+            refuse!("{sq} is not empty (R4.5)");
+        }
+        if *self.supply.terrain(terrain) == 0 {
+            refuse!("no {} is left in the supply (R1.5)", terrain.name());
+        }
+        *self.supply.terrain(terrain) -= 1;
+        self.write_terrain(sq, Some(terrain));
+        Ok(())
+    }
+
+    pub fn remove_terrain(&mut self, sq: Square) -> RuleResult<Terrain> {
+        let Some(terrain) = self.terrain_at(sq) else {
+            refuse!("{sq} holds no water or fire")
+        };
+        self.write_terrain(sq, None);
+        *self.supply.terrain(terrain) += 1;
+        Ok(terrain)
+    }
+
+    // ---- walls ----
+
+    /// R5.2: two walls of `owner` from the supply on two edges that meet at a corner.
+    pub fn place_walls(&mut self, owner: Player, pair: EdgePair) -> RuleResult<()> {
+        self.check_wall_edge(pair.0)?;
+        self.check_wall_edge(pair.1)?;
+        if self.supply.walls[owner.index()] < 2 {
+            refuse!("{owner} has fewer than two walls left in the supply (R1.5)");
+        }
+        self.supply.walls[owner.index()] -= 2;
+        self.walls[owner.index()].insert(pair.0);
+        self.walls[owner.index()].insert(pair.1);
+        Ok(())
+    }
+
+    /// Takes a wall off the board back to its owner's supply.
+    pub fn remove_wall(&mut self, edge: Edge) -> RuleResult<Player> {
+        match self.take_wall(edge) {
+            Some(owner) => Ok(owner),
+            None => refuse!("there is no wall on {edge}"),
+        }
+    }
+
+    // ---- the monolith (R7) ----
+
+    /// R7.1: put the monolith from the supply on an empty 2×2 block.
+    pub fn place_monolith(&mut self, anchor: Square) -> RuleResult<()> {
+        if self.supply.monolith == 0 {
+            refuse!("the monolith is not in the supply");
+        }
+        self.set_monolith(anchor)?;
+        self.supply.monolith -= 1;
+        Ok(())
+    }
+
+    /// Anchors of every empty 2×2 block where the monolith could be placed (R7.1).
+    pub fn monolith_spots(&self) -> Vec<Square> {
+        let empty = self.empty_squares();
+        Square::all()
+            .filter(|&a| block(a).is_some_and(|b| (b - empty).is_empty()))
+            .collect()
+    }
+
+    /// R7.2, R7.5: the directions the monolith may move in now.
+    pub fn monolith_directions(&self) -> Vec<Dir> {
+        Dir::ORTHOGONALS
+            .into_iter()
+            .filter(|&d| self.plan_monolith_move(d).is_ok())
+            .collect()
+    }
+
+    /// R7.2–R7.5: move the monolith one square, pushing checkers in chains.
+    pub fn move_monolith(&mut self, dir: Dir) -> RuleResult<MonolithReport> {
+        let plan = self.plan_monolith_move(dir)?;
+        let anchor = self.monolith.expect("planned moves have a monolith");
+        let mut report = MonolithReport::default();
+        let target = plan.target;
+        let old = block(anchor).expect("monolith invariant");
+        let new = block(target).expect("planned target fits");
+        // R7.3: walls on crossed edges go, and so do walls inside the new block (R7.1).
+        let mut edges: Vec<Edge> = (new - old)
+            .filter_map(|s| Edge::crossed(s, dir.opposite()))
+            .collect();
+        edges.extend(inner_edges(target));
+        for edge in edges {
+            if self.take_wall(edge).is_some() {
+                report.walls_removed.push(edge);
+            }
+        }
+        // R7.4: each chain moves from its far end; a checker that cannot land is removed.
+        for chain in &plan.chains {
+            if let Some(&last) = chain.squares.last().filter(|_| chain.last_removed) {
+                let checker = self.checker(last).expect("planned chain holds checkers");
+                self.lift(last, checker);
+                report.removed.push(last);
+            }
+            let moving = if chain.last_removed {
+                &chain.squares[..chain.squares.len() - 1]
+            } else {
+                &chain.squares[..]
+            };
+            for &sq in moving.iter().rev() {
+                let checker = self.checker(sq).expect("planned chain holds checkers");
+                let to = sq.step(dir).expect("planned push stays on the board");
+                self.write_checker(sq, None);
+                self.write_checker(to, Some(checker));
+                report.pushed.push((sq, to));
+            }
+        }
+        for sq in new - old {
+            if self.remove_terrain(sq).is_ok() {
+                report.terrain_removed.push(sq);
+            }
+        }
+        self.monolith = Some(target);
+        self.settle_crowns();
+        Ok(report)
+    }
+
+    fn plan_monolith_move(&self, dir: Dir) -> RuleResult<MonolithPlan> {
+        let Some(anchor) = self.monolith else {
+            refuse!("the monolith is not on the board")
+        };
+        if dir.is_diagonal() {
+            refuse!("the monolith moves only orthogonally (R7.2)");
+        }
+        let target = anchor.step(dir).filter(|&t| block(t).is_some());
+        let Some(target) = target else {
+            refuse!("the monolith cannot move {dir}: it would leave the board (R7.2)")
+        };
+        let entered = block(target).expect("checked") - block(anchor).expect("monolith invariant");
+        let walled = self.blocked_by_any(dir);
+        let hot = self.water | self.fire;
+        let mut chains = Vec::with_capacity(2);
+        for start in entered {
+            let mut chain = Chain {
+                squares: Vec::new(),
+                last_removed: false,
+            };
+            let mut sq = start;
+            while self.occupied().contains(sq) {
+                if self.hippos.contains(sq) {
+                    refuse!(
+                        "the monolith cannot move {dir}: it would push the frozen checker on {sq} (R7.5)"
+                    );
+                }
+                chain.squares.push(sq);
+                match sq.step(dir) {
+                    Some(next) if !walled.contains(sq) && !hot.contains(next) => sq = next,
+                    _ => {
+                        chain.last_removed = true;
+                        break;
+                    }
+                }
+            }
+            chains.push(chain);
+        }
+        Ok(MonolithPlan { target, chains })
+    }
+
+    // ---- orientation ----
+
+    /// R2.2, R8.21: turn the board 90°, then crown (R6.2).
+    pub fn rotate(&mut self, rotation: Rotation) {
+        self.orientation = self.orientation.rotated(rotation);
+        self.settle_crowns();
+    }
+
+    /// Checks every invariant listed on [`Board`]; for tests and loaded data.
+    pub fn validate(&self) -> RuleResult<()> {
+        let occupied = self.occupied();
+        if (self.checkers[0] & self.checkers[1]).any() {
+            refuse!("a square holds checkers of both players");
+        }
+        if (self.kings - occupied).any() || (self.emperors - self.kings).any() {
+            refuse!("a king or emperor marker stands on no checker");
+        }
+        if ((self.rings | self.snookles | self.hippos) - occupied).any() {
+            refuse!("a token stands on no checker");
+        }
+        if (self.hippos & self.snookles).any() {
+            refuse!("a checker carries both a hippo and a snookle (R8.8)");
+        }
+        let layers = [occupied, self.water, self.fire, self.monolith_block()];
+        for (i, a) in layers.iter().enumerate() {
+            if layers[i + 1..].iter().any(|b| (*a & *b).any()) {
+                refuse!("a square holds two things (R4.5)");
+            }
+        }
+        if self.monolith.is_some_and(|a| block(a).is_none()) {
+            refuse!("the monolith leaves the board (R7.2)");
+        }
+        if self.walls[0].edges().any(|e| self.walls[1].contains(e)) {
+            refuse!("an edge holds two walls (R5.1)");
+        }
+        if let Some(anchor) = self.monolith {
+            if inner_edges(anchor)
+                .iter()
+                .any(|&e| self.wall_owner(e).is_some())
+            {
+                refuse!("a wall lies inside the monolith (R7.1)");
+            }
+        }
+        if self.crowning == Crowning::FromReserve {
+            for p in Player::BOTH {
+                let waiting = self.checkers(p) & self.orientation.king_row(p) & !self.kings;
+                if waiting.any() && self.reserve(p) > 0 {
+                    refuse!(
+                        "a pawn of {p} waits on its king row while its reserve holds a piece (R6.2)"
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Chain {
+    squares: Vec<Square>,
+    last_removed: bool,
+}
+
+struct MonolithPlan {
+    target: Square,
+    chains: Vec<Chain>,
+}
+
+impl Board {
+    /// Removes every checker in `squares` to the reserves (R4.9), without crowning.
+    pub(super) fn capture_all(&mut self, squares: Bitboard) {
+        for sq in squares {
+            if let Some(checker) = self.checker(sq) {
+                self.lift(sq, checker);
+            }
+        }
+    }
+
+    /// Moves a checker with its tokens; `to` must be empty or `from` itself.
+    pub(super) fn shift_checker(&mut self, from: Square, to: Square) {
+        let checker = self.checker(from);
+        self.write_checker(from, None);
+        self.write_checker(to, checker);
+    }
+}

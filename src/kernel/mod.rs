@@ -1,0 +1,22 @@
+//! The rules kernel: board geometry, walls, the monolith, checkers and their moves.
+//!
+//! Architecture invariant: nothing here knows about Lua, YAML, files or the
+//! terminal. Every operation that changes the board enforces the rules and leaves
+//! the board unchanged when it refuses.
+
+mod bitboard;
+mod board;
+mod moves;
+mod player;
+mod square;
+mod walls;
+
+pub use bitboard::Bitboard;
+pub use board::{
+    Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token,
+    block,
+};
+pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves};
+pub use player::{Orientation, Player, Rotation};
+pub use square::{BadSquare, Colour, Dir, Square};
+pub use walls::{Edge, EdgePair, Side, Walls};

@@ -1,0 +1,414 @@
+//! Checker moves: steps and jump chains (R4), blocked by walls (R5.3–R5.5).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::bitboard::Bitboard;
+use super::board::{Board, Kind, RuleResult, refuse};
+use super::player::Player;
+use super::square::{Dir, Square};
+
+/// Most jumps in one chain: every jump captures a different opposing checker, and a
+/// player has at most 12 (R1.3).
+pub const MAX_JUMPS: usize = 12;
+
+/// A checker move: a step (one landing, nothing captured) or a jump chain (one
+/// landing per jump). Invariant: `len >= 1`, and `captured` has `len` squares for
+/// a jump and none for a step.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: Square,
+    len: u8,
+    landings: [u8; MAX_JUMPS],
+    captured: Bitboard,
+}
+
+impl Move {
+    pub fn step(from: Square, to: Square) -> Move {
+        let mut landings = [0; MAX_JUMPS];
+        landings[0] = to.index() as u8;
+        Move {
+            from,
+            len: 1,
+            landings,
+            captured: Bitboard::EMPTY,
+        }
+    }
+
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    pub fn to(&self) -> Square {
+        self.landing(self.len as usize - 1)
+    }
+
+    pub fn is_jump(&self) -> bool {
+        self.captured.any()
+    }
+
+    /// Squares of the checkers this move captures.
+    pub fn captured(&self) -> Bitboard {
+        self.captured
+    }
+
+    /// Landing squares in order (one for a step).
+    pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.len as usize).map(|i| self.landing(i))
+    }
+
+    fn landing(&self, i: usize) -> Square {
+        Square::new(self.landings[i]).expect("Move invariant: landings are squares")
+    }
+
+    /// `c3-d4` for a step, `c3xe5xg7` for a jump chain.
+    pub fn notation(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.from)?;
+        let sep = if self.is_jump() { 'x' } else { '-' };
+        for sq in self.landings() {
+            write!(f, "{sep}{sq}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self})")
+    }
+}
+
+/// A move as written, `c3-d4` or `c3xe5xg7`, before it is matched against the
+/// legal moves of a position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveText {
+    pub squares: Vec<Square>,
+    pub jump: bool,
+}
+
+impl FromStr for MoveText {
+    type Err = String;
+    fn from_str(s: &str) -> Result<MoveText, String> {
+        let text = s.trim().to_ascii_lowercase();
+        let jump = text.contains('x');
+        let squares = text
+            .split(['-', 'x'])
+            .map(|part| part.parse::<Square>().map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| {
+                format!("'{s}' is not a move ({e}); write steps like c3-d4 and jumps like c3xe5xg7")
+            })?;
+        if squares.len() < 2 || (text.contains('x') && text.contains('-')) {
+            return Err(format!(
+                "'{s}' is not a move; write steps like c3-d4 and jumps like c3xe5xg7"
+            ));
+        }
+        Ok(MoveText { squares, jump })
+    }
+}
+
+impl MoveText {
+    /// Does this text name `mv`? A jump may be abbreviated to its start and end.
+    pub fn matches(&self, mv: &Move) -> bool {
+        if self.jump != mv.is_jump() || self.squares[0] != mv.from() {
+            return false;
+        }
+        let rest = &self.squares[1..];
+        rest.iter().copied().eq(mv.landings()) || (rest.len() == 1 && rest[0] == mv.to())
+    }
+}
+
+impl Serialize for Move {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A move read back (from a save or a question answer) without a position: the
+/// captured squares are those between consecutive landings.
+impl<'de> Deserialize<'de> for Move {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
+        let text: MoveText = String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)?;
+        Move::from_text(&text).map_err(|e| serde::de::Error::custom(e.0))
+    }
+}
+
+impl Move {
+    /// Rebuilds a move from its full written form, without a position.
+    pub fn from_text(text: &MoveText) -> RuleResult<Move> {
+        let from = text.squares[0];
+        let hops = &text.squares[1..];
+        if hops.len() > MAX_JUMPS || (!text.jump && hops.len() != 1) {
+            refuse!("a move has one step or at most {MAX_JUMPS} jumps");
+        }
+        let mut mv = Move::step(from, hops[0]);
+        mv.len = hops.len() as u8;
+        let mut at = from;
+        for (i, &to) in hops.iter().enumerate() {
+            mv.landings[i] = to.index() as u8;
+            let (df, dr) = (to.file() - at.file(), to.rank() - at.rank());
+            let ok = if text.jump {
+                df.abs() == 2 && dr.abs() == 2
+            } else {
+                df.abs() == 1 && dr.abs() == 1
+            };
+            if !ok {
+                refuse!(
+                    "{at} to {to} is not a diagonal {}",
+                    if text.jump { "jump" } else { "step" }
+                );
+            }
+            if text.jump {
+                let mid = Square::at(at.file() + df / 2, at.rank() + dr / 2)
+                    .expect("between two squares");
+                mv.captured.insert(mid);
+            }
+            at = to;
+        }
+        Ok(mv)
+    }
+}
+
+/// What playing a move did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    /// Opposing checkers captured.
+    pub captures: u32,
+    /// Whether the moving checker was an emperor (R9.4 counts its captures).
+    pub by_emperor: bool,
+}
+
+/// Which checkers may move, from cards (R4.8): `Bitboard::ALL` when unconstrained.
+pub type MoverMask = Bitboard;
+
+/// R4: the legal checker moves of `player` among checkers in `allowed`.
+/// Capture is compulsory among the allowed checkers (R4.3, R4.8).
+///
+/// Moves are pushed onto `out` (cleared first). A `Vec` rather than a fixed array:
+/// the number of distinct jump chains has no small proven bound once kings and
+/// emperors roam, and the buffer is reused by callers so hot loops do not allocate.
+pub fn legal_moves(board: &Board, player: Player, allowed: MoverMask, out: &mut Vec<Move>) {
+    out.clear();
+    let generator = Generator::new(board, player, allowed);
+    generator.jumps(out);
+    if out.is_empty() {
+        generator.steps(out);
+    }
+}
+
+/// The number of legal moves, faster than generating them when there is no jump.
+pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize {
+    let generator = Generator::new(board, player, Bitboard::ALL);
+    if generator.jumpers().is_empty() {
+        return Dir::DIAGONALS
+            .iter()
+            .map(|&d| generator.step_targets(d).count() as usize)
+            .sum();
+    }
+    buf.clear();
+    generator.jumps(buf);
+    buf.len()
+}
+
+struct Generator<'a> {
+    board: &'a Board,
+    player: Player,
+    empty: Bitboard,
+    /// Per `Dir::DIAGONALS` index: squares from which the step is blocked.
+    blocked: [Bitboard; 4],
+    /// Per `Dir::DIAGONALS` index: movers that may go that way (kings, or pawns forward).
+    may_go: [Bitboard; 4],
+}
+
+impl<'a> Generator<'a> {
+    #[inline]
+    fn new(board: &'a Board, player: Player, allowed: MoverMask) -> Generator<'a> {
+        // R4.7: frozen checkers do not move.
+        let movers = board.checkers(player) & allowed - board.tokens(super::board::Token::Hippo);
+        let orientation = board.orientation();
+        let blocked = Dir::DIAGONALS.map(|d| board.blocked_for(player, d));
+        let may_go = Dir::DIAGONALS.map(|d| {
+            if orientation.is_forward(player, d) {
+                movers
+            } else {
+                movers & board.kings()
+            }
+        });
+        Generator {
+            board,
+            player,
+            empty: board.empty_squares(),
+            blocked,
+            may_go,
+        }
+    }
+
+    #[inline]
+    fn step_targets(&self, i_dir: Dir) -> Bitboard {
+        let i = dir_index(i_dir);
+        (self.may_go[i] - self.blocked[i]).shift(i_dir) & self.empty
+    }
+
+    fn steps(&self, out: &mut Vec<Move>) {
+        for dir in Dir::DIAGONALS {
+            for to in self.step_targets(dir) {
+                let from = to.step(dir.opposite()).expect("a target has a source");
+                out.push(Move::step(from, to));
+            }
+        }
+        // Order by source square, then target, so listings read naturally.
+        out.sort_unstable_by_key(|m| (m.from(), m.to()));
+    }
+
+    /// Movers with at least one first jump (R4.2, R4.5, R4.6, R5.5).
+    fn jumpers(&self) -> Bitboard {
+        let opp = self.board.checkers(!self.player);
+        let emperors = self.board.emperors();
+        let mut found = Bitboard::EMPTY;
+        for (i, dir) in Dir::DIAGONALS.into_iter().enumerate() {
+            let back = dir.opposite();
+            let landing_ok = self.empty.shift(back).shift(back);
+            let mid_plain = (opp - emperors).shift(back) & !self.blocked[i].shift(back);
+            let mid_any = opp.shift(back) & !self.blocked[i].shift(back);
+            let go = self.may_go[i] - self.blocked[i];
+            let mine_emp = go & emperors;
+            // Landing squares are two steps away; the mid square's step must be unblocked too.
+            found |= go & mid_plain & landing_ok;
+            found |= mine_emp & mid_any & landing_ok;
+        }
+        found
+    }
+
+    fn jumps(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        for from in self.jumpers() {
+            let Some(checker) = self.board.checker(from) else {
+                continue;
+            };
+            let opp = self.board.checkers(!self.player);
+            // R4.6: an emperor can be jumped only by an emperor.
+            let prey = if checker.kind == Kind::Emperor {
+                opp
+            } else {
+                opp - self.board.emperors()
+            };
+            let dirs: &[Dir] = if checker.kind == Kind::Pawn {
+                &self.board.orientation().pawn_dirs(self.player)
+            } else {
+                &Dir::DIAGONALS
+            };
+            let mut chain = Chain {
+                mv: Move::step(from, from),
+                prey,
+                // The jumper's own square is vacated as soon as it leaves (a king may loop back).
+                empty: self.empty | Bitboard::from_square(from),
+                dirs,
+                king_row: if checker.kind == Kind::Pawn {
+                    self.board.orientation().king_row(self.player)
+                } else {
+                    Bitboard::EMPTY
+                },
+            };
+            chain.mv.len = 0;
+            self.extend(&mut chain, from, out, start);
+        }
+    }
+
+    fn extend(&self, chain: &mut Chain, at: Square, out: &mut Vec<Move>, start: usize) {
+        let mut continued = false;
+        for &dir in chain.dirs {
+            let i = dir_index(dir);
+            let Some(mid) = at.step(dir) else { continue };
+            let Some(land) = mid.step(dir) else { continue };
+            if !chain.prey.contains(mid)
+                || chain.mv.captured.contains(mid)
+                || !chain.empty.contains(land)
+                || self.blocked[i].contains(at)
+                || self.blocked[i].contains(mid)
+            {
+                continue;
+            }
+            continued = true;
+            let saved = chain.mv;
+            chain.mv.landings[chain.mv.len as usize] = land.index() as u8;
+            chain.mv.len += 1;
+            chain.mv.captured.insert(mid);
+            if chain.king_row.contains(land) || chain.mv.len as usize == MAX_JUMPS {
+                // R4.4: reaching the king row ends the move, even mid-chain.
+                push_unique(out, start, chain.mv);
+            } else {
+                self.extend(chain, land, out, start);
+            }
+            chain.mv = saved;
+        }
+        if !continued && chain.mv.len > 0 {
+            push_unique(out, start, chain.mv);
+        }
+    }
+}
+
+struct Chain<'d> {
+    mv: Move,
+    prey: Bitboard,
+    empty: Bitboard,
+    dirs: &'d [Dir],
+    king_row: Bitboard,
+}
+
+/// Two chains that capture the same checkers between the same squares leave the
+/// same position; list them once. Only loops (four or more captures) can repeat.
+fn push_unique(out: &mut Vec<Move>, start: usize, mv: Move) {
+    if mv.captured.count() >= 4
+        && out[start..]
+            .iter()
+            .any(|m| m.from == mv.from && m.to() == mv.to() && m.captured == mv.captured)
+    {
+        return;
+    }
+    out.push(mv);
+}
+
+#[inline]
+fn dir_index(dir: Dir) -> usize {
+    match dir {
+        Dir::NE => 0,
+        Dir::SE => 1,
+        Dir::SW => 2,
+        Dir::NW => 3,
+        _ => unreachable!("checker moves are diagonal"),
+    }
+}
+
+impl Board {
+    /// Plays a legal move for its mover: captured checkers go to their owner's
+    /// reserve (R4.9), then waiting pawns are crowned (R4.4, R6.2).
+    ///
+    /// The caller passes a move from [`legal_moves`] for this board; the checks
+    /// here only keep the board's invariants if it does not.
+    pub fn play(&mut self, mv: &Move) -> RuleResult<Played> {
+        let Some(checker) = self.checker(mv.from()) else {
+            refuse!("there is no checker on {}", mv.from())
+        };
+        if mv.to() != mv.from() && !self.is_empty(mv.to()) {
+            refuse!("{} is not empty (R4.5)", mv.to());
+        }
+        let played = Played {
+            captures: mv.captured().count(),
+            by_emperor: checker.kind == Kind::Emperor,
+        };
+        self.capture_all(mv.captured());
+        self.shift_checker(mv.from(), mv.to());
+        self.settle_crowns();
+        Ok(played)
+    }
+}

@@ -1,0 +1,7 @@
+//! Alien Checkers: a rules kernel in Rust with cards and planets as Lua scripts.
+//!
+//! See ARCHITECTURE.md for the map of modules and the invariants they keep.
+
+pub mod game;
+pub mod kernel;
+pub mod plain;

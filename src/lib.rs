@@ -2,6 +2,7 @@
 //!
 //! See ARCHITECTURE.md for the map of modules and the invariants they keep.
 
+pub mod diagram;
 pub mod game;
 pub mod kernel;
 pub mod plain;

@@ -4,8 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::kernel::{
-    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Player, Square, Supply, count_moves,
-    legal_moves,
+    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Player, Square, Supply, count_moves, legal_moves,
 };
 
 /// R11: square `n` (1–32) in the standard numbering seen from Dark's side:
@@ -15,11 +14,7 @@ pub fn pdn_square(n: u8) -> Option<Square> {
         return None;
     }
     let (rank, from_right) = ((n - 1) / 4, (n - 1) % 4);
-    let file = if rank % 2 == 0 {
-        6 - 2 * from_right
-    } else {
-        7 - 2 * from_right
-    };
+    let file = if rank % 2 == 0 { 6 - 2 * from_right } else { 7 - 2 * from_right };
     Square::at(file as i8, rank as i8)
 }
 
@@ -27,11 +22,7 @@ pub fn pdn_square(n: u8) -> Option<Square> {
 pub fn pdn_number(sq: Square) -> Option<u8> {
     (sq.colour() == Colour::Dark).then(|| {
         let (file, rank) = (sq.file() as u8, sq.rank() as u8);
-        let from_right = if rank % 2 == 0 {
-            (6 - file) / 2
-        } else {
-            (7 - file) / 2
-        };
+        let from_right = if rank % 2 == 0 { (6 - file) / 2 } else { (7 - file) / 2 };
         rank * 4 + from_right + 1
     })
 }
@@ -58,10 +49,7 @@ pub struct Position {
 impl Position {
     /// The standard start, Dark (Black) to move.
     pub fn start() -> Position {
-        Position {
-            board: Board::start(Supply::NONE, Crowning::Free),
-            to_move: Player::Dark,
-        }
+        Position { board: Board::start(Supply::NONE, Crowning::Free), to_move: Player::Dark }
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
@@ -91,22 +79,14 @@ impl FromStr for Position {
     /// comma-separated squares, `K` marking kings and `a-b` a range of squares.
     fn from_str(text: &str) -> Result<Position, FenError> {
         let err = |m: String| FenError(m);
-        let text = text
-            .trim()
-            .trim_start_matches("[FEN")
-            .trim_end_matches(']')
-            .trim()
-            .trim_matches('"');
+        let text = text.trim().trim_start_matches("[FEN").trim_end_matches(']').trim().trim_matches('"');
         let text = text.trim_end_matches('.');
         let mut fields = text.split(':');
         let to_move = match fields.next().map(str::trim) {
             Some("B") | Some("b") => Player::Dark,
             Some("W") | Some("w") => Player::Light,
             other => {
-                return Err(err(format!(
-                    "side to move is '{}', expected B or W",
-                    other.unwrap_or("")
-                )));
+                return Err(err(format!("side to move is '{}', expected B or W", other.unwrap_or(""))));
             }
         };
         let mut board = Board::empty(Supply::NONE, Crowning::Free);
@@ -120,10 +100,7 @@ impl FromStr for Position {
                 _ => return Err(err(format!("field '{field}' must start with B or W"))),
             };
             if std::mem::replace(&mut seen[player.index()], true) {
-                return Err(err(format!(
-                    "the pieces of {} are listed twice",
-                    colour.to_uppercase()
-                )));
+                return Err(err(format!("the pieces of {} are listed twice", colour.to_uppercase())));
             }
             for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                 let (kind, numbers) = match item.strip_prefix(['K', 'k']) {
@@ -135,9 +112,7 @@ impl FromStr for Position {
                         .parse::<u8>()
                         .ok()
                         .filter(|n| (1..=32).contains(n))
-                        .ok_or_else(|| {
-                            err(format!("'{s}' in '{item}' is not a square number 1-32"))
-                        })
+                        .ok_or_else(|| err(format!("'{s}' in '{item}' is not a square number 1-32")))
                 };
                 let (lo, hi) = match numbers.split_once('-') {
                     Some((a, b)) => (parse(a)?, parse(b)?),
@@ -155,9 +130,7 @@ impl FromStr for Position {
             }
         }
         if !seen.iter().all(|&s| s) {
-            return Err(err(
-                "expected a W field and a B field, like B:W21,22:B1,2".to_string()
-            ));
+            return Err(err("expected a W field and a B field, like B:W21,22:B1,2".to_string()));
         }
         Ok(Position { board, to_move })
     }
@@ -168,17 +141,12 @@ impl fmt::Display for Position {
         let side = |p: Player| if p == Player::Dark { 'B' } else { 'W' };
         write!(f, "{}", side(self.to_move))?;
         for player in [Player::Light, Player::Dark] {
-            let items: Vec<String> = self
-                .board
-                .checkers(player)
-                .filter_map(|sq| {
-                    let n = pdn_number(sq)?;
-                    Some(if self.board.kings().contains(sq) {
-                        format!("K{n}")
-                    } else {
-                        n.to_string()
-                    })
-                })
+            let mut numbered: Vec<(u8, Square)> =
+                self.board.checkers(player).filter_map(|sq| Some((pdn_number(sq)?, sq))).collect();
+            numbered.sort();
+            let items: Vec<String> = numbered
+                .into_iter()
+                .map(|(n, sq)| if self.board.kings().contains(sq) { format!("K{n}") } else { n.to_string() })
                 .collect();
             write!(f, ":{}{}", side(player), items.join(","))?;
         }
@@ -213,16 +181,36 @@ fn perft_from(board: &Board, player: Player, depth: u32, buffers: &mut [Vec<Move
     }
 }
 
+/// Plays uniformly random legal moves from `position` until one side cannot move
+/// (it loses, R11) or `max_plies` pass (a draw). Returns the winner.
+pub fn random_playout(
+    position: &Position,
+    rng: &mut impl rand::Rng,
+    max_plies: u32,
+    buf: &mut Vec<Move>,
+) -> Option<Player> {
+    let (mut board, mut player) = (position.board, position.to_move);
+    for _ in 0..max_plies {
+        legal_moves(&board, player, Bitboard::ALL, buf);
+        if buf.is_empty() {
+            return Some(!player);
+        }
+        let pick = (rng.next_u32() as usize * buf.len()) >> 32;
+        if board.play(&buf[pick]).is_err() {
+            return None;
+        }
+        player = !player;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn numbering_follows_r11() {
-        let names: Vec<String> = [1, 2, 3, 4, 5, 29, 32]
-            .iter()
-            .map(|&n| pdn_square(n).unwrap().to_string())
-            .collect();
+        let names: Vec<String> = [1, 2, 3, 4, 5, 29, 32].iter().map(|&n| pdn_square(n).unwrap().to_string()).collect();
         assert_eq!(names, ["g1", "e1", "c1", "a1", "h2", "h8", "b8"]);
         for n in 1..=32 {
             assert_eq!(pdn_number(pdn_square(n).unwrap()), Some(n));
@@ -235,10 +223,7 @@ mod tests {
     fn fen_round_trips_and_names_errors() {
         let start: Position = "B:W21-32:B1-12".parse().unwrap();
         assert_eq!(start, Position::start());
-        assert_eq!(
-            start.to_string(),
-            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
-        );
+        assert_eq!(start.to_string(), "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
         let p: Position = "W:W18,26,27,K25:B1,2,3,5".parse().unwrap();
         assert_eq!(p.to_string().parse::<Position>().unwrap(), p);
         for (bad, says) in [

@@ -10,13 +10,10 @@ mod state;
 
 use std::fmt;
 
-pub use decision::{
-    Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind,
-};
+pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind};
 pub use rng::GameRng;
 pub use state::{
-    Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions,
-    Step, WhenStuck, fnv1a,
+    Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck, fnv1a,
 };
 
 use crate::kernel::{Bitboard, Board, Crowning, Move, Player, Supply, legal_moves};
@@ -128,10 +125,7 @@ impl GameState {
     /// face up, one secret planet each. All randomness comes from `seed` (R2.4).
     pub fn new(setup: &Setup, seed: u64) -> GameState {
         let mut rng = GameRng::new(seed);
-        let mut piles = Piles {
-            draw: setup.deck.clone(),
-            ..Piles::default()
-        };
+        let mut piles = Piles { draw: setup.deck.clone(), ..Piles::default() };
         let mut planets = [None, None];
         if setup.rules.cards {
             rng.shuffle(&mut piles.draw);
@@ -177,36 +171,15 @@ impl GameState {
         let player = self.to_move;
         let (kind, prompt, options) = match &self.step {
             Step::Over(_) => return None,
-            Step::Move => (
-                DecisionKind::Move,
-                None,
-                self.legal_moves().into_iter().map(Choice::Move).collect(),
-            ),
-            Step::Card => (
-                DecisionKind::Card,
-                None,
-                self.playable_cards(host)
-                    .into_iter()
-                    .map(Choice::Card)
-                    .collect(),
-            ),
+            Step::Move => (DecisionKind::Move, None, self.legal_moves().into_iter().map(Choice::Move).collect()),
+            Step::Card => (DecisionKind::Card, None, self.playable_cards(host).into_iter().map(Choice::Card).collect()),
             Step::Resolving(r) => (
                 DecisionKind::Question,
                 Some(r.question.prompt.clone()),
-                r.question
-                    .options
-                    .iter()
-                    .cloned()
-                    .map(Choice::Answer)
-                    .collect(),
+                r.question.options.iter().cloned().map(Choice::Answer).collect(),
             ),
         };
-        Some(Decision {
-            player,
-            kind,
-            prompt,
-            options,
-        })
+        Some(Decision { player, kind, prompt, options })
     }
 
     /// The distinct face-up cards the player to move may use (R3.3, R8.0).
@@ -234,28 +207,21 @@ impl GameState {
             }
             (Step::Card, Choice::Card(card)) => {
                 if !self.playable_cards(host).contains(card) {
-                    return Err(GameError::Illegal(format!(
-                        "card #{} cannot be used now",
-                        card.0
-                    )));
+                    return Err(GameError::Illegal(format!("card #{} cannot be used now", card.0)));
                 }
                 self.run_card(host, *card, Vec::new())
             }
             (Step::Resolving(r), Choice::Answer(answer)) => {
                 if !r.question.options.contains(answer) {
-                    return Err(GameError::Illegal(format!(
-                        "{answer} is not an answer to: {}",
-                        r.question.prompt
-                    )));
+                    return Err(GameError::Illegal(format!("{answer} is not an answer to: {}", r.question.prompt)));
                 }
                 let mut answers = r.answers.clone();
                 answers.push(answer.clone());
                 self.run_card(host, r.card, answers)
             }
-            (step, choice) => Err(GameError::Illegal(format!(
-                "{choice} is not possible at the {} step",
-                step_name(step)
-            ))),
+            (step, choice) => {
+                Err(GameError::Illegal(format!("{choice} is not possible at the {} step", step_name(step))))
+            }
         }
     }
 
@@ -269,12 +235,7 @@ impl GameState {
         snapshot
     }
 
-    fn run_card(
-        &mut self,
-        host: &dyn CardHost,
-        card: CardId,
-        answers: Vec<Answer>,
-    ) -> Result<(), GameError> {
+    fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {
         let snapshot = self.card_snapshot(card);
         match host.resolve(&snapshot, card, &answers) {
             Resolution::Done(after) => {
@@ -285,18 +246,12 @@ impl GameState {
                 self.after_card(host);
                 Ok(())
             }
-            Resolution::Ask(question) if question.options.is_empty() => {
-                Err(GameError::CardFailed(format!(
-                    "card #{} asked '{}' with no possible answer",
-                    card.0, question.prompt
-                )))
-            }
+            Resolution::Ask(question) if question.options.is_empty() => Err(GameError::CardFailed(format!(
+                "card #{} asked '{}' with no possible answer",
+                card.0, question.prompt
+            ))),
             Resolution::Ask(question) => {
-                self.step = Step::Resolving(Resolving {
-                    card,
-                    answers,
-                    question,
-                });
+                self.step = Step::Resolving(Resolving { card, answers, question });
                 Ok(())
             }
             Resolution::Failed(message) => Err(GameError::CardFailed(message)),
@@ -308,10 +263,7 @@ impl GameState {
         if played.by_emperor {
             self.counters_mut(self.to_move).emperor_captures += played.captures;
         }
-        self.moved = Some(Moved {
-            start: mv.from(),
-            now: mv.to(),
-        });
+        self.moved = Some(Moved { start: mv.from(), now: mv.to() });
     }
 
     fn after_move(&mut self, host: &dyn CardHost) {
@@ -351,10 +303,7 @@ impl GameState {
     fn end_turn(&mut self) {
         self.turn += 1;
         if self.rules.move_limit > 0 && self.turn >= self.rules.move_limit {
-            self.step = Step::Over(Outcome {
-                winner: None,
-                reason: EndReason::MoveLimit,
-            });
+            self.step = Step::Over(Outcome { winner: None, reason: EndReason::MoveLimit });
             return;
         }
         self.to_move = !self.to_move;
@@ -370,19 +319,13 @@ impl GameState {
             match self.step {
                 Step::Move if self.legal_moves().is_empty() => {
                     if self.rules.when_stuck == WhenStuck::Lose {
-                        self.step = Step::Over(Outcome {
-                            winner: Some(!self.to_move),
-                            reason: EndReason::Stuck,
-                        });
+                        self.step = Step::Over(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
                         return;
                     }
                     let mut theirs = Vec::new();
                     legal_moves(&self.board, !self.to_move, Bitboard::ALL, &mut theirs);
                     if theirs.is_empty() {
-                        self.step = Step::Over(Outcome {
-                            winner: None,
-                            reason: EndReason::NoMoves,
-                        });
+                        self.step = Step::Over(Outcome { winner: None, reason: EndReason::NoMoves });
                         return;
                     }
                     // R3.1: the move step is skipped.
@@ -405,26 +348,17 @@ impl GameState {
             if self.board.checkers(!p).is_empty() {
                 return Some(EndReason::Capture);
             }
-            if self.rules.five_kings_win
-                && (self.board.checkers(p) & self.board.kings()).count() >= 5
-            {
+            if self.rules.five_kings_win && (self.board.checkers(p) & self.board.kings()).count() >= 5 {
                 return Some(EndReason::FiveKings);
             }
             let planet = self.planet(p)?;
-            host.planet_holds(self, planet, p)
-                .then_some(EndReason::Planet(planet))
+            host.planet_holds(self, planet, p).then_some(EndReason::Planet(planet))
         };
         let (mover, other) = (self.to_move, !self.to_move);
         // R10.2: if both win at the same check, the player whose turn it is wins.
         let outcome = match (winning(mover), winning(other)) {
-            (Some(reason), _) => Outcome {
-                winner: Some(mover),
-                reason,
-            },
-            (None, Some(reason)) => Outcome {
-                winner: Some(other),
-                reason,
-            },
+            (Some(reason), _) => Outcome { winner: Some(mover), reason },
+            (None, Some(reason)) => Outcome { winner: Some(other), reason },
             (None, None) => return false,
         };
         self.step = Step::Over(outcome);

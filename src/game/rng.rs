@@ -68,10 +68,6 @@ mod tests {
         let mut sorted = xs.clone();
         sorted.sort();
         assert_eq!(sorted, (0..21).collect::<Vec<_>>());
-        assert_ne!(
-            xs,
-            (0..21).collect::<Vec<_>>(),
-            "a shuffle of 21 cards moved something"
-        );
+        assert_ne!(xs, (0..21).collect::<Vec<_>>(), "a shuffle of 21 cards moved something");
     }
 }

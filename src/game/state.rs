@@ -22,19 +22,11 @@ pub struct RuleOptions {
 
 impl RuleOptions {
     /// Alien Checkers as in RULES.md.
-    pub const ALIEN: RuleOptions = RuleOptions {
-        cards: true,
-        five_kings_win: true,
-        when_stuck: WhenStuck::Skip,
-        move_limit: 200,
-    };
+    pub const ALIEN: RuleOptions =
+        RuleOptions { cards: true, five_kings_win: true, when_stuck: WhenStuck::Skip, move_limit: 200 };
     /// R11: standard American checkers.
-    pub const PLAIN: RuleOptions = RuleOptions {
-        cards: false,
-        five_kings_win: false,
-        when_stuck: WhenStuck::Lose,
-        move_limit: 200,
-    };
+    pub const PLAIN: RuleOptions =
+        RuleOptions { cards: false, five_kings_win: false, when_stuck: WhenStuck::Lose, move_limit: 200 };
 }
 
 /// A player with no legal checker move either skips the step (R3.1; R10.3 draws
@@ -176,7 +168,5 @@ impl GameState {
 
 /// FNV-1a, 64-bit.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }

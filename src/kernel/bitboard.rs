@@ -81,11 +81,7 @@ impl Bitboard {
 
     /// The lowest square in the set (in `a1`, `b1`, … order).
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Square::new(self.0.trailing_zeros() as u8)
-        }
+        if self.0 == 0 { None } else { Square::new(self.0.trailing_zeros() as u8) }
     }
 
     /// Every square moved one step in `dir`; squares that would leave the board drop out.
@@ -206,11 +202,7 @@ mod tests {
         for sq in Square::all() {
             for dir in Dir::ALL {
                 let shifted = Bitboard::from_square(sq).shift(dir);
-                assert_eq!(
-                    shifted,
-                    sq.step(dir).map(Bitboard::from).unwrap_or_default(),
-                    "{sq} {dir}"
-                );
+                assert_eq!(shifted, sq.step(dir).map(Bitboard::from).unwrap_or_default(), "{sq} {dir}");
             }
         }
     }
@@ -218,10 +210,7 @@ mod tests {
     #[test]
     fn colour_masks_agree_with_squares() {
         for sq in Square::all() {
-            assert_eq!(
-                Bitboard::DARK.contains(sq),
-                sq.colour() == super::super::square::Colour::Dark
-            );
+            assert_eq!(Bitboard::DARK.contains(sq), sq.colour() == super::super::square::Colour::Dark);
         }
     }
 }

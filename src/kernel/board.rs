@@ -106,13 +106,7 @@ pub struct Checker {
 
 impl Checker {
     pub const fn new(owner: Player, kind: Kind) -> Checker {
-        Checker {
-            owner,
-            kind,
-            ring: false,
-            snookle: false,
-            hippo: false,
-        }
+        Checker { owner, kind, ring: false, snookle: false, hippo: false }
     }
 
     pub const fn has(&self, token: Token) -> bool {
@@ -150,24 +144,9 @@ pub struct Supply {
 
 impl Supply {
     /// R1.5's counts.
-    pub const STANDARD: Supply = Supply {
-        walls: [8, 8],
-        rings: 15,
-        snookles: 10,
-        water: 3,
-        fire: 4,
-        hippos: 3,
-        monolith: 1,
-    };
-    pub const NONE: Supply = Supply {
-        walls: [0, 0],
-        rings: 0,
-        snookles: 0,
-        water: 0,
-        fire: 0,
-        hippos: 0,
-        monolith: 0,
-    };
+    pub const STANDARD: Supply =
+        Supply { walls: [8, 8], rings: 15, snookles: 10, water: 3, fire: 4, hippos: 3, monolith: 1 };
+    pub const NONE: Supply = Supply { walls: [0, 0], rings: 0, snookles: 0, water: 0, fire: 0, hippos: 0, monolith: 0 };
 
     fn token(&mut self, token: Token) -> &mut u8 {
         match token {
@@ -239,16 +218,8 @@ pub fn block(anchor: Square) -> Option<Bitboard> {
 
 /// The four edges inside a 2×2 block.
 fn inner_edges(anchor: Square) -> [Edge; 4] {
-    let at = |d: Option<Dir>| {
-        d.map_or(Some(anchor), |d| anchor.step(d))
-            .expect("block fits on the board")
-    };
-    let (sw, se, nw, ne) = (
-        at(None),
-        at(Some(Dir::E)),
-        at(Some(Dir::N)),
-        at(Some(Dir::NE)),
-    );
+    let at = |d: Option<Dir>| d.map_or(Some(anchor), |d| anchor.step(d)).expect("block fits on the board");
+    let (sw, se, nw, ne) = (at(None), at(Some(Dir::E)), at(Some(Dir::N)), at(Some(Dir::NE)));
     [(sw, se), (nw, ne), (sw, nw), (se, ne)].map(|(a, b)| Edge::between(a, b).expect("neighbours"))
 }
 
@@ -341,9 +312,7 @@ impl Board {
     }
 
     pub fn wall_owner(&self, edge: Edge) -> Option<Player> {
-        Player::BOTH
-            .into_iter()
-            .find(|p| self.walls[p.index()].contains(edge))
+        Player::BOTH.into_iter().find(|p| self.walls[p.index()].contains(edge))
     }
 
     pub fn reserve(&self, player: Player) -> u8 {
@@ -373,9 +342,7 @@ impl Board {
     }
 
     pub fn owner(&self, sq: Square) -> Option<Player> {
-        Player::BOTH
-            .into_iter()
-            .find(|p| self.checkers[p.index()].contains(sq))
+        Player::BOTH.into_iter().find(|p| self.checkers[p.index()].contains(sq))
     }
 
     pub fn checker(&self, sq: Square) -> Option<Checker> {
@@ -458,9 +425,7 @@ impl Board {
 
     /// Puts the monolith without touching the supply (R7.1 still holds).
     pub fn set_monolith(&mut self, anchor: Square) -> RuleResult<()> {
-        let Some(area) = block(anchor) else {
-            refuse!("a monolith at {anchor} would leave the board (R7.2)")
-        };
+        let Some(area) = block(anchor) else { refuse!("a monolith at {anchor} would leave the board (R7.2)") };
         if self.monolith.is_some() {
             refuse!("the monolith is already on the board");
         }
@@ -480,8 +445,7 @@ impl Board {
             self.checkers[p.index()].set(sq, c.is_some_and(|c| c.owner == p));
         }
         self.kings.set(sq, c.is_some_and(|c| c.kind >= Kind::King));
-        self.emperors
-            .set(sq, c.is_some_and(|c| c.kind == Kind::Emperor));
+        self.emperors.set(sq, c.is_some_and(|c| c.kind == Kind::Emperor));
         self.rings.set(sq, c.is_some_and(|c| c.ring));
         self.snookles.set(sq, c.is_some_and(|c| c.snookle));
         self.hippos.set(sq, c.is_some_and(|c| c.hippo));
@@ -516,9 +480,7 @@ impl Board {
     /// R4.9: a removed checker's pieces go to its owner's reserve, its tokens to the
     /// supply. Then waiting pawns are crowned (R6.2).
     pub fn remove_checker(&mut self, sq: Square) -> RuleResult<Checker> {
-        let Some(checker) = self.checker(sq) else {
-            refuse!("there is no checker on {sq}")
-        };
+        let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         self.lift(sq, checker);
         self.settle_crowns();
         Ok(checker)
@@ -553,9 +515,7 @@ impl Board {
     /// are checked here, the card decides its path). R4.7: a frozen checker cannot
     /// be moved.
     pub fn relocate(&mut self, from: Square, to: Square) -> RuleResult<()> {
-        let Some(checker) = self.checker(from) else {
-            refuse!("there is no checker on {from}")
-        };
+        let Some(checker) = self.checker(from) else { refuse!("there is no checker on {from}") };
         if checker.hippo {
             refuse!("the checker on {from} is frozen by a galactic hippo (R4.7)");
         }
@@ -609,9 +569,7 @@ impl Board {
 
     /// R8.7, R8.8, R8.17: put a token from the supply on a checker.
     pub fn put_token(&mut self, sq: Square, token: Token) -> RuleResult<()> {
-        let Some(checker) = self.checker(sq) else {
-            refuse!("there is no checker on {sq}")
-        };
+        let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         if checker.has(token) {
             refuse!("the checker on {sq} already carries a {}", token.name());
         }
@@ -664,9 +622,7 @@ impl Board {
     }
 
     pub fn remove_terrain(&mut self, sq: Square) -> RuleResult<Terrain> {
-        let Some(terrain) = self.terrain_at(sq) else {
-            refuse!("{sq} holds no water or fire")
-        };
+        let Some(terrain) = self.terrain_at(sq) else { refuse!("{sq} holds no water or fire") };
         self.write_terrain(sq, None);
         *self.supply.terrain(terrain) += 1;
         Ok(terrain)
@@ -710,17 +666,12 @@ impl Board {
     /// Anchors of every empty 2×2 block where the monolith could be placed (R7.1).
     pub fn monolith_spots(&self) -> Vec<Square> {
         let empty = self.empty_squares();
-        Square::all()
-            .filter(|&a| block(a).is_some_and(|b| (b - empty).is_empty()))
-            .collect()
+        Square::all().filter(|&a| block(a).is_some_and(|b| (b - empty).is_empty())).collect()
     }
 
     /// R7.2, R7.5: the directions the monolith may move in now.
     pub fn monolith_directions(&self) -> Vec<Dir> {
-        Dir::ORTHOGONALS
-            .into_iter()
-            .filter(|&d| self.plan_monolith_move(d).is_ok())
-            .collect()
+        Dir::ORTHOGONALS.into_iter().filter(|&d| self.plan_monolith_move(d).is_ok()).collect()
     }
 
     /// R7.2–R7.5: move the monolith one square, pushing checkers in chains.
@@ -732,9 +683,7 @@ impl Board {
         let old = block(anchor).expect("monolith invariant");
         let new = block(target).expect("planned target fits");
         // R7.3: walls on crossed edges go, and so do walls inside the new block (R7.1).
-        let mut edges: Vec<Edge> = (new - old)
-            .filter_map(|s| Edge::crossed(s, dir.opposite()))
-            .collect();
+        let mut edges: Vec<Edge> = (new - old).filter_map(|s| Edge::crossed(s, dir.opposite())).collect();
         edges.extend(inner_edges(target));
         for edge in edges {
             if self.take_wall(edge).is_some() {
@@ -748,11 +697,8 @@ impl Board {
                 self.lift(last, checker);
                 report.removed.push(last);
             }
-            let moving = if chain.last_removed {
-                &chain.squares[..chain.squares.len() - 1]
-            } else {
-                &chain.squares[..]
-            };
+            let moving =
+                if chain.last_removed { &chain.squares[..chain.squares.len() - 1] } else { &chain.squares[..] };
             for &sq in moving.iter().rev() {
                 let checker = self.checker(sq).expect("planned chain holds checkers");
                 let to = sq.step(dir).expect("planned push stays on the board");
@@ -772,31 +718,22 @@ impl Board {
     }
 
     fn plan_monolith_move(&self, dir: Dir) -> RuleResult<MonolithPlan> {
-        let Some(anchor) = self.monolith else {
-            refuse!("the monolith is not on the board")
-        };
+        let Some(anchor) = self.monolith else { refuse!("the monolith is not on the board") };
         if dir.is_diagonal() {
             refuse!("the monolith moves only orthogonally (R7.2)");
         }
         let target = anchor.step(dir).filter(|&t| block(t).is_some());
-        let Some(target) = target else {
-            refuse!("the monolith cannot move {dir}: it would leave the board (R7.2)")
-        };
+        let Some(target) = target else { refuse!("the monolith cannot move {dir}: it would leave the board (R7.2)") };
         let entered = block(target).expect("checked") - block(anchor).expect("monolith invariant");
         let walled = self.blocked_by_any(dir);
         let hot = self.water | self.fire;
         let mut chains = Vec::with_capacity(2);
         for start in entered {
-            let mut chain = Chain {
-                squares: Vec::new(),
-                last_removed: false,
-            };
+            let mut chain = Chain { squares: Vec::new(), last_removed: false };
             let mut sq = start;
             while self.occupied().contains(sq) {
                 if self.hippos.contains(sq) {
-                    refuse!(
-                        "the monolith cannot move {dir}: it would push the frozen checker on {sq} (R7.5)"
-                    );
+                    refuse!("the monolith cannot move {dir}: it would push the frozen checker on {sq} (R7.5)");
                 }
                 chain.squares.push(sq);
                 match sq.step(dir) {
@@ -848,10 +785,7 @@ impl Board {
             refuse!("an edge holds two walls (R5.1)");
         }
         if let Some(anchor) = self.monolith {
-            if inner_edges(anchor)
-                .iter()
-                .any(|&e| self.wall_owner(e).is_some())
-            {
+            if inner_edges(anchor).iter().any(|&e| self.wall_owner(e).is_some()) {
                 refuse!("a wall lies inside the monolith (R7.1)");
             }
         }
@@ -859,9 +793,7 @@ impl Board {
             for p in Player::BOTH {
                 let waiting = self.checkers(p) & self.orientation.king_row(p) & !self.kings;
                 if waiting.any() && self.reserve(p) > 0 {
-                    refuse!(
-                        "a pawn of {p} waits on its king row while its reserve holds a piece (R6.2)"
-                    );
+                    refuse!("a pawn of {p} waits on its king row while its reserve holds a piece (R6.2)");
                 }
             }
         }

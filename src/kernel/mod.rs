@@ -12,10 +12,7 @@ mod square;
 mod walls;
 
 pub use bitboard::Bitboard;
-pub use board::{
-    Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token,
-    block,
-};
+pub use board::{Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, block};
 pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves};
 pub use player::{Orientation, Player, Rotation};
 pub use square::{BadSquare, Colour, Dir, Square};

@@ -29,12 +29,7 @@ impl Move {
     pub fn step(from: Square, to: Square) -> Move {
         let mut landings = [0; MAX_JUMPS];
         landings[0] = to.index() as u8;
-        Move {
-            from,
-            len: 1,
-            landings,
-            captured: Bitboard::EMPTY,
-        }
+        Move { from, len: 1, landings, captured: Bitboard::EMPTY }
     }
 
     pub fn from(&self) -> Square {
@@ -103,13 +98,9 @@ impl FromStr for MoveText {
             .split(['-', 'x'])
             .map(|part| part.parse::<Square>().map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| {
-                format!("'{s}' is not a move ({e}); write steps like c3-d4 and jumps like c3xe5xg7")
-            })?;
+            .map_err(|e| format!("'{s}' is not a move ({e}); write steps like c3-d4 and jumps like c3xe5xg7"))?;
         if squares.len() < 2 || (text.contains('x') && text.contains('-')) {
-            return Err(format!(
-                "'{s}' is not a move; write steps like c3-d4 and jumps like c3xe5xg7"
-            ));
+            return Err(format!("'{s}' is not a move; write steps like c3-d4 and jumps like c3xe5xg7"));
         }
         Ok(MoveText { squares, jump })
     }
@@ -136,9 +127,7 @@ impl Serialize for Move {
 /// captured squares are those between consecutive landings.
 impl<'de> Deserialize<'de> for Move {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
-        let text: MoveText = String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)?;
+        let text: MoveText = String::deserialize(d)?.parse().map_err(serde::de::Error::custom)?;
         Move::from_text(&text).map_err(|e| serde::de::Error::custom(e.0))
     }
 }
@@ -157,20 +146,12 @@ impl Move {
         for (i, &to) in hops.iter().enumerate() {
             mv.landings[i] = to.index() as u8;
             let (df, dr) = (to.file() - at.file(), to.rank() - at.rank());
-            let ok = if text.jump {
-                df.abs() == 2 && dr.abs() == 2
-            } else {
-                df.abs() == 1 && dr.abs() == 1
-            };
+            let ok = if text.jump { df.abs() == 2 && dr.abs() == 2 } else { df.abs() == 1 && dr.abs() == 1 };
             if !ok {
-                refuse!(
-                    "{at} to {to} is not a diagonal {}",
-                    if text.jump { "jump" } else { "step" }
-                );
+                refuse!("{at} to {to} is not a diagonal {}", if text.jump { "jump" } else { "step" });
             }
             if text.jump {
-                let mid = Square::at(at.file() + df / 2, at.rank() + dr / 2)
-                    .expect("between two squares");
+                let mid = Square::at(at.file() + df / 2, at.rank() + dr / 2).expect("between two squares");
                 mv.captured.insert(mid);
             }
             at = to;
@@ -210,10 +191,7 @@ pub fn legal_moves(board: &Board, player: Player, allowed: MoverMask, out: &mut 
 pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize {
     let generator = Generator::new(board, player, Bitboard::ALL);
     if generator.jumpers().is_empty() {
-        return Dir::DIAGONALS
-            .iter()
-            .map(|&d| generator.step_targets(d).count() as usize)
-            .sum();
+        return Dir::DIAGONALS.iter().map(|&d| generator.step_targets(d).count() as usize).sum();
     }
     buf.clear();
     generator.jumps(buf);
@@ -237,20 +215,9 @@ impl<'a> Generator<'a> {
         let movers = board.checkers(player) & allowed - board.tokens(super::board::Token::Hippo);
         let orientation = board.orientation();
         let blocked = Dir::DIAGONALS.map(|d| board.blocked_for(player, d));
-        let may_go = Dir::DIAGONALS.map(|d| {
-            if orientation.is_forward(player, d) {
-                movers
-            } else {
-                movers & board.kings()
-            }
-        });
-        Generator {
-            board,
-            player,
-            empty: board.empty_squares(),
-            blocked,
-            may_go,
-        }
+        let may_go =
+            Dir::DIAGONALS.map(|d| if orientation.is_forward(player, d) { movers } else { movers & board.kings() });
+        Generator { board, player, empty: board.empty_squares(), blocked, may_go }
     }
 
     #[inline]
@@ -297,11 +264,7 @@ impl<'a> Generator<'a> {
             };
             let opp = self.board.checkers(!self.player);
             // R4.6: an emperor can be jumped only by an emperor.
-            let prey = if checker.kind == Kind::Emperor {
-                opp
-            } else {
-                opp - self.board.emperors()
-            };
+            let prey = if checker.kind == Kind::Emperor { opp } else { opp - self.board.emperors() };
             let dirs: &[Dir] = if checker.kind == Kind::Pawn {
                 &self.board.orientation().pawn_dirs(self.player)
             } else {
@@ -369,9 +332,7 @@ struct Chain<'d> {
 /// same position; list them once. Only loops (four or more captures) can repeat.
 fn push_unique(out: &mut Vec<Move>, start: usize, mv: Move) {
     if mv.captured.count() >= 4
-        && out[start..]
-            .iter()
-            .any(|m| m.from == mv.from && m.to() == mv.to() && m.captured == mv.captured)
+        && out[start..].iter().any(|m| m.from == mv.from && m.to() == mv.to() && m.captured == mv.captured)
     {
         return;
     }
@@ -396,16 +357,11 @@ impl Board {
     /// The caller passes a move from [`legal_moves`] for this board; the checks
     /// here only keep the board's invariants if it does not.
     pub fn play(&mut self, mv: &Move) -> RuleResult<Played> {
-        let Some(checker) = self.checker(mv.from()) else {
-            refuse!("there is no checker on {}", mv.from())
-        };
+        let Some(checker) = self.checker(mv.from()) else { refuse!("there is no checker on {}", mv.from()) };
         if mv.to() != mv.from() && !self.is_empty(mv.to()) {
             refuse!("{} is not empty (R4.5)", mv.to());
         }
-        let played = Played {
-            captures: mv.captured().count(),
-            by_emperor: checker.kind == Kind::Emperor,
-        };
+        let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
         self.capture_all(mv.captured());
         self.shift_checker(mv.from(), mv.to());
         self.settle_crowns();

@@ -83,12 +83,8 @@ impl Default for Orientation {
 }
 
 impl Orientation {
-    pub const ALL: [Orientation; 4] = [
-        Orientation(Dir::N),
-        Orientation(Dir::E),
-        Orientation(Dir::S),
-        Orientation(Dir::W),
-    ];
+    pub const ALL: [Orientation; 4] =
+        [Orientation(Dir::N), Orientation(Dir::E), Orientation(Dir::S), Orientation(Dir::W)];
 
     /// The orientation where Dark's forward is `dir`, if `dir` is orthogonal.
     pub fn with_dark_forward(dir: Dir) -> Option<Orientation> {
@@ -182,11 +178,7 @@ mod tests {
                 r = r.rotated(Rotation::Clockwise);
             }
             assert_eq!(r, o);
-            assert_eq!(
-                o.rotated(Rotation::Clockwise)
-                    .rotated(Rotation::Counterclockwise),
-                o
-            );
+            assert_eq!(o.rotated(Rotation::Clockwise).rotated(Rotation::Counterclockwise), o);
             for p in Player::BOTH {
                 assert_eq!(o.king_row(p), o.back_row(!p));
                 assert_eq!(o.half(p).count(), 32);

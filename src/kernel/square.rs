@@ -20,20 +20,12 @@ impl Square {
 
     /// The square with this index, if it is below 64.
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 {
-            Some(Square(index))
-        } else {
-            None
-        }
+        if index < 64 { Some(Square(index)) } else { None }
     }
 
     /// The square at `file` (0 = a) and `rank` (0 = 1), if both are below 8.
     pub const fn at(file: i8, rank: i8) -> Option<Square> {
-        if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
-            Some(Square((rank * 8 + file) as u8))
-        } else {
-            None
-        }
+        if file >= 0 && file < 8 && rank >= 0 && rank < 8 { Some(Square((rank * 8 + file) as u8)) } else { None }
     }
 
     pub const fn index(self) -> usize {
@@ -50,11 +42,7 @@ impl Square {
 
     /// R1.1: `a1` is dark; dark squares are the main colour.
     pub const fn colour(self) -> Colour {
-        if (self.file() + self.rank()) % 2 == 0 {
-            Colour::Dark
-        } else {
-            Colour::Light
-        }
+        if (self.file() + self.rank()) % 2 == 0 { Colour::Dark } else { Colour::Light }
     }
 
     /// The neighbouring square in `dir`, if it is on the board.
@@ -71,12 +59,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file() as u8) as char,
-            self.rank() + 1
-        )
+        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
     }
 }
 
@@ -102,9 +85,7 @@ impl FromStr for Square {
         }
         let file = bytes[0].to_ascii_lowercase().wrapping_sub(b'a');
         let rank = bytes[1].wrapping_sub(b'1');
-        Square::at(file as i8, rank as i8)
-            .filter(|_| file < 8 && rank < 8)
-            .ok_or_else(bad)
+        Square::at(file as i8, rank as i8).filter(|_| file < 8 && rank < 8).ok_or_else(bad)
     }
 }
 
@@ -143,16 +124,7 @@ pub enum Dir {
 }
 
 impl Dir {
-    pub const ALL: [Dir; 8] = [
-        Dir::N,
-        Dir::NE,
-        Dir::E,
-        Dir::SE,
-        Dir::S,
-        Dir::SW,
-        Dir::W,
-        Dir::NW,
-    ];
+    pub const ALL: [Dir; 8] = [Dir::N, Dir::NE, Dir::E, Dir::SE, Dir::S, Dir::SW, Dir::W, Dir::NW];
     pub const DIAGONALS: [Dir; 4] = [Dir::NE, Dir::SE, Dir::SW, Dir::NW];
     pub const ORTHOGONALS: [Dir; 4] = [Dir::N, Dir::E, Dir::S, Dir::W];
 
@@ -216,16 +188,13 @@ impl FromStr for Dir {
     type Err = String;
     fn from_str(s: &str) -> Result<Dir, String> {
         let lower = s.trim().to_ascii_lowercase();
-        let found = Dir::ALL
-            .into_iter()
-            .find(|d| d.name() == lower)
-            .or(match lower.as_str() {
-                "north" | "up" => Some(Dir::N),
-                "east" | "right" => Some(Dir::E),
-                "south" | "down" => Some(Dir::S),
-                "west" | "left" => Some(Dir::W),
-                _ => None,
-            });
+        let found = Dir::ALL.into_iter().find(|d| d.name() == lower).or(match lower.as_str() {
+            "north" | "up" => Some(Dir::N),
+            "east" | "right" => Some(Dir::E),
+            "south" | "down" => Some(Dir::S),
+            "west" | "left" => Some(Dir::W),
+            _ => None,
+        });
         found.ok_or_else(|| format!("'{s}' is not a direction (n, ne, e, se, s, sw, w, nw)"))
     }
 }

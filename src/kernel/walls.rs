@@ -65,10 +65,7 @@ impl Edge {
             Side::North => self.square.step(Dir::N),
             Side::East => self.square.step(Dir::E),
         };
-        (
-            self.square,
-            other.expect("Edge invariant: both squares exist"),
-        )
+        (self.square, other.expect("Edge invariant: both squares exist"))
     }
 
     /// The two end points as vertex coordinates (0..=8 on each axis).
@@ -99,14 +96,13 @@ impl FromStr for Edge {
     type Err = String;
     /// `d4/d5` (either order): the edge between two orthogonal neighbours.
     fn from_str(s: &str) -> Result<Edge, String> {
-        let (a, b) = s.split_once('/').ok_or_else(|| {
-            format!("'{s}' is not an edge (write the two squares beside it, like d4/d5)")
-        })?;
+        let (a, b) = s
+            .split_once('/')
+            .ok_or_else(|| format!("'{s}' is not an edge (write the two squares beside it, like d4/d5)"))?;
         let a: Square = a.parse().map_err(|e| format!("{e}"))?;
         let b: Square = b.parse().map_err(|e| format!("{e}"))?;
-        Edge::between(a, b).ok_or_else(|| {
-            format!("{a} and {b} are not orthogonal neighbours, so no edge lies between them")
-        })
+        Edge::between(a, b)
+            .ok_or_else(|| format!("{a} and {b} are not orthogonal neighbours, so no edge lies between them"))
     }
 }
 
@@ -118,9 +114,7 @@ impl Serialize for Edge {
 
 impl<'de> Deserialize<'de> for Edge {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Edge, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -136,13 +130,7 @@ impl EdgePair {
             return None;
         }
         let shares = a.vertices().iter().any(|v| b.vertices().contains(v));
-        shares.then(|| {
-            if a < b {
-                EdgePair(a, b)
-            } else {
-                EdgePair(b, a)
-            }
-        })
+        shares.then(|| if a < b { EdgePair(a, b) } else { EdgePair(b, a) })
     }
 
     pub fn is_straight(self) -> bool {
@@ -175,12 +163,10 @@ impl FromStr for EdgePair {
     type Err = String;
     /// `d4/d5+d5/e5`
     fn from_str(s: &str) -> Result<EdgePair, String> {
-        let (a, b) = s
-            .split_once('+')
-            .ok_or_else(|| format!("'{s}' is not a pair of edges (write them like d4/d5+d5/e5)"))?;
+        let (a, b) =
+            s.split_once('+').ok_or_else(|| format!("'{s}' is not a pair of edges (write them like d4/d5+d5/e5)"))?;
         let (a, b): (Edge, Edge) = (a.parse()?, b.parse()?);
-        EdgePair::new(a, b)
-            .ok_or_else(|| format!("edges {a} and {b} do not meet at a corner (R5.2)"))
+        EdgePair::new(a, b).ok_or_else(|| format!("edges {a} and {b} do not meet at a corner (R5.2)"))
     }
 }
 
@@ -224,22 +210,13 @@ impl Walls {
     }
 
     pub fn edges(&self) -> impl Iterator<Item = Edge> + '_ {
-        let north = self.north.map(|s| Edge {
-            square: s,
-            side: Side::North,
-        });
-        let east = self.east.map(|s| Edge {
-            square: s,
-            side: Side::East,
-        });
+        let north = self.north.map(|s| Edge { square: s, side: Side::North });
+        let east = self.east.map(|s| Edge { square: s, side: Side::East });
         north.chain(east)
     }
 
     pub fn union(self, other: Walls) -> Walls {
-        Walls {
-            north: self.north | other.north,
-            east: self.east | other.east,
-        }
+        Walls { north: self.north | other.north, east: self.east | other.east }
     }
 
     /// Squares from which a one-square step in `dir` is blocked by these walls.
@@ -291,18 +268,10 @@ mod tests {
         }
         // Vertex V: lower-left square of the 2×2 block around it.
         let sw = Square::at(from.file().min(to.file()), from.rank().min(to.rank())).unwrap();
-        let (se, nw, ne) = (
-            sw.step(Dir::E).unwrap(),
-            sw.step(Dir::N).unwrap(),
-            sw.step(Dir::NE).unwrap(),
-        );
+        let (se, nw, ne) = (sw.step(Dir::E).unwrap(), sw.step(Dir::N).unwrap(), sw.step(Dir::NE).unwrap());
         let has = |a: Square, b: Square| walls.contains(Edge::between(a, b).unwrap());
         let (n, s, w, e) = (has(nw, ne), has(sw, se), has(sw, nw), has(se, ne));
-        if matches!(dir, Dir::NE | Dir::SW) {
-            (w || n) && (s || e)
-        } else {
-            (n || e) && (w || s)
-        }
+        if matches!(dir, Dir::NE | Dir::SW) { (w || n) && (s || e) } else { (n || e) && (w || s) }
     }
 
     #[test]
@@ -329,14 +298,8 @@ mod tests {
         let mut l = Walls::default();
         l.insert(edge("d4/d5"));
         l.insert(edge("d4/e4"));
-        assert!(
-            l.blocked(Dir::NE).contains(sq("d4")),
-            "the step across the corner"
-        );
-        assert!(
-            !l.blocked(Dir::NW).contains(sq("e4")),
-            "the step that skims past"
-        );
+        assert!(l.blocked(Dir::NE).contains(sq("d4")), "the step across the corner");
+        assert!(!l.blocked(Dir::NW).contains(sq("e4")), "the step that skims past");
         // A straight segment d4/e4 + d5/e5 passes through the same vertex.
         let mut straight = Walls::default();
         straight.insert(edge("d4/e4"));
@@ -361,11 +324,7 @@ mod tests {
         assert!("a1/a2+h7/h8".parse::<EdgePair>().is_err());
         // 49 interior vertices × (4 L + 2 straight); a rim vertex has one interior edge.
         let pairs = EdgePair::all();
-        assert!(
-            pairs
-                .iter()
-                .all(|p| p.to_string().parse::<EdgePair>() == Ok(*p))
-        );
+        assert!(pairs.iter().all(|p| p.to_string().parse::<EdgePair>() == Ok(*p)));
         assert_eq!(pairs.len(), 49 * 6);
     }
 }

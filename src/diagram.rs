@@ -1,0 +1,331 @@
+//! Boards drawn as ASCII, for tests, scenario files and plain-text output.
+//!
+//! ```text
+//!   +----+----+----+----+----+----+----+----+
+//! 8 |    | l  |    | l  |    | l  |    | l  |
+//!   +----+----+----+----+----+----+----+----+
+//! 7 | l  |    | ## | ## |    |    | Lr |    |
+//!   +----+----+----+----+DDDD+----+----+----+
+//! 6 |    | ~~ | ## | ## | ^^ D LLs|    | .  |
+//!   +----+----+----+----+----+----+----+----+
+//!   ...
+//! ```
+//!
+//! Rank 8 is at the top and file a at the left, whatever the orientation (R2.2:
+//! square names are fixed to the board). A cell holds:
+//! - a checker: `d`/`l` pawn, `D`/`L` king, `DD`/`LL` emperor of Dark/Light,
+//!   followed by its tokens: `r` ring, `s` snookle, `h` hippo;
+//! - `~~` water, `^^` fire, `##` the monolith (all four squares of its block);
+//! - nothing: blank, or `.` (empty dark squares are drawn with a dot).
+//!
+//! A wall replaces the edge it lies on: `DDDD`/`LLLL` in a horizontal rule, `D`/`L`
+//! in place of a `|`, for Dark's and Light's walls.
+
+use std::fmt::Write as _;
+
+use crate::kernel::{Board, Checker, Colour, Crowning, Edge, Kind, Player, Square, Supply, Terrain, Token};
+
+/// A diagram that could not be read: the line (1-based, within the diagram) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiagramError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "diagram line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for DiagramError {}
+
+const CELL: usize = 4;
+const LEFT: usize = 3; // "8 |" before the first cell
+
+fn cell_start(file: usize) -> usize {
+    LEFT + file * (CELL + 1)
+}
+
+/// Reads a diagram into a board with `supply` less what the diagram puts on the
+/// board, and each reserve holding the pieces not on the board (12 each, R1.3).
+/// Pawns on their king row stay pawns; call `settle_crowns` to crown them.
+pub fn parse(text: &str, supply: Supply, crowning: Crowning) -> Result<Board, DiagramError> {
+    let lines: Vec<(usize, &str)> =
+        text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end())).filter(|(_, l)| !l.trim().is_empty()).collect();
+    let indent = lines.iter().map(|(_, l)| l.len() - l.trim_start().len()).min().unwrap_or(0);
+    let rows: Vec<(usize, &str)> = lines
+        .iter()
+        .map(|&(n, l)| (n, &l[indent.min(l.len())..]))
+        .filter(|(_, l)| !l.trim_start().starts_with(|c: char| c.is_ascii_lowercase()))
+        .collect();
+    let err = |line: usize, message: String| DiagramError { line, message };
+    if rows.len() != 17 {
+        return Err(err(
+            lines.first().map_or(1, |l| l.0),
+            format!("expected 17 lines (8 ranks and 9 rules), found {}", rows.len()),
+        ));
+    }
+    let mut board = Board::empty(supply, crowning);
+    let mut monolith = Vec::new();
+    for (rank_row, rank) in (0..8).rev().enumerate() {
+        let (above_no, above) = rows[2 * rank_row];
+        let (line_no, line) = rows[2 * rank_row + 1];
+        let chars: Vec<char> = line.chars().collect();
+        let label = char::from(b'1' + rank as u8);
+        if chars.first() != Some(&label) {
+            return Err(err(line_no, format!("expected rank {label} to start this line")));
+        }
+        if chars.len() < cell_start(8) {
+            return Err(err(
+                line_no,
+                format!("rank {label} is too short: each of 8 cells is {CELL} wide with | between"),
+            ));
+        }
+        for file in 0..8 {
+            let sq = Square::at(file as i8, rank as i8).expect("in range");
+            let start = cell_start(file);
+            let code: String = chars[start..start + CELL].iter().collect();
+            read_cell(&mut board, sq, code.trim(), &mut monolith).map_err(|m| err(line_no, format!("{sq}: {m}")))?;
+            let sep = chars[start + CELL];
+            if file < 7 {
+                let edge = Edge::between(sq, sq.step(crate::kernel::Dir::E).expect("not file h")).expect("neighbours");
+                read_wall(&mut board, edge, &sep.to_string(), "|").map_err(|m| err(line_no, m))?;
+            }
+        }
+        if rank_row > 0 {
+            let hchars: Vec<char> = above.chars().collect();
+            if hchars.len() < cell_start(8) {
+                return Err(err(above_no, "rule line is too short".to_string()));
+            }
+            for file in 0..8 {
+                let sq = Square::at(file as i8, rank as i8).expect("in range");
+                let edge = Edge::between(sq, sq.step(crate::kernel::Dir::N).expect("not rank 8")).expect("neighbours");
+                let start = cell_start(file);
+                let seg: String = hchars[start..start + CELL].iter().collect();
+                read_wall(&mut board, edge, &seg, "----").map_err(|m| err(above_no, m))?;
+            }
+        }
+    }
+    if !monolith.is_empty() {
+        let anchor = *monolith.iter().min().expect("not empty");
+        let whole = crate::kernel::block(anchor)
+            .is_some_and(|b| b.count() == monolith.len() as u32 && monolith.iter().all(|&s| b.contains(s)));
+        if !whole {
+            return Err(err(1, "the monolith (##) must fill exactly one 2×2 block".to_string()));
+        }
+        board.set_monolith(anchor).map_err(|e| err(1, e.to_string()))?;
+    }
+    take_from_supply(&mut board).map_err(|m| err(1, m))?;
+    for player in Player::BOTH {
+        let on_board = board.pieces_on_board(player);
+        board.set_reserve(player, 12u32.saturating_sub(on_board) as u8);
+    }
+    Ok(board)
+}
+
+fn read_cell(board: &mut Board, sq: Square, code: &str, monolith: &mut Vec<Square>) -> Result<(), String> {
+    match code {
+        "" | "." => return Ok(()),
+        "~~" => return board.set_terrain(sq, Terrain::Water).map_err(|e| e.to_string()),
+        "^^" => return board.set_terrain(sq, Terrain::Fire).map_err(|e| e.to_string()),
+        "##" => {
+            monolith.push(sq);
+            return Ok(());
+        }
+        _ => {}
+    }
+    let owner = match code.chars().next() {
+        Some('d' | 'D') => Player::Dark,
+        Some('l' | 'L') => Player::Light,
+        _ => return Err(format!("'{code}' is not a cell (d/l pawn, D/L king, DD/LL emperor, ~~, ^^, ##, .)")),
+    };
+    let (kind, tokens) = if code.starts_with("DD") || code.starts_with("LL") {
+        (Kind::Emperor, &code[2..])
+    } else if code.starts_with(['D', 'L']) {
+        (Kind::King, &code[1..])
+    } else {
+        (Kind::Pawn, &code[1..])
+    };
+    let mut checker = Checker::new(owner, kind);
+    for t in tokens.chars() {
+        match t {
+            'r' if !checker.ring => checker.ring = true,
+            's' if !checker.snookle => checker.snookle = true,
+            'h' if !checker.hippo => checker.hippo = true,
+            _ => return Err(format!("'{t}' in '{code}' is not a token (r ring, s snookle, h hippo; once each)")),
+        }
+    }
+    board.set_checker(sq, checker).map_err(|e| e.to_string())
+}
+
+fn read_wall(board: &mut Board, edge: Edge, mark: &str, plain: &str) -> Result<(), String> {
+    let owner = if mark == plain {
+        return Ok(());
+    } else if mark.chars().all(|c| c == 'D') {
+        Player::Dark
+    } else if mark.chars().all(|c| c == 'L') {
+        Player::Light
+    } else {
+        return Err(format!("'{mark}' on edge {edge} is not '{plain}' (no wall) or a wall of D or L"));
+    };
+    board.set_wall(owner, edge).map_err(|e| e.to_string())
+}
+
+/// Takes from the supply what the diagram put on the board.
+fn take_from_supply(board: &mut Board) -> Result<(), String> {
+    let mut supply = *board.supply();
+    let take = |left: &mut u8, used: u32, what: &str| -> Result<(), String> {
+        *left =
+            left.checked_sub(used as u8).filter(|_| used <= 255).ok_or(format!("more {what} than the supply holds"))?;
+        Ok(())
+    };
+    take(&mut supply.rings, board.tokens(Token::Ring).count(), "rings")?;
+    take(&mut supply.snookles, board.tokens(Token::Snookle).count(), "snookles")?;
+    take(&mut supply.hippos, board.tokens(Token::Hippo).count(), "hippos")?;
+    take(&mut supply.water, board.terrain(Terrain::Water).count(), "water")?;
+    take(&mut supply.fire, board.terrain(Terrain::Fire).count(), "fire")?;
+    take(&mut supply.monolith, board.monolith().is_some() as u32, "monoliths")?;
+    for p in Player::BOTH {
+        take(&mut supply.walls[p.index()], board.walls(p).count(), "walls")?;
+    }
+    board.set_supply(supply);
+    Ok(())
+}
+
+/// The code drawn for what stands on `sq`.
+pub fn cell(board: &Board, sq: Square) -> String {
+    if board.monolith_block().contains(sq) {
+        return "##".into();
+    }
+    match board.terrain_at(sq) {
+        Some(Terrain::Water) => return "~~".into(),
+        Some(Terrain::Fire) => return "^^".into(),
+        None => {}
+    }
+    let Some(c) = board.checker(sq) else {
+        return if sq.colour() == Colour::Dark { ".".into() } else { String::new() };
+    };
+    let letter = if c.owner == Player::Dark { "d" } else { "l" };
+    let mut code = match c.kind {
+        Kind::Pawn => letter.to_string(),
+        Kind::King => letter.to_uppercase(),
+        Kind::Emperor => letter.to_uppercase().repeat(2),
+    };
+    for (has, t) in [(c.ring, 'r'), (c.snookle, 's'), (c.hippo, 'h')] {
+        if has {
+            code.push(t);
+        }
+    }
+    code
+}
+
+fn wall_mark(board: &Board, edge: Edge, plain: &str) -> String {
+    match board.wall_owner(edge) {
+        None => plain.to_string(),
+        Some(Player::Dark) => "D".repeat(plain.len()),
+        Some(Player::Light) => "L".repeat(plain.len()),
+    }
+}
+
+/// Draws the board in the format [`parse`] reads, with file letters underneath.
+pub fn render(board: &Board) -> String {
+    let mut out = String::new();
+    let rule = |out: &mut String, rank: Option<i8>| {
+        out.push_str("  +");
+        for file in 0..8 {
+            let seg = match rank {
+                Some(r) => {
+                    let sq = Square::at(file, r).expect("in range");
+                    let edge =
+                        Edge::between(sq, sq.step(crate::kernel::Dir::N).expect("below rank 8")).expect("neighbours");
+                    wall_mark(board, edge, "----")
+                }
+                None => "----".to_string(),
+            };
+            out.push_str(&seg);
+            out.push('+');
+        }
+        out.push('\n');
+    };
+    for rank in (0..8).rev() {
+        rule(&mut out, (rank < 7).then_some(rank));
+        let _ = write!(out, "{} |", rank + 1);
+        for file in 0..8 {
+            let sq = Square::at(file, rank).expect("in range");
+            let _ = write!(out, "{:^4}", cell(board, sq));
+            let sep = match sq.step(crate::kernel::Dir::E) {
+                Some(east) => wall_mark(board, Edge::between(sq, east).expect("neighbours"), "|"),
+                None => "|".to_string(),
+            };
+            out.push_str(&sep);
+        }
+        out.push('\n');
+    }
+    rule(&mut out, None);
+    out.push_str("    a    b    c    d    e    f    g    h\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_round_trips() {
+        let board = Board::start(Supply::STANDARD, Crowning::FromReserve);
+        let text = render(&board);
+        assert!(text.contains("1 | d  |    | d  |"), "{text}");
+        assert_eq!(parse(&text, Supply::STANDARD, Crowning::FromReserve).unwrap(), board);
+    }
+
+    #[test]
+    fn everything_round_trips_and_supply_is_taken() {
+        let text = "
+          +----+----+----+----+----+----+----+----+
+        8 |    | l  |    |    |    |    |    |    |
+          +----+----+----+----+----+----+----+----+
+        7 |    |    | ## | ## |    |    | Lr |    |
+          +----+----+----+----+DDDD+----+----+----+
+        6 |    | ~~ | ## | ## | ^^ D LLs|    | .  |
+          +----+----+----+----+----+----+----+----+
+        5 |    |    |    |    |    |    |    |    |
+          +----+----+----+----+----+----+----+----+
+        4 |    |    |    | dh L    |    |    |    |
+          +----+----+----+----+LLLL+----+----+----+
+        3 |    |    |    |    |    |    |    |    |
+          +----+----+----+----+----+----+----+----+
+        2 |    |    |    |    |    |    |    |    |
+          +----+----+----+----+----+----+----+----+
+        1 | DDr|    |    |    |    |    |    |    |
+          +----+----+----+----+----+----+----+----+
+            a    b    c    d    e    f    g    h
+        ";
+        let board = parse(text, Supply::STANDARD, Crowning::FromReserve).unwrap();
+        board.validate().unwrap();
+        assert_eq!(parse(&render(&board), Supply::STANDARD, Crowning::FromReserve).unwrap(), board);
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert_eq!(board.monolith(), Some(sq("c6")));
+        assert_eq!(board.checker(sq("f6")).unwrap().kind, Kind::Emperor);
+        assert!(board.checker(sq("d4")).unwrap().hippo);
+        assert_eq!(board.wall_owner("e6/e7".parse().unwrap()), Some(Player::Dark));
+        assert_eq!(board.wall_owner("e6/f6".parse().unwrap()), Some(Player::Dark));
+        assert_eq!(board.wall_owner("d4/e4".parse().unwrap()), Some(Player::Light));
+        assert_eq!(board.wall_owner("e3/e4".parse().unwrap()), Some(Player::Light));
+        assert_eq!(board.supply().walls, [6, 6]);
+        assert_eq!(board.supply().rings, 13);
+        assert_eq!(board.supply().monolith, 0);
+        assert_eq!(board.reserve(Player::Dark), 12 - 3 - 1);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_square() {
+        let mut text = render(&Board::start(Supply::STANDARD, Crowning::FromReserve));
+        text = text.replacen("| d  |", "| q  |", 1);
+        let e = parse(&text, Supply::STANDARD, Crowning::FromReserve).unwrap_err();
+        // The first pawn drawn is a3's, on the 12th line.
+        assert_eq!(e.line, 12, "{e}");
+        assert!(e.message.contains("a3") && e.message.contains("'q'"), "{e}");
+        assert!(parse("8 |", Supply::STANDARD, Crowning::FromReserve).is_err());
+    }
+}

@@ -784,10 +784,10 @@ impl Board {
         if self.walls[0].edges().any(|e| self.walls[1].contains(e)) {
             refuse!("an edge holds two walls (R5.1)");
         }
-        if let Some(anchor) = self.monolith {
-            if inner_edges(anchor).iter().any(|&e| self.wall_owner(e).is_some()) {
-                refuse!("a wall lies inside the monolith (R7.1)");
-            }
+        if let Some(anchor) = self.monolith
+            && inner_edges(anchor).iter().any(|&e| self.wall_owner(e).is_some())
+        {
+            refuse!("a wall lies inside the monolith (R7.1)");
         }
         if self.crowning == Crowning::FromReserve {
             for p in Player::BOTH {

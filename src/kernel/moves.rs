@@ -212,7 +212,7 @@ impl<'a> Generator<'a> {
     #[inline]
     fn new(board: &'a Board, player: Player, allowed: MoverMask) -> Generator<'a> {
         // R4.7: frozen checkers do not move.
-        let movers = board.checkers(player) & allowed - board.tokens(super::board::Token::Hippo);
+        let movers = (board.checkers(player) & allowed) - board.tokens(super::board::Token::Hippo);
         let orientation = board.orientation();
         let blocked = Dir::DIAGONALS.map(|d| board.blocked_for(player, d));
         let may_go =

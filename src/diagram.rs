@@ -1,17 +1,18 @@
 //! Boards drawn as ASCII, for tests, scenario files and plain-text output.
 //!
 //! ```text
-//!   +----+----+----+----+----+----+----+----+
-//! 8 |    | l  |    | l  |    | l  |    | l  |
-//!   +----+----+----+----+----+----+----+----+
-//! 7 | l  |    | ## | ## |    |    | Lr |    |
-//!   +----+----+----+----+DDDD+----+----+----+
-//! 6 |    | ~~ | ## | ## | ^^ D LLs|    | .  |
-//!   +----+----+----+----+----+----+----+----+
-//!   ...
+//! +----+----+----+----+----+----+----+----+
+//! |    | l  |    | l  |    | l  |    | l  | 8
+//! +----+----+----+----+----+----+----+----+
+//! | l  |    | ## | ## |    |    | Lr |    | 7
+//! +----+----+----+----+DDDD+----+----+----+
+//! |    | ~~ | ## | ## | ^^ D LLs|    | .  | 6
+//! +----+----+----+----+----+----+----+----+
+//! ...
 //! ```
 //!
-//! Rank 8 is at the top and file a at the left, whatever the orientation (R2.2:
+//! Every line starts in the same column (so a diagram fits a YAML block scalar);
+//! rank numbers stand at the right end and may be left out. Rank 8 is at the top and file a at the left, whatever the orientation (R2.2:
 //! square names are fixed to the board). A cell holds:
 //! - a checker: `d`/`l` pawn, `D`/`L` king, `DD`/`LL` emperor of Dark/Light,
 //!   followed by its tokens: `r` ring, `s` snookle, `h` hippo;
@@ -41,7 +42,7 @@ impl std::fmt::Display for DiagramError {
 impl std::error::Error for DiagramError {}
 
 const CELL: usize = 4;
-const LEFT: usize = 3; // "8 |" before the first cell
+const LEFT: usize = 1; // "|" before the first cell
 
 fn cell_start(file: usize) -> usize {
     LEFT + file * (CELL + 1)
@@ -73,8 +74,15 @@ pub fn parse(text: &str, supply: Supply, crowning: Crowning) -> Result<Board, Di
         let (line_no, line) = rows[2 * rank_row + 1];
         let chars: Vec<char> = line.chars().collect();
         let label = char::from(b'1' + rank as u8);
-        if chars.first() != Some(&label) {
-            return Err(err(line_no, format!("expected rank {label} to start this line")));
+        if chars.first() != Some(&'|') {
+            return Err(err(line_no, format!("expected rank {label} here, starting with |")));
+        }
+        let tail: String = chars.get(cell_start(8)..).unwrap_or(&[]).iter().collect();
+        if !matches!(tail.trim(), "" | "|") && tail.trim().trim_start_matches('|').trim() != label.to_string() {
+            return Err(err(
+                line_no,
+                format!("expected rank {label} here, but the line is labelled '{}'", tail.trim()),
+            ));
         }
         if chars.len() < cell_start(8) {
             return Err(err(
@@ -232,7 +240,7 @@ fn wall_mark(board: &Board, edge: Edge, plain: &str) -> String {
 pub fn render(board: &Board) -> String {
     let mut out = String::new();
     let rule = |out: &mut String, rank: Option<i8>| {
-        out.push_str("  +");
+        out.push('+');
         for file in 0..8 {
             let seg = match rank {
                 Some(r) => {
@@ -250,7 +258,7 @@ pub fn render(board: &Board) -> String {
     };
     for rank in (0..8).rev() {
         rule(&mut out, (rank < 7).then_some(rank));
-        let _ = write!(out, "{} |", rank + 1);
+        out.push('|');
         for file in 0..8 {
             let sq = Square::at(file, rank).expect("in range");
             let _ = write!(out, "{:^4}", cell(board, sq));
@@ -260,10 +268,10 @@ pub fn render(board: &Board) -> String {
             };
             out.push_str(&sep);
         }
-        out.push('\n');
+        let _ = writeln!(out, " {}", rank + 1);
     }
     rule(&mut out, None);
-    out.push_str("    a    b    c    d    e    f    g    h\n");
+    out.push_str("  a    b    c    d    e    f    g    h\n");
     out
 }
 
@@ -275,31 +283,31 @@ mod tests {
     fn start_position_round_trips() {
         let board = Board::start(Supply::STANDARD, Crowning::FromReserve);
         let text = render(&board);
-        assert!(text.contains("1 | d  |    | d  |"), "{text}");
+        assert!(text.contains("| d  |    | d  |    | d  |    | d  |    | 1"), "{text}");
         assert_eq!(parse(&text, Supply::STANDARD, Crowning::FromReserve).unwrap(), board);
     }
 
     #[test]
     fn everything_round_trips_and_supply_is_taken() {
         let text = "
-          +----+----+----+----+----+----+----+----+
-        8 |    | l  |    |    |    |    |    |    |
-          +----+----+----+----+----+----+----+----+
-        7 |    |    | ## | ## |    |    | Lr |    |
-          +----+----+----+----+DDDD+----+----+----+
-        6 |    | ~~ | ## | ## | ^^ D LLs|    | .  |
-          +----+----+----+----+----+----+----+----+
-        5 |    |    |    |    |    |    |    |    |
-          +----+----+----+----+----+----+----+----+
-        4 |    |    |    | dh L    |    |    |    |
-          +----+----+----+----+LLLL+----+----+----+
-        3 |    |    |    |    |    |    |    |    |
-          +----+----+----+----+----+----+----+----+
-        2 |    |    |    |    |    |    |    |    |
-          +----+----+----+----+----+----+----+----+
-        1 | DDr|    |    |    |    |    |    |    |
-          +----+----+----+----+----+----+----+----+
-            a    b    c    d    e    f    g    h
+        +----+----+----+----+----+----+----+----+
+        |    | l  |    |    |    |    |    |    | 8
+        +----+----+----+----+----+----+----+----+
+        |    |    | ## | ## |    |    | Lr |    | 7
+        +----+----+----+----+DDDD+----+----+----+
+        |    | ~~ | ## | ## | ^^ D LLs|    | .  | 6
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    |
+        +----+----+----+----+----+----+----+----+
+        |    |    |    | dh L    |    |    |    | 4
+        +----+----+----+----+LLLL+----+----+----+
+        |    |    |    |    |    |    |    |    | 3
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 2
+        +----+----+----+----+----+----+----+----+
+        | DDr|    |    |    |    |    |    |    | 1
+        +----+----+----+----+----+----+----+----+
+          a    b    c    d    e    f    g    h
         ";
         let board = parse(text, Supply::STANDARD, Crowning::FromReserve).unwrap();
         board.validate().unwrap();

@@ -2,7 +2,10 @@
 //!
 //! See ARCHITECTURE.md for the map of modules and the invariants they keep.
 
+pub mod content;
 pub mod diagram;
 pub mod game;
 pub mod kernel;
 pub mod plain;
+pub mod scenario;
+pub mod script;

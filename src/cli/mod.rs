@@ -2,6 +2,7 @@
 //! the library; no rules live here (ARCHITECTURE.md).
 
 mod bench;
+mod content;
 
 use std::process::ExitCode;
 
@@ -37,6 +38,10 @@ enum Command {
     },
     /// Measure move generation and playouts and print the figures (medians).
     Bench(bench::BenchArgs),
+    /// Load decks and compile their scripts; report every problem (exit 1 if any).
+    Check(content::CheckArgs),
+    /// Run card and planet scenario files; the last line is `N passed, M failed`.
+    Test(content::TestArgs),
 }
 
 /// A failure to report in one line, with exit status 2.
@@ -66,6 +71,8 @@ pub fn run() -> ExitCode {
         Some(Command::Perft { depth, fen }) => run_perft(depth, fen.as_deref()),
         Some(Command::Moves { fen }) => run_moves(&fen),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Check(args)) => content::check(&args),
+        Some(Command::Test(args)) => content::test(&args),
         None => Err(Failure("error: the game REPL is not built yet; try --help".into())),
     };
     match result {

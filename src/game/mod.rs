@@ -5,6 +5,7 @@
 //! are asked of a [`CardHost`], so this module knows nothing about Lua.
 
 mod decision;
+mod effects;
 mod rng;
 mod state;
 

@@ -121,7 +121,7 @@ impl Checker {
 /// R6: whether crowning takes a piece from the reserve (Alien Checkers) or is free
 /// (plain checkers, R11).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Crowning {
     #[default]
     FromReserve,
@@ -826,5 +826,19 @@ impl Board {
         let checker = self.checker(from);
         self.write_checker(from, None);
         self.write_checker(to, checker);
+    }
+}
+
+impl Board {
+    /// Clears a square's checker without touching reserve or supply.
+    pub(super) fn shift_checker_out(&mut self, sq: Square) {
+        self.write_checker(sq, None);
+    }
+
+    /// Whether both squares beside `edge` lie under the monolith.
+    pub(super) fn edge_in_monolith(&self, edge: Edge) -> bool {
+        let (a, b) = edge.squares();
+        let block = self.monolith_block();
+        block.contains(a) && block.contains(b)
     }
 }

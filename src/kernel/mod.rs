@@ -6,6 +6,7 @@
 
 mod bitboard;
 mod board;
+mod card_moves;
 mod moves;
 mod player;
 mod square;

@@ -1,0 +1,4 @@
+-- Venus (R9.1): four of the player's checkers carry snookles.
+function check(ctx, player)
+  return ctx:count{ owner = player, snookle = true } >= 4
+end

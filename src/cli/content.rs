@@ -1,0 +1,81 @@
+//! `check` and `test`: the modder's tools for decks, cards and planets.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use alien_checkers::content::{Content, ContentRoot};
+use alien_checkers::scenario;
+use alien_checkers::script::ScriptEngine;
+
+use super::Failure;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Decks to check, by name (`standard`) or path; default: every shipped deck.
+    decks: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct TestArgs {
+    /// Scenario files or folders; default: cards/ and planets/.
+    paths: Vec<PathBuf>,
+}
+
+/// Loads each deck and compiles its scripts, printing every problem found.
+pub fn check(args: &CheckArgs) -> Result<(), Failure> {
+    let root = ContentRoot::discover();
+    let decks = if args.decks.is_empty() { root.deck_names() } else { args.decks.clone() };
+    let mut failed = 0;
+    for deck in &decks {
+        let result = Content::load(&root, deck).and_then(ScriptEngine::new);
+        match result {
+            Ok(engine) => {
+                let c = engine.content();
+                println!("ok    {deck}: {} cards, {} planets", c.cards.len(), c.planets.len());
+            }
+            Err(problems) => {
+                failed += 1;
+                println!("FAIL  {deck}: {} problem(s)", problems.0.len());
+                for p in &problems.0 {
+                    println!("  {p}");
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(Failure(format!("{failed} of {} deck(s) have problems", decks.len())));
+    }
+    Ok(())
+}
+
+/// Runs scenario files and prints each result and a closing `N passed, M failed`.
+pub fn test(args: &TestArgs) -> Result<(), Failure> {
+    let root = ContentRoot::discover();
+    let paths = if args.paths.is_empty() {
+        vec![root.path().join("cards"), root.path().join("planets")]
+    } else {
+        args.paths.clone()
+    };
+    let (mut passed, mut failed) = (0, 0);
+    for file in scenario::find_files(&paths) {
+        for outcome in scenario::run_file(&root, &file) {
+            let label = format!("{}: {}", outcome.file.display(), outcome.name);
+            match &outcome.failure {
+                None => {
+                    passed += 1;
+                    println!("ok    {label}");
+                }
+                Some(why) => {
+                    failed += 1;
+                    println!("FAIL  {label}");
+                    for line in why.lines() {
+                        println!("      {line}");
+                    }
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 { Err(Failure(format!("{failed} scenario(s) failed"))) } else { Ok(()) }
+}

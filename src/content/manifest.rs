@@ -1,0 +1,202 @@
+//! The YAML manifest formats. Unknown fields and duplicate keys are errors.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+use crate::game::{RuleOptions, WhenStuck};
+use crate::kernel::{Crowning, Supply};
+
+/// `cards/<id>.yaml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardManifest {
+    /// The name players see, e.g. "Galactic hippo".
+    pub name: String,
+    /// What the card does, in the project's words.
+    pub text: String,
+    /// The rule it implements, e.g. "R8.7".
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The script file beside the manifest (default `<id>.lua`).
+    #[serde(default)]
+    pub script: Option<String>,
+    /// Rulings this project made where RULES.md is silent.
+    #[serde(default)]
+    pub rulings: Vec<String>,
+}
+
+/// `planets/<id>.yaml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanetManifest {
+    pub name: String,
+    /// The victory condition, in the project's words.
+    pub text: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub script: Option<String>,
+    #[serde(default)]
+    pub rulings: Vec<String>,
+}
+
+/// `cards/decks/<name>.yaml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckManifest {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Card id → number of copies (R1.6).
+    #[serde(default)]
+    pub cards: UniqueMap<u32>,
+    /// Planet ids in the planet deck (R1.6).
+    #[serde(default)]
+    pub planets: Vec<String>,
+    /// The token supply (R1.5).
+    #[serde(default)]
+    pub supply: SupplyManifest,
+    pub rules: RulesManifest,
+}
+
+/// R1.5 as written in a deck: walls are per player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SupplyManifest {
+    pub walls: u8,
+    pub rings: u8,
+    pub snookles: u8,
+    pub water: u8,
+    pub fire: u8,
+    pub hippos: u8,
+    pub monolith: u8,
+}
+
+impl SupplyManifest {
+    pub fn from_supply(s: &Supply) -> SupplyManifest {
+        SupplyManifest {
+            walls: s.walls[0],
+            rings: s.rings,
+            snookles: s.snookles,
+            water: s.water,
+            fire: s.fire,
+            hippos: s.hippos,
+            monolith: s.monolith,
+        }
+    }
+
+    pub fn to_supply(self) -> Supply {
+        Supply {
+            walls: [self.walls; 2],
+            rings: self.rings,
+            snookles: self.snookles,
+            water: self.water,
+            fire: self.fire,
+            hippos: self.hippos,
+            monolith: self.monolith.min(1),
+        }
+    }
+}
+
+/// A deck's rule options (R6, R10.4, R11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesManifest {
+    /// `from_reserve` (R6) or `free` (R11).
+    pub crowning: Crowning,
+    /// Whether turns have the draw and card steps.
+    pub cards: bool,
+    pub five_kings_win: bool,
+    /// `skip` (R3.1, R10.3) or `lose` (R11).
+    pub when_stuck: WhenStuck,
+    /// R10.4: turns in all before a draw (0: none).
+    pub move_limit: u32,
+}
+
+impl RulesManifest {
+    pub fn options(&self) -> RuleOptions {
+        RuleOptions {
+            cards: self.cards,
+            five_kings_win: self.five_kings_win,
+            when_stuck: self.when_stuck,
+            move_limit: self.move_limit,
+        }
+    }
+}
+
+/// A string-keyed map that keeps its keys in file order and rejects a key
+/// written twice (serde_yaml would silently keep the last).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UniqueMap<V>(pub Vec<(String, V)>);
+
+impl<V> Default for UniqueMap<V> {
+    fn default() -> Self {
+        UniqueMap(Vec::new())
+    }
+}
+
+impl<V> UniqueMap<V> {
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct UniqueVisitor<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for UniqueVisitor<V> {
+            type Value = UniqueMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of names to values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries: Vec<(String, V)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        return Err(de::Error::custom(format!("duplicate key '{key}'")));
+                    }
+                    let value = map.next_value()?;
+                    entries.push((key, value));
+                }
+                Ok(UniqueMap(entries))
+            }
+        }
+        d.deserialize_map(UniqueVisitor(PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::problem::parse_yaml;
+    use super::*;
+
+    #[test]
+    fn duplicate_keys_unknown_fields_and_types_are_located() {
+        let dup = "name: x\nrules: {crowning: free, cards: false, five_kings_win: false, when_stuck: lose, move_limit: 0}\ncards:\n  water: 1\n  water: 2\n";
+        let (line, _, msg) = parse_yaml::<DeckManifest>(dup).unwrap_err();
+        assert!(msg.contains("duplicate key 'water'"), "{msg}");
+        assert!(line >= 4, "line {line}");
+        let (line, col, msg) = parse_yaml::<CardManifest>("name: Water\ntext: t\ncolour: blue\n").unwrap_err();
+        assert!(msg.contains("unknown field `colour`"), "{msg}");
+        assert_eq!((line, col), (3, 1));
+        let (line, _, msg) = parse_yaml::<CardManifest>("name: Water\nname: Fire\ntext: t\n").unwrap_err();
+        assert!(msg.contains("duplicate field `name`"), "{msg}");
+        assert_eq!(line, 2);
+        let (_, _, msg) = parse_yaml::<SupplyManifest>(
+            "walls: many\nrings: 1\nsnookles: 1\nwater: 1\nfire: 1\nhippos: 1\nmonolith: 1\n",
+        )
+        .unwrap_err();
+        assert!(msg.contains("walls"), "{msg}");
+    }
+}

@@ -1,0 +1,282 @@
+//! Content: card, planet and deck manifests (YAML) and the scripts they name.
+//!
+//! Layout (relative to a content root, normally the repository):
+//! `cards/<id>.yaml` + `cards/<id>.lua`, `planets/<id>.yaml` + `planets/<id>.lua`,
+//! decks in `cards/decks/<name>.yaml`. A card's or planet's id is its file stem.
+//!
+//! Architecture invariant: this module turns files into plain data and reports
+//! every problem with its file, line and column; it runs no script.
+
+mod manifest;
+mod problem;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use manifest::{CardManifest, DeckManifest, PlanetManifest, RulesManifest, SupplyManifest, UniqueMap};
+pub use problem::{Problem, Problems, parse_yaml as problem_parse_yaml};
+
+use crate::game::{CardId, PlanetId, Setup};
+use crate::kernel::{Crowning, Supply};
+
+/// Where content lives: the folder that holds `cards/` and `planets/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentRoot(PathBuf);
+
+impl ContentRoot {
+    pub fn new(path: impl Into<PathBuf>) -> ContentRoot {
+        ContentRoot(path.into())
+    }
+
+    /// The current folder if it holds `cards/`, else the folder this program was
+    /// built from (so `cargo run` and `cargo test` find the shipped content).
+    pub fn discover() -> ContentRoot {
+        if Path::new("cards").is_dir() {
+            ContentRoot(PathBuf::new())
+        } else {
+            ContentRoot(PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn card_manifest(&self, id: &str) -> PathBuf {
+        self.0.join("cards").join(format!("{id}.yaml"))
+    }
+
+    pub fn planet_manifest(&self, id: &str) -> PathBuf {
+        self.0.join("planets").join(format!("{id}.yaml"))
+    }
+
+    /// A deck by name (`standard`) or by path to its manifest.
+    pub fn deck_path(&self, deck: &str) -> PathBuf {
+        let as_path = PathBuf::from(deck);
+        if deck.ends_with(".yaml") || deck.contains('/') {
+            as_path
+        } else {
+            self.0.join("cards").join("decks").join(format!("{deck}.yaml"))
+        }
+    }
+
+    /// Names of the shipped decks, sorted.
+    pub fn deck_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.0.join("cards").join("decks"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.path().file_name()?.to_str()?.strip_suffix(".yaml").map(str::to_string))
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// A script to compile: what it belongs to, its file and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    pub path: PathBuf,
+    pub source: String,
+}
+
+/// A loaded card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardDef {
+    pub id: String,
+    pub manifest: CardManifest,
+    pub script: Script,
+}
+
+/// A loaded planet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanetDef {
+    pub id: String,
+    pub manifest: PlanetManifest,
+    pub script: Script,
+}
+
+/// A deck with every card and planet it names, ready to deal and to run.
+///
+/// Invariant: `cards[i]` is the card with `CardId(i)`, `planets[i]` the planet with
+/// `PlanetId(i)`; ids are unique; every id the deck names is loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Content {
+    pub root: ContentRoot,
+    pub deck_name: String,
+    pub deck_path: PathBuf,
+    pub deck: DeckManifest,
+    pub cards: Vec<CardDef>,
+    pub planets: Vec<PlanetDef>,
+}
+
+impl Content {
+    /// Loads a deck and everything it names, collecting every problem.
+    pub fn load(root: &ContentRoot, deck: &str) -> Result<Content, Problems> {
+        let deck_path = root.deck_path(deck);
+        let mut problems = Problems::default();
+        let deck_manifest: Option<DeckManifest> = problems.read_yaml(&deck_path);
+        let Some(deck_manifest) = deck_manifest else { return Err(problems) };
+        let deck_text = std::fs::read_to_string(&deck_path).unwrap_or_default();
+        let mut content = Content {
+            root: root.clone(),
+            deck_name: deck_path.file_stem().and_then(|s| s.to_str()).unwrap_or(deck).to_string(),
+            deck_path: deck_path.clone(),
+            deck: deck_manifest.clone(),
+            cards: Vec::new(),
+            planets: Vec::new(),
+        };
+        let rules = &deck_manifest.rules;
+        if rules.cards && deck_manifest.cards.is_empty() {
+            problems.at_key(&deck_path, &deck_text, "cards", "a deck with cards on must list at least one card");
+        }
+        if rules.cards && deck_manifest.planets.len() == 1 {
+            problems.at_key(&deck_path, &deck_text, "planets", "each player draws a planet: list none or at least two");
+        }
+        for (id, &copies) in deck_manifest.cards.iter() {
+            if copies == 0 {
+                problems.at_key(
+                    &deck_path,
+                    &deck_text,
+                    id,
+                    &format!("card '{id}' has 0 copies; remove it or give a count"),
+                );
+            }
+            if !valid_id(id) || root.card_manifest(id).exists() {
+                content.load_card(id, &mut problems);
+            } else {
+                let message = format!("unknown card '{id}': there is no {}", root.card_manifest(id).display());
+                problems.at_key(&deck_path, &deck_text, id, &message);
+            }
+        }
+        let mut seen = BTreeMap::new();
+        for id in &deck_manifest.planets {
+            if seen.insert(id.clone(), ()).is_some() {
+                problems.at_key(&deck_path, &deck_text, id, &format!("planet '{id}' is listed twice"));
+                continue;
+            }
+            if !root.planet_manifest(id).exists() {
+                problems.at_key(
+                    &deck_path,
+                    &deck_text,
+                    id,
+                    &format!("unknown planet '{id}': there is no {}", root.planet_manifest(id).display()),
+                );
+                continue;
+            }
+            content.load_planet(id, &mut problems);
+        }
+        problems.into_result(content)
+    }
+
+    /// Loads a card that is not in the deck (for scenarios of new cards); returns its id.
+    pub fn load_card(&mut self, id: &str, problems: &mut Problems) -> Option<CardId> {
+        if let Some(found) = self.card_id(id) {
+            return Some(found);
+        }
+        let path = self.root.card_manifest(id);
+        if !valid_id(id) {
+            problems.push(Problem::file(&path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
+            return None;
+        }
+        let manifest: CardManifest = problems.read_yaml(&path)?;
+        let script = problems.read_script(&path, manifest.script.as_deref(), id)?;
+        self.cards.push(CardDef { id: id.to_string(), manifest, script });
+        Some(CardId((self.cards.len() - 1) as u16))
+    }
+
+    /// Loads a planet that is not in the deck; returns its id.
+    pub fn load_planet(&mut self, id: &str, problems: &mut Problems) -> Option<PlanetId> {
+        if let Some(found) = self.planet_id(id) {
+            return Some(found);
+        }
+        let path = self.root.planet_manifest(id);
+        if !valid_id(id) {
+            problems.push(Problem::file(&path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
+            return None;
+        }
+        let manifest: PlanetManifest = problems.read_yaml(&path)?;
+        let script = problems.read_script(&path, manifest.script.as_deref(), id)?;
+        self.planets.push(PlanetDef { id: id.to_string(), manifest, script });
+        Some(PlanetId((self.planets.len() - 1) as u16))
+    }
+
+    pub fn card_id(&self, id: &str) -> Option<CardId> {
+        self.cards.iter().position(|c| c.id == id).map(|i| CardId(i as u16))
+    }
+
+    pub fn planet_id(&self, id: &str) -> Option<PlanetId> {
+        self.planets.iter().position(|p| p.id == id).map(|i| PlanetId(i as u16))
+    }
+
+    pub fn card(&self, id: CardId) -> Option<&CardDef> {
+        self.cards.get(usize::from(id.0))
+    }
+
+    pub fn planet(&self, id: PlanetId) -> Option<&PlanetDef> {
+        self.planets.get(usize::from(id.0))
+    }
+
+    /// The card a player means by a name or id, ignoring case and spaces.
+    pub fn find_card(&self, name: &str) -> Option<CardId> {
+        let key = normalise(name);
+        self.cards
+            .iter()
+            .position(|c| normalise(&c.id) == key || normalise(&c.manifest.name) == key)
+            .map(|i| CardId(i as u16))
+    }
+
+    /// How to deal a game of this deck.
+    pub fn setup(&self) -> Setup {
+        let rules = &self.deck.rules;
+        let deck = self
+            .deck
+            .cards
+            .iter()
+            .flat_map(|(id, &n)| std::iter::repeat_n(self.card_id(id), n as usize))
+            .flatten()
+            .collect();
+        let planets = self.deck.planets.iter().filter_map(|id| self.planet_id(id)).collect();
+        Setup { rules: rules.options(), crowning: rules.crowning, supply: self.deck.supply.to_supply(), deck, planets }
+    }
+
+    /// A digest of every manifest and script this content was loaded from, by file.
+    pub fn hashes(&self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        let mut add = |path: &Path| {
+            if let Ok(bytes) = std::fs::read(path) {
+                out.insert(path.display().to_string(), crate::game::fnv1a(&bytes));
+            }
+        };
+        add(&self.deck_path);
+        for card in &self.cards {
+            add(&self.root.card_manifest(&card.id));
+            add(&card.script.path);
+        }
+        for planet in &self.planets {
+            add(&self.root.planet_manifest(&planet.id));
+            add(&planet.script.path);
+        }
+        out
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+fn normalise(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+impl Default for SupplyManifest {
+    fn default() -> SupplyManifest {
+        SupplyManifest::from_supply(&Supply::STANDARD)
+    }
+}
+
+impl RulesManifest {
+    pub fn is_plain(&self) -> bool {
+        !self.cards && self.crowning == Crowning::Free
+    }
+}

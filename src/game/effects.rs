@@ -1,0 +1,57 @@
+//! Game-level effects that cards use, beyond the board: extra checker moves that
+//! keep the counters planets read, and the piles (R8.18, R8.20).
+
+use super::state::GameState;
+use super::{GameError, Piles};
+use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves};
+
+impl GameState {
+    /// Legal moves of `player` among checkers in `allowed`, with capture compulsory
+    /// among them (R4.3), for cards that grant a move (R8.9, R8.16).
+    pub fn moves_of(&self, player: Player, allowed: Bitboard) -> Vec<Move> {
+        let mut out = Vec::new();
+        legal_moves(&self.board, player, allowed, &mut out);
+        out
+    }
+
+    /// Plays a move outside the move step, counting emperor captures (R9.4).
+    pub fn play_extra_move(&mut self, player: Player, mv: &Move) -> Result<(), GameError> {
+        let played = self.board.play(mv).map_err(|e| GameError::Illegal(e.to_string()))?;
+        if played.by_emperor {
+            self.counters_mut(player).emperor_captures += played.captures;
+        }
+        Ok(())
+    }
+
+    /// One jump in any direction by a card (R8.10), counting emperor captures.
+    pub fn jump_by_card(&mut self, from: Square, dir: Dir) -> Result<Square, GameError> {
+        let owner = self.board.owner(from);
+        let (land, played) = self.board.jump(from, dir).map_err(|e| GameError::Illegal(e.to_string()))?;
+        if let (Some(owner), true) = (owner, played.by_emperor) {
+            self.counters_mut(owner).emperor_captures += played.captures;
+        }
+        Ok(land)
+    }
+
+    /// R8.18: discards, face-up cards and draw pile become one shuffled draw pile,
+    /// and its top card is turned face up.
+    pub fn reshuffle_all(&mut self) {
+        let Piles { draw, face_up, discard } = std::mem::take(&mut self.piles);
+        let mut all: Vec<_> = discard.into_iter().chain(face_up).chain(draw).collect();
+        self.rng.shuffle(&mut all);
+        let top: Vec<_> = all.drain(..all.len().min(1)).collect();
+        self.piles = Piles { draw: all, face_up: top, discard: Vec::new() };
+    }
+
+    /// R8.20: puts the draw pile in a new order, which must hold the same cards.
+    pub fn reorder_draw_pile(&mut self, order: Vec<super::CardId>) -> Result<(), GameError> {
+        let (mut a, mut b) = (order.clone(), self.piles.draw.clone());
+        a.sort();
+        b.sort();
+        if a != b {
+            return Err(GameError::Illegal("the new order must hold exactly the cards of the draw pile".into()));
+        }
+        self.piles.draw = order;
+        Ok(())
+    }
+}

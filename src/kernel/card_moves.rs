@@ -1,0 +1,113 @@
+//! Single steps, slides and jumps in any of the eight directions, for cards that
+//! move checkers outside the move step (R8.10 Sideways, R8.13 Flight).
+//!
+//! The same rules as ordinary moves apply: targets must be empty (R4.5), frozen
+//! checkers do not move (R4.7), the mover's opponent's walls block (R5.3–R5.6),
+//! and only an emperor jumps an emperor (R4.6).
+
+use super::board::{Board, Checker, Kind, RuleResult, Token, refuse};
+use super::moves::Played;
+use super::square::{Dir, Square};
+
+impl Board {
+    fn movable(&self, from: Square) -> RuleResult<Checker> {
+        let Some(checker) = self.checker(from) else { refuse!("there is no checker on {from}") };
+        if checker.hippo {
+            refuse!("the checker on {from} is frozen by a galactic hippo (R4.7)");
+        }
+        Ok(checker)
+    }
+
+    fn step_open(&self, checker: &Checker, from: Square, dir: Dir) -> Option<Square> {
+        let to = from.step(dir)?;
+        let blocked = self.blocked_for(checker.owner, dir).contains(from);
+        (!blocked && self.is_empty(to)).then_some(to)
+    }
+
+    /// Squares one step away in `dirs` that the checker on `from` may step to.
+    pub fn step_targets(&self, from: Square, dirs: &[Dir]) -> Vec<Square> {
+        let Ok(checker) = self.movable(from) else { return Vec::new() };
+        dirs.iter().filter_map(|&d| self.step_open(&checker, from, d)).collect()
+    }
+
+    /// Squares reachable by sliding any distance in one of `dirs` over empty
+    /// squares, stopping at the first blocking wall (R5.6, R8.13).
+    pub fn slide_targets(&self, from: Square, dirs: &[Dir]) -> Vec<Square> {
+        let Ok(checker) = self.movable(from) else { return Vec::new() };
+        let mut out = Vec::new();
+        for &dir in dirs {
+            let mut at = from;
+            while let Some(next) = self.step_open(&checker, at, dir) {
+                out.push(next);
+                at = next;
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Landing squares of single jumps from `from` in `dirs`: over an adjacent
+    /// opposing checker to the empty square beyond, neither step walled (R5.5).
+    pub fn jump_targets(&self, from: Square, dirs: &[Dir]) -> Vec<Square> {
+        let Ok(checker) = self.movable(from) else { return Vec::new() };
+        dirs.iter().filter_map(|&d| self.jump_landing(&checker, from, d)).collect()
+    }
+
+    fn jump_landing(&self, checker: &Checker, from: Square, dir: Dir) -> Option<Square> {
+        let mid = from.step(dir)?;
+        let land = mid.step(dir)?;
+        let prey = self.checker(mid)?;
+        let walls = self.blocked_for(checker.owner, dir);
+        let can_take = prey.owner != checker.owner && (prey.kind != Kind::Emperor || checker.kind == Kind::Emperor);
+        (can_take && !walls.contains(from) && !walls.contains(mid) && self.is_empty(land)).then_some(land)
+    }
+
+    /// Makes one jump: the jumped checker goes to its owner's reserve (R4.9), then
+    /// waiting pawns are crowned (R6.2). Returns the landing square.
+    pub fn jump(&mut self, from: Square, dir: Dir) -> RuleResult<(Square, Played)> {
+        let checker = self.movable(from)?;
+        let Some(land) = self.jump_landing(&checker, from, dir) else {
+            refuse!("the checker on {from} cannot jump {dir} (R4.2, R4.6, R5.5)");
+        };
+        let mid = from.step(dir).expect("a landing has a middle square");
+        self.capture_all(mid.into());
+        self.shift_checker(from, land);
+        self.settle_crowns();
+        Ok((land, Played { captures: 1, by_emperor: checker.kind == Kind::Emperor }))
+    }
+
+    /// Takes a checker off the board without sending it anywhere, for a card that
+    /// puts it back (R8.16). The caller must return it with [`Board::put_back`].
+    pub fn set_aside(&mut self, sq: Square) -> RuleResult<Checker> {
+        let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
+        self.shift_checker_out(sq);
+        Ok(checker)
+    }
+
+    /// Returns a checker taken by [`Board::set_aside`] to an empty square.
+    pub fn put_back(&mut self, sq: Square, checker: Checker) -> RuleResult<()> {
+        if !self.is_empty(sq) {
+            refuse!("{sq} is not empty, so the lifted checker cannot return (R8.16)");
+        }
+        self.set_checker(sq, checker)?;
+        self.settle_crowns();
+        Ok(())
+    }
+
+    /// Every pair of edges where `owner` could place two walls now (R5.2).
+    pub fn wall_spots(&self) -> Vec<super::walls::EdgePair> {
+        super::walls::EdgePair::all()
+            .into_iter()
+            .filter(|p| {
+                let free = |e| self.wall_owner(e).is_none() && !self.edge_in_monolith(e);
+                free(p.0) && free(p.1)
+            })
+            .collect()
+    }
+
+    /// Whether a token of this kind could go on the checker on `sq` now.
+    pub fn can_take_token(&self, sq: Square, token: Token) -> bool {
+        let mut probe = *self;
+        probe.put_token(sq, token).is_ok()
+    }
+}

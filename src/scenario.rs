@@ -1,0 +1,397 @@
+//! Scenario files: a card or planet tested in isolation (`<id>.test.yaml` beside
+//! its manifest). A scenario draws a board, sets any other state the script needs,
+//! gives the answers to the card's questions in order, and says what must follow.
+//!
+//! ```yaml
+//! card: water
+//! scenarios:
+//!   - name: fills an empty square (R8.1)
+//!     board: |
+//!       ...diagram (see src/diagram.rs)...
+//!     answers: [fill, d4]
+//!     expect:
+//!       board: |
+//!         ...
+//! ```
+//!
+//! A scenario fails if the card asks a question its answers do not cover (unless
+//! `expect.question` names it), if an answer is not among the options asked, or if
+//! an answer is left over because no question asked for it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
+use crate::diagram;
+use crate::game::{Answer, CardId, Constraint, Counters, GameState, Moved, Resolution, Step};
+use crate::kernel::{Bitboard, Dir, Orientation, Player, Square};
+use crate::script::ScriptEngine;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// The card under test (a card id), or
+    #[serde(default)]
+    pub card: Option<String>,
+    /// the planet under test (a planet id).
+    #[serde(default)]
+    pub planet: Option<String>,
+    /// The deck whose supply and cards set the scene (default `standard`).
+    #[serde(default)]
+    pub deck: Option<String>,
+    pub scenarios: Vec<Scenario>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    /// The board as a diagram.
+    pub board: String,
+    /// Who uses the card (default dark).
+    #[serde(default)]
+    pub to_move: Option<Player>,
+    /// For planets: whose condition is checked (default `to_move`).
+    #[serde(default)]
+    pub player: Option<Player>,
+    /// Dark's forward direction (R2.2; default n).
+    #[serde(default)]
+    pub orientation: Option<Dir>,
+    /// Pieces in reserve (default: 12 less those on the board).
+    #[serde(default)]
+    pub reserve: Option<BTreeMap<Player, u8>>,
+    #[serde(default)]
+    pub counters: Option<BTreeMap<Player, Counters>>,
+    /// The checker moved this turn (R8.11).
+    #[serde(default)]
+    pub moved: Option<Moved>,
+    /// Card ids in the piles (default: the card face up, the rest of the deck to draw).
+    #[serde(default)]
+    pub draw: Option<Vec<String>>,
+    #[serde(default)]
+    pub face_up: Option<Vec<String>>,
+    #[serde(default)]
+    pub discard: Option<Vec<String>>,
+    /// Answers to the card's questions, in order, as written in the REPL.
+    #[serde(default)]
+    pub answers: Vec<String>,
+    pub expect: Expect,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The board after the card.
+    #[serde(default)]
+    pub board: Option<String>,
+    /// The card fails with a message containing this.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The card stops at a question whose prompt contains this.
+    #[serde(default)]
+    pub question: Option<String>,
+    /// With `question`: exactly these options, in order.
+    #[serde(default)]
+    pub options: Option<Vec<String>>,
+    /// `can_play` says this (R8.0, R8.19).
+    #[serde(default)]
+    pub playable: Option<bool>,
+    /// For planets: the condition holds.
+    #[serde(default)]
+    pub holds: Option<bool>,
+    #[serde(default)]
+    pub reserve: Option<BTreeMap<Player, u8>>,
+    #[serde(default)]
+    pub counters: Option<BTreeMap<Player, Counters>>,
+    #[serde(default)]
+    pub orientation: Option<Dir>,
+    /// Squares the opponent must move from next turn (R4.8).
+    #[serde(default)]
+    pub constraint: Option<Vec<Square>>,
+    #[serde(default)]
+    pub draw: Option<Vec<String>>,
+    #[serde(default)]
+    pub face_up: Option<Vec<String>>,
+    #[serde(default)]
+    pub discard: Option<Vec<String>>,
+}
+
+/// The result of one scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub file: PathBuf,
+    pub name: String,
+    /// `None` when it passed; otherwise what differed.
+    pub failure: Option<String>,
+}
+
+/// Every `*.test.yaml` under `paths` (files or folders), sorted.
+pub fn find_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> =
+                std::fs::read_dir(path).into_iter().flatten().flatten().map(|e| e.path()).collect();
+            entries.sort();
+            for entry in entries {
+                if entry.is_dir() {
+                    out.extend(find_files(&[entry]));
+                } else if entry.to_string_lossy().ends_with(".test.yaml") {
+                    out.push(entry);
+                }
+            }
+        } else {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+/// Runs every scenario of one file. A file that cannot be read is one failure.
+pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
+    let fail = |name: &str, message: String| Outcome { file: path.into(), name: name.into(), failure: Some(message) };
+    let mut problems = Problems::default();
+    let Some(text) = problems.read_text(path) else { return vec![fail("(file)", problems.to_string())] };
+    let file: ScenarioFile = match problem_parse_yaml(&text) {
+        Ok(f) => f,
+        Err((line, col, message)) => {
+            return vec![fail("(file)", format!("{}:{line}:{col}: {message}", path.display()))];
+        }
+    };
+    let deck = file.deck.clone().unwrap_or_else(|| "standard".into());
+    let mut content = match Content::load(root, &deck) {
+        Ok(c) => c,
+        Err(p) => return vec![fail("(deck)", p.to_string())],
+    };
+    let subject = match (&file.card, &file.planet) {
+        (Some(card), None) => content.load_card(card, &mut problems).map(Subject::Card),
+        (None, Some(planet)) => content.load_planet(planet, &mut problems).map(Subject::Planet),
+        _ => return vec![fail("(file)", "name exactly one of `card:` or `planet:`".into())],
+    };
+    let Some(subject) = subject else { return vec![fail("(file)", problems.to_string())] };
+    let engine = match ScriptEngine::new(content) {
+        Ok(e) => e,
+        Err(p) => return vec![fail("(scripts)", p.to_string())],
+    };
+    file.scenarios
+        .iter()
+        .map(|s| Outcome { file: path.into(), name: s.name.clone(), failure: run_one(&engine, subject, s).err() })
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Subject {
+    Card(CardId),
+    Planet(crate::game::PlanetId),
+}
+
+fn ids(content: &Content, names: &[String]) -> Result<Vec<CardId>, String> {
+    names.iter().map(|n| content.card_id(n).ok_or_else(|| format!("'{n}' is not a card of the deck"))).collect()
+}
+
+fn names(content: &Content, cards: &[CardId]) -> Vec<String> {
+    cards.iter().map(|&c| content.card(c).map_or("?".into(), |d| d.id.clone())).collect()
+}
+
+/// Builds the scene a scenario describes.
+fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameState, String> {
+    let content = engine.content();
+    let setup = content.setup();
+    let mut state = GameState::new(&setup, 1);
+    let mut board = diagram::parse(&s.board, setup.supply, setup.crowning).map_err(|e| format!("board: {e}"))?;
+    if let Some(dir) = s.orientation {
+        board.set_orientation(Orientation::with_dark_forward(dir).ok_or("orientation must be n, e, s or w")?);
+    }
+    for (&p, &n) in s.reserve.iter().flatten() {
+        board.set_reserve(p, n);
+    }
+    state.board = board;
+    state.to_move = s.to_move.unwrap_or(Player::Dark);
+    state.step = Step::Card;
+    state.moved = s.moved;
+    for (&p, &c) in s.counters.iter().flatten() {
+        *state.counters_mut(p) = c;
+    }
+    let mut draw: Vec<CardId> = setup.deck.clone();
+    let mut face_up = Vec::new();
+    if let Subject::Card(card) = subject {
+        face_up.push(card);
+        if let Some(i) = draw.iter().position(|&c| c == card) {
+            draw.remove(i);
+        }
+    }
+    state.piles.draw = match &s.draw {
+        Some(n) => ids(content, n)?,
+        None => draw,
+    };
+    state.piles.face_up = match &s.face_up {
+        Some(n) => ids(content, n)?,
+        None => face_up,
+    };
+    state.piles.discard = ids(content, s.discard.as_deref().unwrap_or(&[]))?;
+    Ok(state)
+}
+
+fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), String> {
+    let state = scene(engine, subject, s)?;
+    match subject {
+        Subject::Planet(planet) => {
+            let player = s.player.unwrap_or(state.to_move);
+            let holds = engine.check_planet(&state, planet, player)?;
+            let want = s.expect.holds.ok_or("a planet scenario needs expect.holds")?;
+            if holds != want {
+                return Err(format!(
+                    "expected the planet to {}hold for {player}, but it does{}",
+                    if want { "" } else { "not " },
+                    if holds { "" } else { " not" }
+                ));
+            }
+            Ok(())
+        }
+        Subject::Card(card) => {
+            if let Some(want) = s.expect.playable {
+                let got = engine.can_play(&state, card)?;
+                if got != want {
+                    return Err(format!("expected can_play to say {want}, it said {got}"));
+                }
+                if s.expect.board.is_none() && s.expect.error.is_none() && s.expect.question.is_none() {
+                    return Ok(());
+                }
+            }
+            run_card(engine, &state, card, s)
+        }
+    }
+}
+
+fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario) -> Result<(), String> {
+    let snapshot = state.card_snapshot(card);
+    let mut answers: Vec<Answer> = Vec::new();
+    let mut given = s.answers.iter();
+    let after = loop {
+        match engine.run_card(&snapshot, card, &answers).resolution {
+            Resolution::Done(after) => {
+                if let Some(extra) = given.next() {
+                    return Err(format!("answer '{extra}' was given but no question asked for it"));
+                }
+                if let Some(q) = &s.expect.question {
+                    return Err(format!("expected the question '{q}', but the card finished"));
+                }
+                break after;
+            }
+            Resolution::Failed(message) => {
+                return match &s.expect.error {
+                    Some(want) if message.contains(want.as_str()) => Ok(()),
+                    Some(want) => Err(format!("expected an error containing '{want}', got: {message}")),
+                    None => Err(message),
+                };
+            }
+            Resolution::Ask(question) => {
+                let options: Vec<String> = question.options.iter().map(ToString::to_string).collect();
+                let Some(text) = given.next() else {
+                    let Some(want) = &s.expect.question else {
+                        return Err(format!(
+                            "unanswered question '{}' (options: {})",
+                            question.prompt,
+                            options.join(", ")
+                        ));
+                    };
+                    if !question.prompt.contains(want.as_str()) {
+                        return Err(format!("expected the question '{want}', got '{}'", question.prompt));
+                    }
+                    if let Some(want) = &s.expect.options
+                        && *want != options
+                    {
+                        return Err(format!("expected options [{}], got [{}]", want.join(", "), options.join(", ")));
+                    }
+                    return Ok(());
+                };
+                let pick = question.options.iter().find(|o| o.to_string().eq_ignore_ascii_case(text.trim()));
+                let Some(pick) = pick else {
+                    return Err(format!(
+                        "answer '{text}' is not among the options of '{}': {}",
+                        question.prompt,
+                        options.join(", ")
+                    ));
+                };
+                answers.push(pick.clone());
+            }
+        }
+    };
+    if let Some(want) = &s.expect.error {
+        return Err(format!("expected an error containing '{want}', but the card finished"));
+    }
+    check_state(engine, &after, &s.expect)
+}
+
+fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Result<(), String> {
+    let content = engine.content();
+    let mut problems = String::new();
+    if let Some(want) = &expect.board {
+        let setup = content.setup();
+        match diagram::parse(want, setup.supply, setup.crowning) {
+            Err(e) => {
+                let _ = writeln!(problems, "expected board: {e}");
+            }
+            Ok(wanted) => {
+                let (got, want) = (diagram::render(&after.board), diagram::render(&wanted));
+                if got != want {
+                    let _ = writeln!(problems, "the board differs:\n{}", side_by_side(&want, &got));
+                }
+            }
+        }
+    }
+    for (&p, &n) in expect.reserve.iter().flatten() {
+        if after.board.reserve(p) != n {
+            let _ = writeln!(problems, "expected {p}'s reserve {n}, got {}", after.board.reserve(p));
+        }
+    }
+    for (&p, &c) in expect.counters.iter().flatten() {
+        if *after.counters(p) != c {
+            let _ = writeln!(problems, "expected {p}'s counters {c:?}, got {:?}", after.counters(p));
+        }
+    }
+    if let Some(dir) = expect.orientation
+        && after.board.orientation().forward(Player::Dark) != dir
+    {
+        let _ = writeln!(
+            problems,
+            "expected Dark's forward {dir}, got {}",
+            after.board.orientation().forward(Player::Dark)
+        );
+    }
+    if let Some(squares) = &expect.constraint {
+        let want: Bitboard = squares.iter().copied().collect();
+        let got = after.next_constraint.map(|c: Constraint| c.movers);
+        if got != Some(want) {
+            let _ = writeln!(
+                problems,
+                "expected a constraint on {squares:?}, got {:?}",
+                got.map(|b| b.collect::<Vec<_>>())
+            );
+        }
+    }
+    for (label, want, got) in [
+        ("draw pile", &expect.draw, &after.piles.draw),
+        ("face-up row", &expect.face_up, &after.piles.face_up),
+        ("discard pile", &expect.discard, &after.piles.discard),
+    ] {
+        if let Some(want) = want
+            && *want != names(content, got)
+        {
+            let _ = writeln!(problems, "expected the {label} {want:?}, got {:?}", names(content, got));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.trim_end().to_string()) }
+}
+
+fn side_by_side(want: &str, got: &str) -> String {
+    let mut out = format!("{:<44}   {}\n", "expected", "got");
+    for (a, b) in want.lines().zip(got.lines()) {
+        let mark = if a == b { ' ' } else { '≠' };
+        let _ = writeln!(out, "{a:<44} {mark} {b}");
+    }
+    out
+}

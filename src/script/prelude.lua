@@ -1,0 +1,91 @@
+-- Trusted set-up code, run once before any card or planet script is loaded.
+-- It receives the host's pcall and xpcall and returns the base environment that
+-- every script gets a private copy of.
+local host_pcall, host_xpcall = ...
+
+-- Bounded pattern matching: the instruction budget cannot interrupt C code, so
+-- a pattern's worst case is estimated before it runs ((n+1)^(q+1) steps for a
+-- subject of n characters and q quantifiers).
+local find, match, gmatch, gsub = string.find, string.match, string.gmatch, string.gsub
+local MAX_STEPS = 1e7
+local function guard(name, s, p)
+  if type(s) ~= "string" and type(s) ~= "number" then return end
+  if type(p) ~= "string" then return end
+  if #p > 256 then error(name .. ": pattern longer than 256 characters", 3) end
+  local q, i = 0, 1
+  while i <= #p do
+    local c = p:sub(i, i)
+    if c == "%" then
+      i = i + 2
+    else
+      if c == "*" or c == "+" or c == "-" or c == "?" then q = q + 1 end
+      i = i + 1
+    end
+  end
+  if (#tostring(s) + 1) ^ (q + 1) > MAX_STEPS then
+    error(name .. ": pattern too costly for a subject of " .. #tostring(s) .. " characters", 3)
+  end
+end
+string.find = function(s, p, init, plain)
+  if not plain then guard("string.find", s, p) end
+  return find(s, p, init, plain)
+end
+string.match = function(s, p, init) guard("string.match", s, p); return match(s, p, init) end
+string.gmatch = function(s, p, init) guard("string.gmatch", s, p); return gmatch(s, p, init) end
+string.gsub = function(s, p, r, n)
+  if type(s) == "string" then guard("string.gsub", s .. s, p) end
+  return gsub(s, p, r, n)
+end
+string.dump = nil
+
+-- pairs in a fixed order (numbers, then strings, then booleans), so that no
+-- script depends on Lua's seeded hash order.
+local rawnext, tsort = next, table.sort
+local rank = { number = 1, string = 2, boolean = 3 }
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (rank[ta] or 4) < (rank[tb] or 4) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return (not a) and b end
+  error("pairs: a table with " .. ta .. " keys has no fixed order; keep such values in a list", 3)
+end
+local function sorted_pairs(t)
+  local keys = {}
+  for k in rawnext, t do keys[#keys + 1] = k end
+  tsort(keys, key_less)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, t[k] end
+  end, t, nil
+end
+
+-- No finalizers: a __gc metamethod would run at an unpredictable moment,
+-- possibly inside another script's run.
+local raw_setmetatable = setmetatable
+local function safe_setmetatable(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: __gc metamethods are not allowed in card scripts", 2)
+  end
+  return raw_setmetatable(t, mt)
+end
+
+local function copy(t, without)
+  local out = {}
+  for k, v in rawnext, t do
+    if not (without and without[k]) then out[k] = v end
+  end
+  return out
+end
+
+return {
+  assert = assert, error = error, ipairs = ipairs, pairs = sorted_pairs,
+  select = select, tonumber = tonumber, tostring = tostring, type = type,
+  pcall = host_pcall, xpcall = host_xpcall,
+  rawequal = rawequal, rawlen = rawlen, rawget = rawget, rawset = rawset,
+  setmetatable = safe_setmetatable, getmetatable = getmetatable,
+  unpack = table.unpack, _VERSION = _VERSION,
+  string = string, table = table, utf8 = utf8, coroutine = coroutine,
+  math = copy(math, { random = true, randomseed = true }),
+}, copy

@@ -1,0 +1,257 @@
+//! The Lua state every script runs in, and the limits around each run
+//! (ENGINEERING.md, "Safety of scripts").
+//!
+//! - Only the table, string, math, utf8 and coroutine libraries are loaded
+//!   (coroutines are pure computation and the global hook reaches them); no `io`,
+//!   `os`, `package`, `debug`, `load`, `dofile`, `loadfile`, `require`,
+//!   `collectgarbage`, `print`, `next`, `math.random` or `string.dump`.
+//! - Scripts are loaded as text only, each with a private environment holding its
+//!   own copies of the library tables; reading an undefined global is an error.
+//!   The string metatable is locked.
+//! - A count hook meters instructions. When a run must stop (budget spent, out of
+//!   memory, or a question that needs an answer), the meter is marked halted:
+//!   from then on every hook call raises an error, and the host's `pcall` and
+//!   `xpcall` re-raise instead of catching, so no script can swallow the stop.
+//! - Pattern functions estimate their cost first; a memory limit bounds the rest.
+
+use mlua::chunk::ChunkMode;
+use mlua::{Error as LuaError, Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
+
+use crate::game::Question;
+
+/// Instructions between two hook calls.
+const HOOK_EVERY: u32 = 1000;
+/// The whole Lua heap, all scripts included.
+pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
+
+/// Why a run was stopped before its script returned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// The script asked a question that has no answer yet (not a failure).
+    Asked(Question),
+    /// The instruction budget ran out at this place (`file:line`).
+    Budget(String),
+    /// The memory limit was reached.
+    Memory,
+}
+
+/// The meter for the current run, kept in the Lua state's app data.
+#[derive(Debug, Default)]
+pub struct Meter {
+    used: u64,
+    limit: u64,
+    stop: Option<Stop>,
+}
+
+impl Meter {
+    pub fn halted(&self) -> bool {
+        self.stop.is_some()
+    }
+}
+
+/// Creates the restricted Lua state with the hook, the memory limit and the base
+/// environment installed. Returns the state and the base table.
+pub fn new_state() -> mlua::Result<(Lua, Table, Function)> {
+    let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+    let lua = Lua::new_with(libs, LuaOptions::default())?;
+    lua.set_app_data(Meter::default());
+    lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), |lua, debug| {
+        let Some(mut meter) = lua.app_data_mut::<Meter>() else { return Ok(VmState::Continue) };
+        if meter.stop.is_none() {
+            meter.used += u64::from(HOOK_EVERY);
+            if meter.used <= meter.limit {
+                return Ok(VmState::Continue);
+            }
+            let source = debug.source();
+            let file = source.short_src.as_deref().unwrap_or("?").to_string();
+            let line = debug.current_line().map_or(String::from("?"), |l| l.to_string());
+            meter.stop = Some(Stop::Budget(format!("{file}:{line}")));
+        }
+        Err(LuaError::runtime("the script was stopped"))
+    })?;
+    let pcall = lua.create_function(host_pcall)?;
+    let xpcall = lua.create_function(host_xpcall)?;
+    // Lock the string metatable before anything untrusted runs.
+    lua.load("local mt = getmetatable(''); mt.__metatable = 'locked'").set_name("=prelude").exec()?;
+    begin(&lua, u64::MAX);
+    let prelude: (Table, Function) =
+        lua.load(include_str!("prelude.lua")).set_name("=prelude").set_mode(ChunkMode::Text).call((pcall, xpcall))?;
+    finish(&lua);
+    lua.set_memory_limit(MEMORY_LIMIT)?;
+    Ok((lua, prelude.0, prelude.1))
+}
+
+/// Makes a private environment for one script: a copy of the base with its own
+/// library tables, where reading an undefined global is an error.
+pub fn new_env(lua: &Lua, base: &Table, copy: &Function) -> mlua::Result<Table> {
+    begin(lua, 1_000_000);
+    let env = fill_env(lua, base, copy);
+    finish(lua);
+    env
+}
+
+fn fill_env(lua: &Lua, base: &Table, copy: &Function) -> mlua::Result<Table> {
+    let env = lua.create_table()?;
+    for pair in base.pairs::<String, Value>() {
+        let (name, value) = pair?;
+        let value = match value {
+            Value::Table(t) => Value::Table(copy.call::<Table>(t)?),
+            other => other,
+        };
+        env.raw_set(name, value)?;
+    }
+    env.raw_set("_G", env.clone())?;
+    let strict = lua.create_table()?;
+    strict.raw_set(
+        "__index",
+        lua.create_function(|_, (_, key): (Value, Value)| -> mlua::Result<Value> {
+            let name = key.to_string().unwrap_or_else(|_| "?".into());
+            Err(LuaError::runtime(format!("undefined global '{name}'")))
+        })?,
+    )?;
+    env.set_metatable(Some(strict))?;
+    Ok(env)
+}
+
+/// Loads a script's text into `env` (text only) and runs its top level.
+pub fn load_script(lua: &Lua, name: &str, source: &str, env: Table, budget: u64) -> Result<(), String> {
+    begin(lua, budget);
+    let result = lua.load(source).set_name(format!("@{name}")).set_mode(ChunkMode::Text).set_environment(env).exec();
+    let stop = finish(lua);
+    match (stop, result) {
+        (Some(stop), _) => Err(describe_stop(&stop)),
+        (None, Err(e)) => Err(describe_error(&e)),
+        (None, Ok(())) => Ok(()),
+    }
+}
+
+/// Starts metering a run with an instruction budget.
+pub fn begin(lua: &Lua, budget: u64) {
+    if let Some(mut meter) = lua.app_data_mut::<Meter>() {
+        *meter = Meter { used: 0, limit: budget, stop: None };
+    }
+}
+
+/// Ends a run; returns why it was stopped, if it was. Outside runs no budget is
+/// left, so any stray Lua code (there should be none) stops at once.
+pub fn finish(lua: &Lua) -> Option<Stop> {
+    let mut meter = lua.app_data_mut::<Meter>()?;
+    let stop = meter.stop.take();
+    *meter = Meter::default();
+    stop
+}
+
+/// Halts the current run for `stop` and returns the error that unwinds the script.
+pub fn halt(lua: &Lua, stop: Stop) -> LuaError {
+    if let Some(mut meter) = lua.app_data_mut::<Meter>()
+        && meter.stop.is_none()
+    {
+        meter.stop = Some(stop);
+    }
+    LuaError::runtime("the script was stopped")
+}
+
+fn halted(lua: &Lua) -> bool {
+    lua.app_data_ref::<Meter>().is_some_and(|m| m.halted())
+}
+
+/// `pcall` for scripts: like Lua's, but a halted run is never caught.
+fn host_pcall(lua: &Lua, (f, args): (Value, MultiValue)) -> mlua::Result<MultiValue> {
+    let result = match &f {
+        Value::Function(f) => f.call::<MultiValue>(args),
+        other => Err(LuaError::runtime(format!("attempt to call a {} value", other.type_name()))),
+    };
+    match result {
+        Ok(mut values) => {
+            values.push_front(Value::Boolean(true));
+            Ok(values)
+        }
+        Err(e) => caught(lua, e).map(|message| MultiValue::from_iter([Value::Boolean(false), message])),
+    }
+}
+
+/// `xpcall` for scripts: like Lua's, but a halted run is never caught.
+fn host_xpcall(lua: &Lua, (f, handler, args): (Function, Function, MultiValue)) -> mlua::Result<MultiValue> {
+    match f.call::<MultiValue>(args) {
+        Ok(mut values) => {
+            values.push_front(Value::Boolean(true));
+            Ok(values)
+        }
+        Err(e) => {
+            let message = caught(lua, e)?;
+            let handled = handler.call::<Value>(message);
+            let value = match handled {
+                Ok(v) => v,
+                Err(e) => caught(lua, e)?,
+            };
+            Ok(MultiValue::from_iter([Value::Boolean(false), value]))
+        }
+    }
+}
+
+/// An error a script's `pcall` may catch, as the message it sees; or the error
+/// again if the run is halting.
+fn caught(lua: &Lua, e: LuaError) -> mlua::Result<Value> {
+    if matches!(innermost(&e), LuaError::MemoryError(_)) {
+        return Err(halt(lua, Stop::Memory));
+    }
+    if halted(lua) {
+        return Err(e);
+    }
+    Ok(Value::String(lua.create_string(describe_error(&e))?))
+}
+
+fn innermost(e: &LuaError) -> &LuaError {
+    match e {
+        LuaError::CallbackError { cause, .. } => innermost(cause),
+        LuaError::WithContext { cause, .. } => innermost(cause),
+        other => other,
+    }
+}
+
+/// One line: where (`file:line`, when known) and what went wrong.
+pub fn describe_error(e: &LuaError) -> String {
+    let place = match e {
+        LuaError::CallbackError { traceback, .. } => script_place(traceback),
+        _ => None,
+    };
+    let message = match innermost(e) {
+        LuaError::RuntimeError(m) => m.clone(),
+        LuaError::SyntaxError { message, .. } => message.clone(),
+        LuaError::MemoryError(_) => format!("ran out of memory (the limit is {} MiB)", MEMORY_LIMIT >> 20),
+        LuaError::FromLuaConversionError { from, to, message } => {
+            format!("expected {to}, got {from}{}", message.as_ref().map(|m| format!(": {m}")).unwrap_or_default())
+        }
+        LuaError::BadArgument { pos, name, cause, .. } => {
+            format!(
+                "bad argument #{pos}{}: {}",
+                name.as_ref().map(|n| format!(" '{n}'")).unwrap_or_default(),
+                describe_error(cause)
+            )
+        }
+        other => other.to_string(),
+    };
+    let message = message.lines().next().unwrap_or("").to_string();
+    match place {
+        Some(place) if !message.contains(".lua:") => format!("{place}: {message}"),
+        _ => message,
+    }
+}
+
+pub fn describe_stop(stop: &Stop) -> String {
+    match stop {
+        Stop::Asked(q) => format!("asked '{}' where no question may be asked", q.prompt),
+        Stop::Budget(place) => format!("{place}: ran too long (instruction budget spent); is there an endless loop?"),
+        Stop::Memory => format!("ran out of memory (the limit is {} MiB)", MEMORY_LIMIT >> 20),
+    }
+}
+
+/// The first `file.lua:line` in a traceback.
+fn script_place(traceback: &str) -> Option<String> {
+    traceback.lines().find_map(|line| {
+        let line = line.trim();
+        let end = line.find(".lua:")? + 5;
+        let digits = line[end..].chars().take_while(char::is_ascii_digit).count();
+        (digits > 0).then(|| line[..end + digits].to_string())
+    })
+}

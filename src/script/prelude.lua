@@ -61,6 +61,29 @@ local function sorted_pairs(t)
   end, t, nil
 end
 
+-- No addresses: tostring and string.format show a table, function, thread or
+-- userdata by its type (or its __tostring), never by where it lives in memory.
+local raw_tostring, raw_format, getmt = tostring, string.format, getmetatable
+local opaque = { table = true, ["function"] = true, thread = true, userdata = true }
+local function safe_tostring(v)
+  if opaque[type(v)] then
+    local mt = getmt(v)
+    if type(mt) == "table" and rawget(mt, "__tostring") then return raw_tostring(v) end
+    return type(v)
+  end
+  return raw_tostring(v)
+end
+string.format = function(fmt, ...)
+  if type(fmt) == "string" and find(fmt, "%%[-+ #0-9.]*p") then
+    error("string.format: %p is not available to card scripts", 2)
+  end
+  local args = table.pack(...)
+  for i = 1, args.n do
+    if opaque[type(args[i])] then args[i] = safe_tostring(args[i]) end
+  end
+  return raw_format(fmt, table.unpack(args, 1, args.n))
+end
+
 -- No finalizers: a __gc metamethod would run at an unpredictable moment,
 -- possibly inside another script's run.
 local raw_setmetatable = setmetatable
@@ -81,7 +104,7 @@ end
 
 return {
   assert = assert, error = error, ipairs = ipairs, pairs = sorted_pairs,
-  select = select, tonumber = tonumber, tostring = tostring, type = type,
+  select = select, tonumber = tonumber, tostring = safe_tostring, type = type,
   pcall = host_pcall, xpcall = host_xpcall,
   rawequal = rawequal, rawlen = rawlen, rawget = rawget, rawset = rawset,
   setmetatable = safe_setmetatable, getmetatable = getmetatable,

@@ -9,3 +9,4 @@ pub mod kernel;
 pub mod plain;
 pub mod scenario;
 pub mod script;
+pub mod session;

@@ -27,7 +27,7 @@ use serde::Deserialize;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{Answer, CardId, Constraint, Counters, GameState, Moved, Resolution, Step};
-use crate::kernel::{Bitboard, Dir, Orientation, Player, Square};
+use crate::kernel::{Bitboard, Dir, Orientation, Player, Square, Supply};
 use crate::script::ScriptEngine;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -63,6 +63,9 @@ pub struct Scenario {
     /// Pieces in reserve (default: 12 less those on the board).
     #[serde(default)]
     pub reserve: Option<BTreeMap<Player, u8>>,
+    /// Tokens left in the supply (default: the deck's less those on the board).
+    #[serde(default)]
+    pub supply: Option<SupplyCounts>,
     #[serde(default)]
     pub counters: Option<BTreeMap<Player, Counters>>,
     /// The checker moved this turn (R8.11).
@@ -104,6 +107,9 @@ pub struct Expect {
     pub holds: Option<bool>,
     #[serde(default)]
     pub reserve: Option<BTreeMap<Player, u8>>,
+    /// Tokens left in the supply; only the kinds named are compared.
+    #[serde(default)]
+    pub supply: Option<SupplyCounts>,
     #[serde(default)]
     pub counters: Option<BTreeMap<Player, Counters>>,
     #[serde(default)]
@@ -117,6 +123,47 @@ pub struct Expect {
     pub face_up: Option<Vec<String>>,
     #[serde(default)]
     pub discard: Option<Vec<String>>,
+}
+
+/// Supply counts in a scenario; each kind is optional. Walls are per player.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SupplyCounts {
+    #[serde(default)]
+    pub walls: Option<BTreeMap<Player, u8>>,
+    #[serde(default)]
+    pub rings: Option<u8>,
+    #[serde(default)]
+    pub snookles: Option<u8>,
+    #[serde(default)]
+    pub hippos: Option<u8>,
+    #[serde(default)]
+    pub water: Option<u8>,
+    #[serde(default)]
+    pub fire: Option<u8>,
+    #[serde(default)]
+    pub monolith: Option<u8>,
+}
+
+impl SupplyCounts {
+    /// `supply` with the counts named here put in.
+    fn apply(&self, mut supply: Supply) -> Supply {
+        for (&p, &n) in self.walls.iter().flatten() {
+            supply.walls[p.index()] = n;
+        }
+        let set = |slot: &mut u8, v: Option<u8>| {
+            if let Some(v) = v {
+                *slot = v;
+            }
+        };
+        set(&mut supply.rings, self.rings);
+        set(&mut supply.snookles, self.snookles);
+        set(&mut supply.hippos, self.hippos);
+        set(&mut supply.water, self.water);
+        set(&mut supply.fire, self.fire);
+        set(&mut supply.monolith, self.monolith);
+        supply
+    }
 }
 
 /// The result of one scenario.
@@ -207,6 +254,9 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     }
     for (&p, &n) in s.reserve.iter().flatten() {
         board.set_reserve(p, n);
+    }
+    if let Some(counts) = &s.supply {
+        board.set_supply(counts.apply(*board.supply()));
     }
     state.board = board;
     state.to_move = s.to_move.unwrap_or(Player::Dark);
@@ -346,6 +396,12 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
     for (&p, &n) in expect.reserve.iter().flatten() {
         if after.board.reserve(p) != n {
             let _ = writeln!(problems, "expected {p}'s reserve {n}, got {}", after.board.reserve(p));
+        }
+    }
+    if let Some(counts) = &expect.supply {
+        let got = *after.board.supply();
+        if counts.apply(got) != got {
+            let _ = writeln!(problems, "expected the supply to hold {counts:?}, it holds {got:?}");
         }
     }
     for (&p, &c) in expect.counters.iter().flatten() {

@@ -7,7 +7,11 @@ use clap::Args;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::{Choice, DecisionKind, GameState};
 use alien_checkers::plain::{Position, perft, random_playout};
+use alien_checkers::script::ScriptEngine;
+use rand_chacha::rand_core::Rng;
 
 use super::Failure;
 
@@ -19,6 +23,9 @@ pub struct BenchArgs {
     /// Random plain-checkers games per run.
     #[arg(long, default_value_t = 100_000)]
     playouts: u32,
+    /// Random full games with the standard deck per run.
+    #[arg(long, default_value_t = 2000)]
+    games: u32,
     /// Timed runs per figure; the median is reported.
     #[arg(long, default_value_t = 5)]
     runs: usize,
@@ -53,5 +60,45 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         u64::from(args.playouts)
     });
     println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", rate);
+
+    let engine = ScriptEngine::load(&ContentRoot::discover(), "standard").map_err(|p| Failure(p.to_string()))?;
+    let mut card_costs: Vec<f64> = Vec::new();
+    let mut seed = 0;
+    let mut decisions = 0u64;
+    let (rate, games) = median_rate(args.runs, || {
+        for _ in 0..args.games {
+            seed += 1;
+            decisions += scripted_game(&engine, seed, &mut card_costs);
+        }
+        u64::from(args.games)
+    });
+    println!("random standard-deck games: {games} games per run, {:.0} games/s (median, 1 thread)", rate);
+    card_costs.sort_by(f64::total_cmp);
+    let median = card_costs.get(card_costs.len() / 2).copied().unwrap_or(0.0);
+    println!(
+        "card resolution (using a card or answering its question): median {:.1} µs over {} resolutions; {:.0} decisions per game",
+        median * 1e6,
+        card_costs.len(),
+        decisions as f64 / (f64::from(args.games) * args.runs.max(1) as f64)
+    );
     Ok(())
+}
+
+/// One random game through the full decision loop; card steps are timed.
+fn scripted_game(engine: &ScriptEngine, seed: u64, card_costs: &mut Vec<f64>) -> u64 {
+    let mut state = GameState::new(&engine.content().setup(), seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut decisions = 0;
+    while let Some(decision) = state.pending(engine) {
+        let pick: &Choice = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
+        let start = Instant::now();
+        if state.apply(engine, pick).is_err() {
+            break;
+        }
+        if decision.kind != DecisionKind::Move {
+            card_costs.push(start.elapsed().as_secs_f64());
+        }
+        decisions += 1;
+    }
+    decisions
 }

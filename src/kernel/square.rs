@@ -111,7 +111,8 @@ pub enum Colour {
 }
 
 /// The eight compass directions on the board (north = towards rank 8, east = towards file h).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+/// Written `n`, `ne`, … `nw` (any case is read).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Dir {
     N,
     NE,
@@ -181,6 +182,18 @@ impl Dir {
 impl fmt::Display for Dir {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl Serialize for Dir {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Dir {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dir, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -1,0 +1,13 @@
+-- Ring (R8.17): put a ring on one of your checkers without one.
+function play(ctx)
+  -- The kernel knows who may take a ring: no ring yet, and one left in the supply.
+  local targets = {}
+  for _, c in ipairs(ctx:checkers{ owner = ctx:player() }) do
+    if ctx:can_take_token(c.square, "ring") then targets[#targets + 1] = c.square end
+  end
+  if #targets == 0 then
+    ctx:log("Ring: no checker of yours can take a ring; nothing happens")
+    return
+  end
+  ctx:put_token(ctx:ask_checker("Ring: which of your checkers gets the ring?", targets), "ring")
+end

@@ -1,0 +1,14 @@
+-- Snookle (R8.8): put a snookle on one of your checkers without one. The kernel's
+-- put_token sends a hippo on that checker back to the supply.
+function play(ctx)
+  -- The kernel knows who may take a snookle: none yet, and one left in the supply.
+  local targets = {}
+  for _, c in ipairs(ctx:checkers{ owner = ctx:player() }) do
+    if ctx:can_take_token(c.square, "snookle") then targets[#targets + 1] = c.square end
+  end
+  if #targets == 0 then
+    ctx:log("Snookle: no checker of yours can take a snookle; nothing happens")
+    return
+  end
+  ctx:put_token(ctx:ask_checker("Snookle: which of your checkers gets the snookle?", targets), "snookle")
+end

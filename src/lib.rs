@@ -2,11 +2,13 @@
 //!
 //! See ARCHITECTURE.md for the map of modules and the invariants they keep.
 
+pub mod ai;
 pub mod content;
 pub mod diagram;
 pub mod game;
 pub mod kernel;
 pub mod plain;
+pub mod repl;
 pub mod scenario;
 pub mod script;
 pub mod session;

@@ -258,6 +258,9 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     if let Some(counts) = &s.supply {
         board.set_supply(counts.apply(*board.supply()));
     }
+    // R6.2: a pawn drawn on its king row is crowned at once if its reserve allows,
+    // as it would have been in play.
+    board.settle_crowns();
     state.board = board;
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;

@@ -8,21 +8,48 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use alien_checkers::content::ContentRoot;
 use alien_checkers::plain::{Position, pdn_move, perft};
+use alien_checkers::repl::{PlayOptions, Seat};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "alien-checkers",
     version,
-    about = "Alien Checkers: checkers with rule-bending cards and secret planets"
+    about = "Alien Checkers: checkers with rule-bending cards and secret planets",
+    long_about = "Alien Checkers: checkers with rule-bending cards and secret planets.\n\nWith no subcommand it starts a game in the terminal: you play Dark against the computer."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// Options for a game in the terminal (no subcommand, or `play`).
+#[derive(clap::Args, Debug, Clone)]
+struct PlayArgs {
+    /// The deck: a name from cards/decks (standard, plain, ...) or a path to a deck manifest.
+    #[arg(long, default_value = "standard")]
+    deck: String,
+    /// The seed for the deal and every shuffle (default: a fresh one, shown at the start).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Who plays Dark: human, random, greedy, easy, normal or hard.
+    #[arg(long, default_value = "human")]
+    dark: Seat,
+    /// Who plays Light: human, random, greedy, easy, normal or hard.
+    #[arg(long, default_value = "normal")]
+    light: Seat,
+    /// Continue a saved game instead of dealing a new one.
+    #[arg(long)]
+    load: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play a game in the terminal (the default when no subcommand is given).
+    Play(PlayArgs),
     /// Count leaf positions of plain checkers (R11) to a depth; the last line is the count.
     Perft {
         #[arg(long)]
@@ -73,7 +100,8 @@ pub fn run() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
-        None => Err(Failure("error: the game REPL is not built yet; try --help".into())),
+        Some(Command::Play(args)) => play(args),
+        None => play(cli.play),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -108,4 +136,16 @@ fn run_moves(fen: &str) -> Result<(), Failure> {
         println!("{}", pdn_move(&mv));
     }
     Ok(())
+}
+
+fn play(args: PlayArgs) -> Result<(), Failure> {
+    let options = PlayOptions {
+        root: ContentRoot::discover(),
+        deck: args.deck,
+        seed: args.seed,
+        dark: args.dark,
+        light: args.light,
+        load: args.load,
+    };
+    alien_checkers::repl::run(options).map_err(Failure)
 }

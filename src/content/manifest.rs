@@ -96,7 +96,7 @@ impl SupplyManifest {
             water: self.water,
             fire: self.fire,
             hippos: self.hippos,
-            monolith: self.monolith.min(1),
+            monolith: self.monolith,
         }
     }
 }

@@ -130,6 +130,9 @@ impl Content {
         if rules.cards && deck_manifest.cards.is_empty() {
             problems.at_key(&deck_path, &deck_text, "cards", "a deck with cards on must list at least one card");
         }
+        if deck_manifest.supply.monolith > 1 {
+            problems.at_key(&deck_path, &deck_text, "supply", "the supply holds at most one monolith (R1.5, R7)");
+        }
         if rules.cards && deck_manifest.planets.len() == 1 {
             problems.at_key(&deck_path, &deck_text, "planets", "each player draws a planet: list none or at least two");
         }

@@ -1,0 +1,4 @@
+-- Saturn (R9.6): four of the player's checkers carry rings.
+function check(ctx, player)
+  return ctx:count{ owner = player, ring = true } >= 4
+end

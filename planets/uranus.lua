@@ -1,0 +1,5 @@
+-- Uranus (R9.8): four of the player's checkers stand on off-colour (light)
+-- squares. Colours are fixed to the board, whatever the orientation.
+function check(ctx, player)
+  return ctx:count{ owner = player, colour = "light" } >= 4
+end

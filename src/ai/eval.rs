@@ -1,0 +1,176 @@
+//! Static evaluation: how good a position is for one player, in pawns.
+//!
+//! [`Heuristic`] is what search and the greedy baseline call; [`Evaluator`] is
+//! the built-in one (material, kings, advancement, back-row guard, centre, and
+//! progress toward the player's own planet through a [`PlanetProgress`] that a
+//! content layer can supply).
+
+use std::sync::Arc;
+
+use crate::game::{GameState, PlanetId};
+use crate::kernel::{Bitboard, Dir, Player, Square};
+
+/// Scores positions. Implementations must be pure functions of their
+/// arguments and antisymmetric: `score(s, p) == -score(s, !p)`, so that a
+/// search can read one number from both sides.
+pub trait Heuristic: Send + Sync {
+    /// How good `state` is for `player`, in pawns (positive: better for `player`).
+    /// Called on states whose game is not over. It sees whatever state it is
+    /// given: search passes determinized states, never the real hidden ones.
+    fn score(&self, state: &GameState, player: Player) -> f32;
+}
+
+/// How far a player has come toward a planet's condition (R9). The content
+/// layer knows what each planet asks for; it can feed that here.
+pub trait PlanetProgress: Send + Sync {
+    /// From 0 (nothing done) to 1 (the condition holds).
+    fn progress(&self, state: &GameState, planet: PlanetId, player: Player) -> f32;
+}
+
+/// Knows no planet: progress is always 0.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoPlanetProgress;
+
+impl PlanetProgress for NoPlanetProgress {
+    fn progress(&self, _: &GameState, _: PlanetId, _: Player) -> f32 {
+        0.0
+    }
+}
+
+/// The weights of [`Evaluator`], in pawns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    pub pawn: f32,
+    pub king: f32,
+    pub emperor: f32,
+    /// Bonus of a pawn by how many rows it stands from its back row (R2.2),
+    /// index 0 = back row. The last entry is for a pawn waiting on its king row
+    /// for a reserve piece (R6.1).
+    pub advance: [f32; 8],
+    /// Per own pawn on the own back row while the opponent still has pawns
+    /// (it stops them from crowning).
+    pub back_guard: f32,
+    /// Per own checker on the 16 central squares.
+    pub centre: f32,
+    /// Per king or emperor when five of them win (R10.1), on top of `king`.
+    pub five_kings: f32,
+    /// Times the material lead times the share of material already off the
+    /// board: trading down pays when ahead.
+    pub trade_down: f32,
+    /// Weight of full progress toward the own planet (R9).
+    pub planet: f32,
+}
+
+impl Weights {
+    pub const STANDARD: Weights = Weights {
+        pawn: 1.0,
+        king: 1.5,
+        emperor: 2.2,
+        advance: [0.0, 0.0, 0.02, 0.05, 0.09, 0.14, 0.2, 0.0],
+        back_guard: 0.06,
+        centre: 0.04,
+        five_kings: 0.15,
+        trade_down: 0.6,
+        planet: 3.0,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::STANDARD
+    }
+}
+
+/// The built-in heuristic.
+#[derive(Clone)]
+pub struct Evaluator {
+    weights: Weights,
+    planets: Arc<dyn PlanetProgress>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new(Weights::STANDARD, Arc::new(NoPlanetProgress))
+    }
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator").field("weights", &self.weights).finish_non_exhaustive()
+    }
+}
+
+const CENTRE: Bitboard = Bitboard(0x0000_3c3c_3c3c_0000);
+
+/// Material in pawns of `player` as the eval counts it (no positional terms).
+fn material(w: &Weights, state: &GameState, player: Player) -> f32 {
+    let board = &state.board;
+    let mine = board.checkers(player);
+    let emperors = (mine & board.emperors()).count() as f32;
+    let kings = (mine & board.kings()).count() as f32 - emperors;
+    let pawns = (mine - board.kings()).count() as f32;
+    pawns * w.pawn + kings * w.king + emperors * w.emperor
+}
+
+/// Rows between `sq` and `player`'s back row, 0 to 7 (R2.2).
+fn rows_from_back(state: &GameState, player: Player, sq: Square) -> usize {
+    let (file, rank) = (sq.file() as usize, sq.rank() as usize);
+    match state.board.orientation().forward(player) {
+        Dir::N => rank,
+        Dir::S => 7 - rank,
+        Dir::E => file,
+        _ => 7 - file,
+    }
+}
+
+impl Evaluator {
+    pub fn new(weights: Weights, planets: Arc<dyn PlanetProgress>) -> Evaluator {
+        Evaluator { weights, planets }
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// One side's terms, before subtracting the other's.
+    fn side(&self, state: &GameState, player: Player) -> f32 {
+        let w = &self.weights;
+        let board = &state.board;
+        let orientation = board.orientation();
+        let mine = board.checkers(player);
+        let theirs = board.checkers(!player);
+        let pawns = mine - board.kings();
+        let mut score = material(w, state, player);
+        for sq in pawns {
+            score += w.advance[rows_from_back(state, player, sq)];
+        }
+        if (theirs - board.kings()).any() {
+            score += (pawns & orientation.back_row(player)).count() as f32 * w.back_guard;
+        }
+        score += (mine & CENTRE).count() as f32 * w.centre;
+        if state.rules.five_kings_win {
+            score += (mine & board.kings()).count() as f32 * w.five_kings;
+        }
+        if let Some(planet) = state.planet(player) {
+            score += w.planet * self.planets.progress(state, planet, player).clamp(0.0, 1.0);
+        }
+        score
+    }
+}
+
+impl Heuristic for Evaluator {
+    fn score(&self, state: &GameState, player: Player) -> f32 {
+        let w = &self.weights;
+        let (mine, theirs) = (material(w, state, player), material(w, state, !player));
+        let lead = mine - theirs;
+        // 12 pawns a side at the start (R1.3).
+        let off_board = (1.0 - (mine + theirs) / (24.0 * w.pawn)).clamp(0.0, 1.0);
+        self.side(state, player) - self.side(state, !player) + w.trade_down * lead * off_board
+    }
+}
+
+/// Turns a score in pawns into an expected result in `[0, 1]` (1 = win) by a
+/// logistic curve: one pawn up is worth about 0.71 at `scale` 0.9.
+pub fn expected_result(score: f32, scale: f32) -> f32 {
+    1.0 / (1.0 + (-score * scale).exp())
+}

@@ -1,0 +1,510 @@
+//! The computer opponent: single-observer information-set Monte Carlo tree
+//! search (SO-ISMCTS, Cowling, Powley & Whitehouse 2012) over the engine's
+//! decision loop.
+//!
+//! Every decision (a checker move, which card to use, each answer a card asks
+//! for) is a [`Choice`] edge of one tree; the search has no per-card code.
+//! Each iteration deals a fresh determinization of what the deciding player
+//! cannot see ([`Determinizer`]), walks the tree with UCB1 over the children
+//! legal in that determinization (counting availability, not parent visits),
+//! expands one untried option, plays a short random continuation, and scores
+//! the end by the result or by the [`Heuristic`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::game::{CardHost, Choice, GameState, PlanetId, Step};
+use crate::kernel::Player;
+
+use super::Agent;
+use super::eval::{Evaluator, Heuristic, expected_result};
+use super::observe::{Determinizer, Observation};
+use super::rng::{AgentRng, mix_seed};
+
+/// Makes one card host per extra search thread. A host need not be `Send`
+/// (the Lua one is not): each thread calls the factory and keeps its host.
+pub type HostFactory = Arc<dyn Fn() -> Box<dyn CardHost> + Send + Sync>;
+
+/// The playing strengths the game offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A small budget and sampled (not best) choices: beatable.
+    Easy,
+    /// "Challenging but fallible" (issue 5); decides well under a second.
+    Normal,
+    /// A larger budget on two threads.
+    Hard,
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "easy" => Ok(Level::Easy),
+            "normal" => Ok(Level::Normal),
+            "hard" => Ok(Level::Hard),
+            _ => Err(format!("'{s}' is not a level (easy, normal or hard)")),
+        }
+    }
+}
+
+/// How hard the search works. Invariant kept by [`SearchConfig::budget`]:
+/// at least one iteration is run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Iterations in all, split evenly between threads.
+    pub iterations: u32,
+    /// Stop early when this much time has passed (then decisions depend on speed).
+    pub time_limit: Option<Duration>,
+    /// Threads for root-parallel search; extra threads need a [`HostFactory`].
+    pub threads: usize,
+    /// The UCB1 exploration constant (results are in `[0, 1]`).
+    pub exploration: f64,
+    /// Random decisions played after leaving the tree.
+    pub rollout_plies: u32,
+    /// Then at most this many more while a capture is pending, so the position
+    /// scored is quiet.
+    pub quiet_plies: u32,
+    /// Logistic scale from heuristic pawns to an expected result.
+    pub eval_scale: f32,
+    /// 0: play the most visited option. Above 0: sample options with
+    /// probability proportional to `visits^(1/temperature)` (the noise of `easy`).
+    pub temperature: f64,
+}
+
+impl SearchConfig {
+    pub fn level(level: Level) -> SearchConfig {
+        let base = SearchConfig {
+            iterations: 3000,
+            time_limit: None,
+            threads: 1,
+            exploration: 0.6,
+            rollout_plies: 4,
+            quiet_plies: 8,
+            eval_scale: 0.9,
+            temperature: 0.0,
+        };
+        match level {
+            Level::Easy => SearchConfig { iterations: 300, temperature: 0.5, ..base },
+            Level::Normal => base,
+            Level::Hard => SearchConfig { iterations: 20_000, threads: 2, ..base },
+        }
+    }
+
+    fn budget(&self) -> u32 {
+        self.iterations.max(1)
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig::level(Level::Normal)
+    }
+}
+
+/// What one search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    /// The option chosen: one of the pending options.
+    pub choice: Choice,
+    /// Iterations run, all threads together.
+    pub iterations: u64,
+    pub elapsed: Duration,
+    /// The root options the search tried, summed over threads.
+    pub root: Vec<RootStat>,
+}
+
+/// One root option's statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootStat {
+    pub choice: Choice,
+    pub visits: u64,
+    /// Mean result for the deciding player, in `[0, 1]`.
+    pub mean: f64,
+}
+
+/// The ISMCTS opponent.
+#[derive(Clone)]
+pub struct MctsAgent {
+    config: SearchConfig,
+    planet_deck: Vec<PlanetId>,
+    rng: AgentRng,
+    heuristic: Arc<dyn Heuristic>,
+    host_factory: Option<HostFactory>,
+}
+
+impl MctsAgent {
+    /// `planet_deck` is the variant's planet deck (the state holds only the two
+    /// dealt planets); the opponent's planet is guessed from it.
+    pub fn new(config: SearchConfig, planet_deck: Vec<PlanetId>, seed: u64) -> MctsAgent {
+        MctsAgent {
+            config,
+            planet_deck,
+            rng: AgentRng::new(seed),
+            heuristic: Arc::new(Evaluator::default()),
+            host_factory: None,
+        }
+    }
+
+    pub fn with_heuristic(mut self, heuristic: Arc<dyn Heuristic>) -> MctsAgent {
+        self.heuristic = heuristic;
+        self
+    }
+
+    /// Lets the search use `config.threads` threads, each with its own host.
+    pub fn with_host_factory(mut self, factory: HostFactory) -> MctsAgent {
+        self.host_factory = Some(factory);
+        self
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Searches the pending decision of `state`; `None` when nothing is pending.
+    /// Reads only what the deciding player may know ([`Observation`]).
+    pub fn search(&mut self, state: &GameState, host: &dyn CardHost) -> Option<SearchReport> {
+        let start = Instant::now();
+        let decision = state.pending(host)?;
+        let seed = self.rng.next_u64();
+        let mut options = decision.options;
+        if options.len() <= 1 {
+            let choice = options.pop()?;
+            return Some(SearchReport { choice, iterations: 0, elapsed: start.elapsed(), root: Vec::new() });
+        }
+        let determinizer = Determinizer::new(Observation::new(state, decision.player), &self.planet_deck, host);
+        let deadline = self.config.time_limit.map(|limit| start + limit);
+        let threads = match &self.host_factory {
+            Some(_) => self.config.threads.clamp(1, 64),
+            None => 1,
+        };
+        let per_thread = self.config.budget().div_ceil(threads as u32);
+        let job = Job { determinizer: &determinizer, heuristic: &*self.heuristic, config: &self.config };
+        let mut results: Vec<ThreadResult> = Vec::with_capacity(threads);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .filter_map(|t| {
+                    let factory = self.host_factory.clone()?;
+                    let job = &job;
+                    Some(scope.spawn(move || {
+                        let host = factory();
+                        job.run(&*host, mix_seed(seed, t as u64), per_thread, deadline)
+                    }))
+                })
+                .collect();
+            results.push(job.run(host, mix_seed(seed, 0), per_thread, deadline));
+            // A helper that panicked (a broken host) only loses its statistics.
+            results.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        });
+        let iterations = results.iter().map(|r| r.iterations).sum();
+        let root = merge(&options, results);
+        let choice = self.pick(&root).unwrap_or_else(|| options.swap_remove(0));
+        Some(SearchReport { choice, iterations, elapsed: start.elapsed(), root })
+    }
+
+    /// The most visited option, or at a temperature a sample weighted by visits.
+    fn pick(&mut self, root: &[RootStat]) -> Option<Choice> {
+        if root.is_empty() {
+            return None;
+        }
+        let t = self.config.temperature;
+        if t > 0.0 {
+            let weights: Vec<f64> = root.iter().map(|s| (s.visits as f64).powf(1.0 / t)).collect();
+            let total: f64 = weights.iter().sum();
+            if total.is_finite() && total > 0.0 {
+                let mut x = self.rng.unit() * total;
+                for (stat, w) in root.iter().zip(&weights) {
+                    if x < *w {
+                        return Some(stat.choice.clone());
+                    }
+                    x -= w;
+                }
+            }
+        }
+        let best = root
+            .iter()
+            .enumerate()
+            .max_by(|(i, a), (j, b)| a.visits.cmp(&b.visits).then(a.mean.total_cmp(&b.mean)).then(j.cmp(i)))?;
+        Some(best.1.choice.clone())
+    }
+}
+
+impl Agent for MctsAgent {
+    fn name(&self) -> String {
+        format!("mcts({} iterations)", self.config.iterations)
+    }
+
+    fn choose(&mut self, state: &GameState, host: &dyn CardHost) -> Option<Choice> {
+        self.search(state, host).map(|report| report.choice)
+    }
+}
+
+/// Sums the threads' root statistics, listed in the order of `options`.
+fn merge(options: &[Choice], results: Vec<ThreadResult>) -> Vec<RootStat> {
+    let mut root: Vec<RootStat> = Vec::new();
+    for option in options {
+        let (mut visits, mut reward) = (0u64, 0f64);
+        for result in &results {
+            if let Some((_, v, r)) = result.root.iter().find(|(c, _, _)| c == option) {
+                visits += u64::from(*v);
+                reward += r;
+            }
+        }
+        if visits > 0 {
+            root.push(RootStat { choice: option.clone(), visits, mean: reward / visits as f64 });
+        }
+    }
+    root
+}
+
+/// What every search thread shares, read-only.
+struct Job<'a> {
+    determinizer: &'a Determinizer,
+    heuristic: &'a dyn Heuristic,
+    config: &'a SearchConfig,
+}
+
+struct ThreadResult {
+    iterations: u64,
+    /// Root children: choice, visits, summed reward for the decider.
+    root: Vec<(Choice, u32, f64)>,
+}
+
+impl Job<'_> {
+    fn run(&self, host: &dyn CardHost, seed: u64, iterations: u32, deadline: Option<Instant>) -> ThreadResult {
+        let mut tree = Searcher::new(self, host, seed);
+        let mut done = 0u64;
+        for i in 0..iterations {
+            // Reading the clock costs; look every 16 iterations.
+            if i % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            tree.iterate();
+            done += 1;
+        }
+        ThreadResult { iterations: done, root: tree.root_stats() }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+const ROOT: u32 = 0;
+
+/// A tree node: the edge from its parent (`choice`, taken by `mover`) and its
+/// statistics. Children form a singly linked list through `next_sibling`.
+/// Invariant: `reward` is the sum of the `visits` results, each in `[0, 1]`
+/// and seen from `mover`'s side.
+struct Node {
+    choice: Option<Choice>,
+    mover: Player,
+    visits: u32,
+    /// Iterations in which this node's choice was legal when its parent was passed.
+    avail: u32,
+    reward: f64,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// One thread's tree and reusable buffers.
+struct Searcher<'a> {
+    job: &'a Job<'a>,
+    host: &'a dyn CardHost,
+    rng: AgentRng,
+    nodes: Vec<Node>,
+    state: GameState,
+    path: Vec<u32>,
+    available: Vec<u32>,
+    untried: Vec<usize>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(job: &'a Job<'a>, host: &'a dyn CardHost, seed: u64) -> Searcher<'a> {
+        let root = Node {
+            choice: None,
+            mover: job.determinizer.observation().viewer(),
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        };
+        let mut nodes = Vec::with_capacity(job.config.budget().min(1 << 20) as usize + 1);
+        nodes.push(root);
+        Searcher {
+            job,
+            host,
+            rng: AgentRng::new(seed),
+            nodes,
+            state: job.determinizer.observation().state().clone(),
+            path: Vec::with_capacity(64),
+            available: Vec::with_capacity(64),
+            untried: Vec::with_capacity(64),
+        }
+    }
+
+    fn child(&self, node: u32, choice: &Choice) -> Option<u32> {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.choice.as_ref() == Some(choice) {
+                return Some(c);
+            }
+            c = n.next_sibling;
+        }
+        None
+    }
+
+    fn add_child(&mut self, parent: u32, choice: Choice, mover: Player) -> u32 {
+        let id = self.nodes.len() as u32;
+        let next_sibling = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            choice: Some(choice),
+            mover,
+            visits: 0,
+            avail: 1,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling,
+        });
+        self.nodes[parent as usize].first_child = id;
+        id
+    }
+
+    /// UCB1 with availability counts (SO-ISMCTS) over `self.available`.
+    fn select(&self) -> u32 {
+        let c = self.job.config.exploration;
+        let mut best = (f64::NEG_INFINITY, self.available[0]);
+        for &id in &self.available {
+            let n = &self.nodes[id as usize];
+            let visits = f64::from(n.visits.max(1));
+            let value = n.reward / visits + c * (f64::from(n.avail.max(1)).ln() / visits).sqrt();
+            if value > best.0 {
+                best = (value, id);
+            }
+        }
+        best.1
+    }
+
+    /// One iteration: determinize, select, expand, play out, back up.
+    fn iterate(&mut self) {
+        self.job.determinizer.sample(&mut self.rng, &mut self.state);
+        self.path.clear();
+        let mut node = ROOT;
+        // Who made a choice the engine refused in this determinization (a
+        // failing card script): that line counts as a loss for them.
+        let mut refused: Option<Player> = None;
+        while let Some(decision) = self.state.pending(self.host) {
+            let mover = decision.player;
+            let mut options = decision.options;
+            if options.is_empty() {
+                break;
+            }
+            self.available.clear();
+            self.untried.clear();
+            for (i, option) in options.iter().enumerate() {
+                match self.child(node, option) {
+                    Some(c) => self.available.push(c),
+                    None => self.untried.push(i),
+                }
+            }
+            for &c in &self.available {
+                self.nodes[c as usize].avail += 1;
+            }
+            if !self.untried.is_empty() {
+                let pick = self.untried[self.rng.below(self.untried.len())];
+                let choice = options.swap_remove(pick);
+                let result = self.state.apply(self.host, &choice);
+                let child = self.add_child(node, choice, mover);
+                self.path.push(child);
+                if result.is_err() {
+                    refused = Some(mover);
+                }
+                break;
+            }
+            let child = self.select();
+            self.path.push(child);
+            let choice = self.nodes[child as usize].choice.as_ref();
+            let refused_here = choice.is_none_or(|c| self.state.apply(self.host, c).is_err());
+            if refused_here {
+                refused = Some(mover);
+                break;
+            }
+            node = child;
+        }
+        let dark = match refused {
+            Some(Player::Dark) => 0.0,
+            Some(Player::Light) => 1.0,
+            None => self.playout(),
+        };
+        for &id in &self.path {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.reward += if n.mover == Player::Dark { dark } else { 1.0 - dark };
+        }
+        self.nodes[ROOT as usize].visits += 1;
+    }
+
+    /// Plays on from `self.state` and returns the expected result for Dark.
+    fn playout(&mut self) -> f64 {
+        let config = self.job.config;
+        for _ in 0..config.rollout_plies {
+            if !self.random_step() {
+                break;
+            }
+        }
+        for _ in 0..config.quiet_plies {
+            if self.is_quiet() || !self.random_step() {
+                break;
+            }
+        }
+        self.value_for_dark()
+    }
+
+    /// Quiet: a checker move is due and none of the legal ones captures.
+    fn is_quiet(&self) -> bool {
+        match self.state.step {
+            Step::Move => !self.state.legal_moves().first().is_some_and(|m| m.is_jump()),
+            Step::Over(_) => true,
+            _ => false,
+        }
+    }
+
+    /// Takes one random pending option; false when the game is over or the
+    /// engine refused.
+    fn random_step(&mut self) -> bool {
+        let Some(decision) = self.state.pending(self.host) else { return false };
+        if decision.options.is_empty() {
+            return false;
+        }
+        let pick = &decision.options[self.rng.below(decision.options.len())];
+        self.state.apply(self.host, pick).is_ok()
+    }
+
+    fn value_for_dark(&self) -> f64 {
+        match self.state.outcome() {
+            Some(outcome) => match outcome.winner {
+                Some(Player::Dark) => 1.0,
+                Some(Player::Light) => 0.0,
+                None => 0.5,
+            },
+            None => {
+                let score = self.job.heuristic.score(&self.state, Player::Dark);
+                let value = f64::from(expected_result(score, self.job.config.eval_scale));
+                // A heuristic that returns NaN must not poison the statistics.
+                if value.is_finite() { value } else { 0.5 }
+            }
+        }
+    }
+
+    fn root_stats(&self) -> Vec<(Choice, u32, f64)> {
+        let mut out = Vec::new();
+        let mut c = self.nodes[ROOT as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if let Some(choice) = &n.choice {
+                out.push((choice.clone(), n.visits, n.reward));
+            }
+            c = n.next_sibling;
+        }
+        out
+    }
+}

@@ -1,0 +1,46 @@
+//! The computer opponent and its baselines (issue 5).
+//!
+//! Every agent drives the engine's one decision loop (ENGINEERING.md invariant
+//! 2): it is shown a state whose decision is pending and returns one of the
+//! pending options, be it a checker move, a card to use or an answer to any
+//! question a card asks. No agent has per-card code, so a new card or a new
+//! kind of question needs no change here.
+//!
+//! Architecture invariant: agents never read hidden information. They look at
+//! a game only through [`Observation`], which blanks the opponent's planet
+//! (R2.3), the order of the draw pile and the game generator's seed (R2.4).
+//!
+//! - [`RandomAgent`]: uniform over the options (the `random` baseline).
+//! - [`GreedyAgent`]: one decision ahead, scored by a [`Heuristic`] (`greedy`).
+//! - [`MctsAgent`]: information-set Monte Carlo tree search, at a [`Level`].
+//! - [`play_match`]: games between two agents, colours alternated.
+
+mod eval;
+mod greedy;
+mod matchplay;
+mod mcts;
+mod observe;
+mod random;
+mod rng;
+
+pub use eval::{Evaluator, Heuristic, NoPlanetProgress, PlanetProgress, Weights, expected_result};
+pub use greedy::GreedyAgent;
+pub use matchplay::{GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match};
+pub use mcts::{HostFactory, Level, MctsAgent, RootStat, SearchConfig, SearchReport};
+pub use observe::{Determinizer, Observation};
+pub use random::RandomAgent;
+pub use rng::{AgentRng, mix_seed};
+
+use crate::game::{CardHost, Choice, GameState};
+
+/// A player of the game that a program decides for. (`Player` is the kernel's
+/// Dark/Light.)
+pub trait Agent {
+    /// A short name for reports, such as `random` or `mcts(3000 iterations)`.
+    fn name(&self) -> String;
+
+    /// One of the options of `state.pending(host)`, chosen for the player who
+    /// decides; `None` when nothing is pending (the game is over) or the
+    /// decision has no option. Reads only what that player may know.
+    fn choose(&mut self, state: &GameState, host: &dyn CardHost) -> Option<Choice>;
+}

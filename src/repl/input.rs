@@ -1,0 +1,101 @@
+//! Where command lines come from: rustyline with completion and a history file
+//! on a terminal, plain lines from standard input otherwise.
+
+use std::cell::RefCell;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+/// One read.
+pub enum Line {
+    Text(String),
+    /// Ctrl-C: the line is cancelled.
+    Interrupted,
+    /// Ctrl-D or the end of input.
+    Eof,
+}
+
+/// Completes the word under the cursor from the current list of words.
+pub struct Words(Rc<RefCell<Vec<String>>>);
+
+impl Completer for Words {
+    type Candidate = String;
+    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let prefix = line[start..pos].to_ascii_lowercase();
+        let found = self.0.borrow().iter().filter(|w| w.to_ascii_lowercase().starts_with(&prefix)).cloned().collect();
+        Ok((start, found))
+    }
+}
+
+impl Hinter for Words {
+    type Hint = String;
+}
+impl Highlighter for Words {}
+impl Validator for Words {}
+impl Helper for Words {}
+
+pub enum Input {
+    Terminal { editor: Box<Editor<Words, DefaultHistory>>, words: Rc<RefCell<Vec<String>>>, history: Option<PathBuf> },
+    Piped(std::io::StdinLock<'static>),
+}
+
+fn history_file() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".alien-checkers-history"))
+}
+
+impl Input {
+    pub fn new(interactive: bool) -> Input {
+        if interactive && let Ok(mut editor) = Editor::<Words, DefaultHistory>::new() {
+            let words = Rc::new(RefCell::new(Vec::new()));
+            editor.set_helper(Some(Words(words.clone())));
+            let history = history_file();
+            if let Some(h) = &history {
+                let _ = editor.load_history(h);
+            }
+            return Input::Terminal { editor: Box::new(editor), words, history };
+        }
+        Input::Piped(std::io::stdin().lock())
+    }
+
+    pub fn set_words(&mut self, list: Vec<String>) {
+        if let Input::Terminal { words, .. } = self {
+            *words.borrow_mut() = list;
+        }
+    }
+
+    pub fn read(&mut self, prompt: &str) -> Line {
+        match self {
+            Input::Terminal { editor, .. } => match editor.readline(prompt) {
+                Ok(line) => {
+                    let _ = editor.add_history_entry(line.as_str());
+                    Line::Text(line)
+                }
+                Err(ReadlineError::Interrupted) => Line::Interrupted,
+                Err(_) => Line::Eof,
+            },
+            Input::Piped(stdin) => {
+                let mut line = String::new();
+                match stdin.read_line(&mut line) {
+                    Ok(0) | Err(_) => Line::Eof,
+                    Ok(_) => Line::Text(line.trim_end_matches(['\n', '\r']).chars().take(4096).collect()),
+                }
+            }
+        }
+    }
+
+    /// Saves the history file.
+    pub fn finish(&mut self) {
+        if let Input::Terminal { editor, history: Some(h), .. } = self {
+            let _ = editor.save_history(h);
+        }
+    }
+}

@@ -1,0 +1,582 @@
+//! The command REPL: play a game in a terminal, hot-seat or against the computer,
+//! or pipe commands in (when standard input is not a terminal, lines are read one
+//! by one and the game runs to its end or to the end of input).
+//!
+//! Architecture invariant: a thin shell over [`Session`]; no rules live here.
+
+mod input;
+pub mod render;
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use crate::ai::{Agent, GreedyAgent, Level, MctsAgent, RandomAgent, SearchConfig};
+use crate::content::ContentRoot;
+use crate::game::{Choice, DecisionKind};
+use crate::kernel::{MoveText, Player};
+use crate::session::Session;
+use input::{Input, Line};
+use render::View;
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    /// `random`, `greedy`, `easy`, `normal` or `hard`.
+    Computer(String),
+}
+
+impl std::str::FromStr for Seat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Seat, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "human" => Ok(Seat::Human),
+            level @ ("random" | "greedy" | "easy" | "normal" | "hard") => Ok(Seat::Computer(level.to_string())),
+            other => Err(format!("'{other}' is not a player (human, random, greedy, easy, normal, hard)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seat::Human => f.write_str("human"),
+            Seat::Computer(level) => f.write_str(level),
+        }
+    }
+}
+
+/// How to start.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    pub root: ContentRoot,
+    pub deck: String,
+    pub seed: Option<u64>,
+    pub dark: Seat,
+    pub light: Seat,
+    /// A save to continue instead of dealing a new game.
+    pub load: Option<PathBuf>,
+}
+
+/// A seed for a new game when none is given: from the clock and the process id.
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ (u64::from(std::process::id()) << 32)) % 1_000_000_000
+}
+
+struct Repl {
+    session: Session,
+    seats: [Seat; 2],
+    agents: [Option<Box<dyn Agent>>; 2],
+    colour: bool,
+    shown_state: Option<u64>,
+    shown_board: Option<u64>,
+    ended_shown: bool,
+}
+
+/// Runs the REPL until `quit`, Ctrl-D or the end of input.
+pub fn run(options: PlayOptions) -> Result<(), String> {
+    let interactive = std::io::stdin().is_terminal();
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let (session, seats) = match &options.load {
+        Some(path) => {
+            let (session, replay, record) = Session::load(&options.root, path)?;
+            report_replay(&replay);
+            let seat = |p: Player, default: &Seat| {
+                record.seats.get(&p).and_then(|s| s.parse().ok()).unwrap_or(default.clone())
+            };
+            let seats = [seat(Player::Dark, &options.dark), seat(Player::Light, &options.light)];
+            (session, seats)
+        }
+        None => {
+            let seed = options.seed.unwrap_or_else(fresh_seed);
+            (Session::new(&options.root, &options.deck, seed)?, [options.dark.clone(), options.light.clone()])
+        }
+    };
+    let mut repl =
+        Repl { session, seats, agents: [None, None], colour, shown_state: None, shown_board: None, ended_shown: false };
+    repl.make_agents();
+    println!(
+        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.",
+        repl.session.deck(),
+        repl.session.seed(),
+        repl.session.seed(),
+        repl.seats[0],
+        repl.seats[1]
+    );
+    let mut input = Input::new(interactive);
+    loop {
+        repl.play_computers();
+        repl.show_if_changed();
+        let prompt = repl.prompt();
+        input.set_words(repl.completions());
+        match input.read(&prompt) {
+            Line::Eof => break,
+            Line::Interrupted => {
+                println!("(line cancelled; Ctrl-D or 'quit' leaves)");
+                continue;
+            }
+            Line::Text(line) => {
+                if !interactive && !line.trim().is_empty() {
+                    println!("{prompt}{}", line.trim());
+                }
+                if !repl.command(line.trim(), &mut input) {
+                    break;
+                }
+            }
+        }
+    }
+    input.finish();
+    Ok(())
+}
+
+fn report_replay(replay: &crate::session::Replay) {
+    if !replay.changed.is_empty() {
+        println!("Scripts changed since this game was saved: {}", replay.changed.join(", "));
+    }
+    match &replay.diverged {
+        Some((_, why)) => println!("The game now differs: {why}. It continues from there."),
+        None if !replay.changed.is_empty() => println!("Every decision replays as before."),
+        None => {}
+    }
+}
+
+impl Repl {
+    fn make_agents(&mut self) {
+        let planets = self.session.engine.content().setup().planets;
+        let seed = self.session.seed();
+        self.agents = [Player::Dark, Player::Light].map(|p| {
+            let Seat::Computer(level) = &self.seats[p.index()] else { return None };
+            let agent_seed = seed ^ (0x9e37_79b9 * (p.index() as u64 + 1));
+            let agent: Box<dyn Agent> = match level.as_str() {
+                "random" => Box::new(RandomAgent::new(agent_seed)),
+                "greedy" => Box::new(GreedyAgent::new(agent_seed)),
+                other => {
+                    let level: Level = other.parse().unwrap_or(Level::Normal);
+                    Box::new(MctsAgent::new(SearchConfig::level(level), planets.clone(), agent_seed))
+                }
+            };
+            Some(agent)
+        });
+    }
+
+    fn view(&self) -> View {
+        let viewer =
+            if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human { Player::Light } else { Player::Dark };
+        View { viewer, colour: self.colour }
+    }
+
+    fn is_human(&self, p: Player) -> bool {
+        self.seats[p.index()] == Seat::Human
+    }
+
+    /// Lets computer seats decide until a human must, or the game ends.
+    fn play_computers(&mut self) {
+        let mut acted = false;
+        while let Some(decision) = self.session.state().pending(&self.session.engine) {
+            let p = decision.player;
+            if self.is_human(p) {
+                break;
+            }
+            let Some(agent) = self.agents[p.index()].as_mut() else { break };
+            let Some(choice) = agent.choose(self.session.state(), &self.session.engine) else {
+                println!("{p} ({}) found nothing to do; the game stops here.", self.seats[p.index()]);
+                break;
+            };
+            match self.session.apply(&choice) {
+                Ok(line) => println!("{line}   [{}]", self.seats[p.index()]),
+                Err(e) => {
+                    println!("{p} ({}) chose {choice}, which failed: {e}", self.seats[p.index()]);
+                    break;
+                }
+            }
+            acted = true;
+        }
+        for e in self.session.script_errors() {
+            println!("script problem: {e}");
+        }
+        if acted {
+            self.shown_state = None;
+        }
+    }
+
+    /// Draws the board and panel when the board changed since they were last
+    /// drawn; when only the step changed (a card's next question), just the options.
+    fn show_if_changed(&mut self) {
+        let state = self.session.state();
+        let digest = state.digest();
+        let board = crate::game::fnv1a(&serde_json::to_vec(&(&state.board, &state.piles)).unwrap_or_default());
+        if self.shown_state == Some(digest) {
+            return;
+        }
+        if self.shown_board == Some(board) && state.outcome().is_none() {
+            print!("{}", render::options(&self.session));
+        } else {
+            self.show();
+        }
+        self.shown_state = Some(digest);
+        self.shown_board = Some(board);
+    }
+
+    /// Forgets what was drawn, so the next prompt draws everything.
+    fn redraw(&mut self) {
+        self.shown_state = None;
+        self.shown_board = None;
+    }
+
+    fn show(&mut self) {
+        let view = self.view();
+        print!("{}", render::board(self.session.state(), view));
+        print!("{}", render::panel(&self.session, view));
+        if let Some(outcome) = self.session.outcome() {
+            if !self.ended_shown {
+                self.ended_shown = true;
+                println!("{}", self.session.describe_outcome(&outcome));
+                for p in Player::BOTH {
+                    if let Some((name, text)) = self.session.planet_text(p) {
+                        println!("  {p}'s planet was {name}: {}", text.trim());
+                    }
+                }
+                println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
+            }
+        } else {
+            print!("{}", render::options(&self.session));
+        }
+    }
+
+    fn prompt(&self) -> String {
+        match self.session.state().pending(&self.session.engine) {
+            None => "game over> ".into(),
+            Some(d) => match d.kind {
+                DecisionKind::Move => format!("{} move> ", d.player),
+                DecisionKind::Card => format!("{} card> ", d.player),
+                DecisionKind::Question => format!("{} answer> ", d.player),
+            },
+        }
+    }
+
+    fn completions(&self) -> Vec<String> {
+        let mut words: Vec<String> = COMMANDS.iter().map(|(c, _, _)| c.to_string()).collect();
+        for card in &self.session.engine.content().cards {
+            words.push(card.id.clone());
+        }
+        words.extend(crate::kernel::Square::all().map(|s| s.to_string()));
+        if let Some(d) = self.session.state().pending(&self.session.engine) {
+            for option in &d.options {
+                words.push(match option {
+                    Choice::Card(c) => self.session.engine.content().card(*c).map_or(String::new(), |c| c.id.clone()),
+                    other => other.to_string(),
+                });
+            }
+        }
+        words.sort();
+        words.dedup();
+        words
+    }
+
+    fn seats_record(&self) -> BTreeMap<Player, String> {
+        Player::BOTH.into_iter().map(|p| (p, self.seats[p.index()].to_string())).collect()
+    }
+
+    /// Runs one command line; false to leave.
+    fn command(&mut self, line: &str, input: &mut Input) -> bool {
+        let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "exit" | "q" => return false,
+            "help" | "?" => println!("{}", help(rest)),
+            "board" | "b" => self.show(),
+            "options" | "o" | "moves" => print!("{}", render::options(&self.session)),
+            "cards" => self.list_cards(),
+            "card" if !rest.is_empty() => self.card_text(rest),
+            "card" => println!("card needs a name: card <name>, e.g. card water ('cards' lists them)"),
+            "planet" => self.show_planet(input),
+            "log" => self.show_log(),
+            "undo" => self.undo(),
+            "save" => self.save(rest),
+            "load" => self.load(rest),
+            "new" => self.new_game(rest),
+            "reload" => self.reload(),
+            "use" => match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
+                Some(DecisionKind::Card) => self.decide(rest),
+                _ => println!("no card can be used now: cards are used after the move, at the card step (R3.3)"),
+            },
+            _ => self.decide(line),
+        }
+        true
+    }
+
+    fn list_cards(&self) {
+        let content = self.session.engine.content();
+        for (id, copies) in content.deck.cards.iter() {
+            if let Some(card) = content.card_id(id).and_then(|c| content.card(c)) {
+                println!("{:<16} x{copies}  {}", card.manifest.name, card.manifest.text.trim());
+            }
+        }
+    }
+
+    fn card_text(&self, name: &str) {
+        let content = self.session.engine.content();
+        match content.find_card(name).and_then(|c| content.card(c)) {
+            Some(card) => {
+                println!(
+                    "{} ({}): {}",
+                    card.manifest.name,
+                    card.manifest.rule.as_deref().unwrap_or("variant"),
+                    card.manifest.text.trim()
+                );
+                for ruling in &card.manifest.rulings {
+                    println!("  ruling: {ruling}");
+                }
+            }
+            None => println!("no card '{name}' in this deck; 'cards' lists them"),
+        }
+    }
+
+    fn show_planet(&mut self, input: &mut Input) {
+        let humans: Vec<Player> = Player::BOTH.into_iter().filter(|&p| self.is_human(p)).collect();
+        let player = match humans.as_slice() {
+            [] => {
+                println!("no human is playing, so there is no secret planet of yours to show");
+                return;
+            }
+            [one] => *one,
+            _ => {
+                let p = self.session.state().to_move;
+                match input.read(&format!("Show {p}'s secret planet? {} should look away. [y/N] ", !p)) {
+                    Line::Text(t) if t.trim().eq_ignore_ascii_case("y") || t.trim().eq_ignore_ascii_case("yes") => p,
+                    _ => {
+                        println!("not shown");
+                        return;
+                    }
+                }
+            }
+        };
+        match self.session.planet_text(player) {
+            Some((name, text)) => println!("{player}'s secret planet is {name}: {}", text.trim()),
+            None => println!("this deck has no planets"),
+        }
+    }
+
+    fn show_log(&self) {
+        if self.session.log().is_empty() {
+            println!("nothing has happened yet");
+        }
+        for (i, line) in self.session.log().iter().enumerate() {
+            println!("{:>4}. {line}", i + 1);
+        }
+    }
+
+    /// Against the computer: back to the human's previous decision; hot-seat: one decision.
+    fn undo(&mut self) {
+        let deciders = self.session.deciders();
+        let Some(last_human) = deciders.iter().rposition(|&p| self.is_human(p)) else {
+            println!("nothing to undo");
+            return;
+        };
+        let n = deciders.len() - last_human;
+        let undone = self.session.undo(n);
+        self.ended_shown = false;
+        self.redraw();
+        println!("took back {undone} decision(s)");
+    }
+
+    fn save(&self, file: &str) {
+        if file.is_empty() {
+            println!("save needs a file name: save <file>, e.g. save game.json");
+            return;
+        }
+        match self.session.save(&PathBuf::from(file), self.seats_record()) {
+            Ok(()) => println!("saved {} decisions to {file}", self.session.decisions().len()),
+            Err(e) => println!("{e}"),
+        }
+    }
+
+    fn load(&mut self, file: &str) {
+        if file.is_empty() {
+            println!("load needs a file name: load <file>, e.g. load game.json");
+            return;
+        }
+        let root = self.session.engine.content().root.clone();
+        match Session::load(&root, &PathBuf::from(file)) {
+            Ok((session, replay, record)) => {
+                report_replay(&replay);
+                for p in Player::BOTH {
+                    if let Some(seat) = record.seats.get(&p).and_then(|s| s.parse().ok()) {
+                        self.seats[p.index()] = seat;
+                    }
+                }
+                self.session = session;
+                self.make_agents();
+                self.ended_shown = false;
+                self.redraw();
+                println!("loaded {file}: {} decisions", self.session.decisions().len());
+            }
+            Err(e) => println!("{e}; the current game is unchanged"),
+        }
+    }
+
+    fn new_game(&mut self, seed: &str) {
+        let seed = if seed.is_empty() {
+            fresh_seed()
+        } else {
+            match seed.parse() {
+                Ok(s) => s,
+                Err(_) => {
+                    println!("'{seed}' is not a seed; write new or new <number>");
+                    return;
+                }
+            }
+        };
+        self.session.new_game(seed);
+        self.make_agents();
+        self.ended_shown = false;
+        self.redraw();
+        println!("new game, seed {seed}");
+    }
+
+    fn reload(&mut self) {
+        match self.session.reload() {
+            Ok(replay) => {
+                println!("reloaded the scripts");
+                report_replay(&replay);
+                if replay.changed.is_empty() {
+                    println!("no script or manifest changed");
+                }
+                self.redraw();
+                self.ended_shown = false;
+            }
+            Err(e) => println!("reload failed, the old scripts stay: {e}"),
+        }
+    }
+
+    /// A move, a card, an answer or an option number.
+    fn decide(&mut self, text: &str) {
+        let Some(decision) = self.session.state().pending(&self.session.engine) else {
+            println!("the game is over; 'new' starts another, 'undo' takes back a decision");
+            return;
+        };
+        if !self.is_human(decision.player) {
+            println!("it is the computer's turn");
+            return;
+        }
+        let choice = match self.parse_choice(text, &decision.options, decision.kind) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("{e}");
+                return;
+            }
+        };
+        match self.session.apply(&choice) {
+            Ok(line) => println!("{line}"),
+            Err(e) => println!("{e}; choose again ('options' lists what is possible)"),
+        }
+        for e in self.session.script_errors() {
+            println!("script problem: {e}");
+        }
+    }
+
+    fn parse_choice(&self, text: &str, options: &[Choice], kind: DecisionKind) -> Result<Choice, String> {
+        if text.is_empty() {
+            return Err("type an option (its number or name), or 'help'".into());
+        }
+        if let Ok(n) = text.parse::<usize>() {
+            return options
+                .get(n.wrapping_sub(1))
+                .cloned()
+                .ok_or_else(|| format!("there is no option {n}; choose 1 to {}", options.len()));
+        }
+        let listed = || {
+            let names: Vec<String> = options.iter().take(12).map(|o| self.option_name(o)).collect();
+            let more = if options.len() > 12 { ", ..." } else { "" };
+            format!("{}{more}", names.join(", "))
+        };
+        match kind {
+            DecisionKind::Move => {
+                let wanted: MoveText = text.parse().map_err(|e| {
+                    if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) {
+                        format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4")
+                    } else {
+                        e
+                    }
+                })?;
+                let matching: Vec<&Choice> =
+                    options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m))).collect();
+                match matching.as_slice() {
+                    [one] => Ok((*one).clone()),
+                    [] => Err(format!("{text} is not a legal move now; legal: {}", listed())),
+                    several => Err(format!(
+                        "{text} could mean {}; write every landing square",
+                        several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+                    )),
+                }
+            }
+            DecisionKind::Card => {
+                let content = self.session.engine.content();
+                let card = content.find_card(text);
+                options
+                    .iter()
+                    .find(|o| matches!(o, Choice::Card(c) if Some(*c) == card))
+                    .cloned()
+                    .ok_or_else(|| format!("'{text}' is not a card you can use now; choose one of: {}", listed()))
+            }
+            DecisionKind::Question => options
+                .iter()
+                .find(|o| matches!(o, Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text)))
+                .cloned()
+                .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed())),
+        }
+    }
+
+    fn option_name(&self, option: &Choice) -> String {
+        match option {
+            Choice::Card(c) => self.session.card_name(*c),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// (command, arguments, what it does)
+const COMMANDS: &[(&str, &str, &str)] = &[
+    ("help", "[command]", "list the commands, or explain one"),
+    ("board", "", "draw the board and the game panel again"),
+    ("options", "", "list what you can choose now, numbered (also: moves)"),
+    ("use", "<card|number>", "use a face-up card (typing its name or number alone works too)"),
+    ("cards", "", "every card of this deck with its text"),
+    ("card", "<name>", "one card's text and rulings"),
+    ("planet", "", "your secret planet (in hot-seat it asks first)"),
+    ("log", "", "everything that happened this game"),
+    ("undo", "", "take back your last decision (and the computer's replies)"),
+    ("save", "<file>", "save the game (deck, script hashes, seed, decisions)"),
+    ("load", "<file>", "continue a saved game"),
+    ("new", "[seed]", "start a new game with the same deck and players"),
+    ("reload", "", "reload the card scripts and replay this game on them"),
+    ("quit", "", "leave (also: exit, Ctrl-D)"),
+];
+
+fn help(topic: &str) -> String {
+    if topic.is_empty() {
+        let mut out = String::from(
+            "Type a move (c3-d4, or c3xe5xg7 for jumps), a card's name, an answer (a square like d4, a direction like n, an option's name) or the number of a listed option. Commands:\n",
+        );
+        for (name, args, what) in COMMANDS {
+            out.push_str(&format!("  {:<22} {what}\n", format!("{name} {args}")));
+        }
+        out.push_str("Tab completes commands, cards, squares and options; Ctrl-C cancels the line.");
+        return out;
+    }
+    let topic = topic.trim().to_ascii_lowercase();
+    match COMMANDS.iter().find(|(name, _, _)| *name == topic) {
+        Some((name, args, what)) => format!("{name} {args}: {what}"),
+        None if topic == "move" || topic == "moves" => {
+            "Moves: c3-d4 steps; c3xe5 or c3xe5xg7 jumps (the start and end are enough when only one chain fits). Capture is compulsory (R4.3).".into()
+        }
+        None => format!("no command '{topic}'; 'help' lists them"),
+    }
+}
+
+/// The REPL's command words.
+pub fn command_names() -> Vec<&'static str> {
+    COMMANDS.iter().map(|(c, _, _)| *c).collect()
+}

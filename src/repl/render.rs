@@ -1,0 +1,215 @@
+//! Drawing the game for a terminal: the board from a seated player's view (R2.2:
+//! rotating the board turns the drawing, square names stay on their squares) and
+//! a panel with everything else a player needs.
+
+use std::fmt::Write as _;
+
+use crate::diagram;
+use crate::game::{DecisionKind, GameState, Step};
+use crate::kernel::{Board, Colour, Dir, Edge, Player, Square, Terrain};
+use crate::session::Session;
+
+/// How to draw: whose side is at the bottom, and whether to use ANSI colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub viewer: Player,
+    pub colour: bool,
+}
+
+const RESET: &str = "\x1b[0m";
+
+fn paint(on: bool, code: &str, text: &str) -> String {
+    if on { format!("\x1b[{code}m{text}{RESET}") } else { text.to_string() }
+}
+
+fn player_colour(p: Player) -> &'static str {
+    match p {
+        Player::Dark => "1;38;5;208",
+        Player::Light => "1;38;5;45",
+    }
+}
+
+/// The square at column `x`, row `y` (0 = nearest the viewer) of the viewer's frame.
+fn square_at(board: &Board, viewer: Player, x: i8, y: i8) -> Square {
+    let forward = board.orientation().forward(viewer);
+    let right = forward.clockwise();
+    let corner = Square::all()
+        .find(|s| s.step(forward.opposite()).is_none() && s.step(right.opposite()).is_none())
+        .expect("a board has four corners");
+    let (rf, rr) = right.delta();
+    let (ff, fr) = forward.delta();
+    Square::at(corner.file() + x * rf + y * ff, corner.rank() + x * rr + y * fr).expect("inside the board")
+}
+
+/// What varies along a direction: file letters for east-west, rank numbers otherwise.
+fn label(sq: Square, along: Dir) -> char {
+    match along {
+        Dir::E | Dir::W => (b'a' + sq.file() as u8) as char,
+        _ => (b'1' + sq.rank() as u8) as char,
+    }
+}
+
+fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> String {
+    let edge = Edge::between(a, b).expect("neighbours in the viewer's frame");
+    match board.wall_owner(edge) {
+        None => plain.to_string(),
+        Some(owner) => {
+            let mark = if owner == Player::Dark { "D" } else { "L" }.repeat(plain.chars().count());
+            let mark =
+                if colour { if plain == "|" { "┃".to_string() } else { "━".repeat(plain.len()) } } else { mark };
+            paint(colour, player_colour(owner), &mark)
+        }
+    }
+}
+
+fn cell(board: &Board, sq: Square, colour: bool) -> String {
+    let code = diagram::cell(board, sq);
+    let text = format!("{code:^4}");
+    if !colour {
+        return text;
+    }
+    let bg = if sq.colour() == Colour::Dark { "48;5;94" } else { "48;5;180" };
+    let style = if board.monolith_block().contains(sq) {
+        "48;5;240;38;5;250".to_string()
+    } else if let Some(t) = board.terrain_at(sq) {
+        match t {
+            Terrain::Water => "48;5;25;38;5;153".into(),
+            Terrain::Fire => "48;5;160;38;5;226".into(),
+        }
+    } else if let Some(c) = board.checker(sq) {
+        format!("{bg};{}", player_colour(c.owner))
+    } else {
+        format!("{bg};38;5;245")
+    };
+    paint(true, &style, &text)
+}
+
+/// The board in the viewer's frame with labels that follow the rotation.
+pub fn board(state: &GameState, view: View) -> String {
+    let b = &state.board;
+    let forward = b.orientation().forward(view.viewer);
+    let right = forward.clockwise();
+    let mut out = String::new();
+    for y in (0..8).rev() {
+        // The rule above row y.
+        out.push_str("  +");
+        for x in 0..8 {
+            let seg = if y == 7 {
+                "----".to_string()
+            } else {
+                wall(b, square_at(b, view.viewer, x, y), square_at(b, view.viewer, x, y + 1), "----", view.colour)
+            };
+            out.push_str(&seg);
+            out.push('+');
+        }
+        out.push('\n');
+        let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
+        for x in 0..8 {
+            let sq = square_at(b, view.viewer, x, y);
+            out.push_str(&cell(b, sq, view.colour));
+            if x < 7 {
+                out.push_str(&wall(b, sq, square_at(b, view.viewer, x + 1, y), "|", view.colour));
+            } else {
+                out.push('|');
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("  +----+----+----+----+----+----+----+----+\n   ");
+    for x in 0..8 {
+        let _ = write!(out, " {}   ", label(square_at(b, view.viewer, x, 0), right));
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+/// Whose turn, which step, the cards, piles, reserves, counters, constraint and
+/// the last few actions.
+pub fn panel(session: &Session, view: View) -> String {
+    let state = session.state();
+    let mut out = String::new();
+    let step = match &state.step {
+        Step::Move => "move a checker".to_string(),
+        Step::Card => "use a face-up card".to_string(),
+        Step::Resolving(r) => format!("answer for {}", session.card_name(r.card)),
+        Step::Over(_) => "game over".to_string(),
+    };
+    let who = paint(view.colour, player_colour(state.to_move), &state.to_move.to_string());
+    let _ = writeln!(out, "Turn {} of {}: {who} to {step}", state.turn + 1, state.rules.move_limit);
+    if state.rules.cards {
+        let content = session.engine.content();
+        for (i, &card) in state.piles.face_up.iter().enumerate() {
+            let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
+            let _ = writeln!(out, "  face up {}: {} - {}", i + 1, session.card_name(card), text.trim());
+        }
+        let _ = writeln!(out, "  draw pile {}, discard pile {}", state.piles.draw.len(), state.piles.discard.len());
+        let s = state.board.supply();
+        let _ = writeln!(
+            out,
+            "  reserves: Dark {}, Light {} | supply: walls D{} L{}, rings {}, snookles {}, hippos {}, water {}, fire {}, monolith {}",
+            state.board.reserve(Player::Dark),
+            state.board.reserve(Player::Light),
+            s.walls[0],
+            s.walls[1],
+            s.rings,
+            s.snookles,
+            s.hippos,
+            s.water,
+            s.fire,
+            s.monolith
+        );
+        for p in Player::BOTH {
+            let c = state.counters(p);
+            let _ = writeln!(out, "  {p}: pawns revived {}, emperor captures {}", c.pawns_revived, c.emperor_captures);
+        }
+        let constraint = |label: &str, c: Option<crate::game::Constraint>, who: Player| {
+            c.map(|c| {
+                let squares: Vec<String> = c.movers.map(|s| s.to_string()).collect();
+                format!(
+                    "  {label}: {who} must move one of {} ({}) if able\n",
+                    squares.join(" "),
+                    session.card_name(c.card)
+                )
+            })
+            .unwrap_or_default()
+        };
+        out.push_str(&constraint("in force", state.constraint, state.to_move));
+        out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));
+    }
+    let log = session.log();
+    if !log.is_empty() {
+        let recent: Vec<&str> = log.iter().rev().take(4).rev().map(String::as_str).collect();
+        let _ = writeln!(out, "  last: {}", recent.join("; "));
+    }
+    out
+}
+
+/// The pending options, numbered, with the question's prompt.
+pub fn options(session: &Session) -> String {
+    let Some(decision) = session.state().pending(&session.engine) else { return String::new() };
+    let mut out = String::new();
+    let heading = match decision.kind {
+        DecisionKind::Move => format!("{} moves", decision.player),
+        DecisionKind::Card => format!("{} uses a card", decision.player),
+        DecisionKind::Question => decision.prompt.clone().unwrap_or_default(),
+    };
+    let _ = writeln!(out, "{heading}:");
+    let mut line = String::new();
+    for (i, option) in decision.options.iter().enumerate() {
+        let text = match option {
+            crate::game::Choice::Card(c) => session.card_name(*c),
+            other => other.to_string(),
+        };
+        let item = format!("{:>3}. {text:<12}", i + 1);
+        if line.len() + item.len() > 78 {
+            let _ = writeln!(out, "{}", line.trim_end());
+            line.clear();
+        }
+        line.push_str(&item);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}

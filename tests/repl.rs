@@ -111,7 +111,7 @@ fn save_quit_load_and_continue_to_the_same_result() {
     let second = lines[half..].join("\n") + "\n";
     let (out, _, ok) = run(&["--load", save.to_str().unwrap()], &second);
     assert!(ok);
-    assert!(out.contains(&format!("loaded")) || out.contains("Alien Checkers"), "{out}");
+    assert!(out.contains(&"loaded".to_string()) || out.contains("Alien Checkers"), "{out}");
     assert!(out.contains(&format!("{winner}: ")), "the loaded game ends as the whole one did: {out}");
     // And loading from the REPL reaches the same end too.
     let third = format!("load {}\n{}\n", save.display(), lines[half..].join("\n"));

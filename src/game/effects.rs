@@ -14,6 +14,15 @@ impl GameState {
         out
     }
 
+    /// Like [`GameState::moves_of`], but moves ending on a square in `avoid` are not
+    /// allowed, and capture is compulsory among the moves that are (as R4.8 does
+    /// for constraints; R8.16).
+    pub fn moves_avoiding(&self, player: Player, allowed: Bitboard, avoid: Bitboard) -> Vec<Move> {
+        let mut out = Vec::new();
+        crate::kernel::legal_moves_avoiding(&self.board, player, allowed, avoid, &mut out);
+        out
+    }
+
     /// Plays a move outside the move step, counting emperor captures (R9.4).
     pub fn play_extra_move(&mut self, player: Player, mv: &Move) -> Result<(), GameError> {
         let played = self.board.play(mv).map_err(|e| GameError::Illegal(e.to_string()))?;

@@ -27,7 +27,9 @@ impl Board {
     /// Squares one step away in `dirs` that the checker on `from` may step to.
     pub fn step_targets(&self, from: Square, dirs: &[Dir]) -> Vec<Square> {
         let Ok(checker) = self.movable(from) else { return Vec::new() };
-        dirs.iter().filter_map(|&d| self.step_open(&checker, from, d)).collect()
+        let mut out: Vec<Square> = dirs.iter().filter_map(|&d| self.step_open(&checker, from, d)).collect();
+        out.sort();
+        out
     }
 
     /// Squares reachable by sliding any distance in one of `dirs` over empty
@@ -50,7 +52,9 @@ impl Board {
     /// opposing checker to the empty square beyond, neither step walled (R5.5).
     pub fn jump_targets(&self, from: Square, dirs: &[Dir]) -> Vec<Square> {
         let Ok(checker) = self.movable(from) else { return Vec::new() };
-        dirs.iter().filter_map(|&d| self.jump_landing(&checker, from, d)).collect()
+        let mut out: Vec<Square> = dirs.iter().filter_map(|&d| self.jump_landing(&checker, from, d)).collect();
+        out.sort();
+        out
     }
 
     fn jump_landing(&self, checker: &Checker, from: Square, dir: Dir) -> Option<Square> {

@@ -14,7 +14,7 @@ mod walls;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, block};
-pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves};
+pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves, legal_moves_avoiding};
 pub use player::{Orientation, Player, Rotation};
 pub use square::{BadSquare, Colour, Dir, Square};
 pub use walls::{Edge, EdgePair, Side, Walls};

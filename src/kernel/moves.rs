@@ -187,6 +187,26 @@ pub fn legal_moves(board: &Board, player: Player, allowed: MoverMask, out: &mut 
     }
 }
 
+/// Orders jump chains by start square, then landings, so listings read naturally.
+fn sort_jumps(out: &mut [Move]) {
+    if out.len() > 1 {
+        out.sort_unstable_by_key(|m| (m.from, m.len, m.landings));
+    }
+}
+
+/// Like [`legal_moves`], but moves ending in `avoid` are not allowed; capture is
+/// compulsory among the moves that are (R4.8's reading, used by R8.16).
+pub fn legal_moves_avoiding(board: &Board, player: Player, allowed: MoverMask, avoid: Bitboard, out: &mut Vec<Move>) {
+    out.clear();
+    let generator = Generator::new(board, player, allowed);
+    generator.jumps(out);
+    out.retain(|m| !avoid.contains(m.to()));
+    if out.is_empty() {
+        generator.steps(out);
+        out.retain(|m| !avoid.contains(m.to()));
+    }
+}
+
 /// The number of legal moves, faster than generating them when there is no jump.
 pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize {
     let generator = Generator::new(board, player, Bitboard::ALL);
@@ -257,6 +277,11 @@ impl<'a> Generator<'a> {
     }
 
     fn jumps(&self, out: &mut Vec<Move>) {
+        self.collect_jumps(out);
+        sort_jumps(out);
+    }
+
+    fn collect_jumps(&self, out: &mut Vec<Move>) {
         let start = out.len();
         for from in self.jumpers() {
             let Some(checker) = self.board.checker(from) else {

@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use mlua::{Error as LuaError, Lua, Table, UserData, UserDataMethods, Value};
+use mlua::{Error as LuaError, Lua, LuaString, Table, UserData, UserDataMethods, Value};
 
 use super::sandbox::{Stop, halt};
 use crate::game::{Answer, CardId, Constraint, GameState, Question, QuestionKind};
@@ -32,6 +32,8 @@ pub struct Run {
     pub log: Vec<String>,
     /// Card ids (manifest file stems) by `CardId`.
     pub card_ids: Rc<[String]>,
+    /// The card being used (for a planet check or `can_play`, the card asked about).
+    pub card: CardId,
 }
 
 /// The `ctx` userdata; all its state is in the current [`Run`].
@@ -112,11 +114,35 @@ fn list<T: ToString>(lua: &Lua, items: impl IntoIterator<Item = T>) -> R<Table> 
     lua.create_sequence_from(items.into_iter().map(|i| i.to_string()))
 }
 
+/// Lua strings made once and reused, so that reading the board allocates little.
+pub struct Names {
+    squares: Vec<LuaString>,
+    players: [LuaString; 2],
+    kinds: [LuaString; 3],
+}
+
+impl Names {
+    pub fn new(lua: &Lua) -> R<Names> {
+        Ok(Names {
+            squares: Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?,
+            players: [lua.create_string("dark")?, lua.create_string("light")?],
+            kinds: [lua.create_string("pawn")?, lua.create_string("king")?, lua.create_string("emperor")?],
+        })
+    }
+}
+
+/// A list of square names, from the interned strings.
+fn square_list(lua: &Lua, squares: impl IntoIterator<Item = Square>) -> R<Table> {
+    let names = lua.app_data_ref::<Names>().ok_or_else(|| err("square names are not set up"))?;
+    lua.create_sequence_from(squares.into_iter().map(|s| names.squares[s.index()].clone()))
+}
+
 fn checker_table(lua: &Lua, sq: Square, c: &Checker) -> R<Table> {
+    let names = lua.app_data_ref::<Names>().ok_or_else(|| err("square names are not set up"))?;
     let t = lua.create_table_with_capacity(0, 6)?;
-    t.raw_set("square", sq.to_string())?;
-    t.raw_set("owner", c.owner.name())?;
-    t.raw_set("kind", c.kind.name())?;
+    t.raw_set("square", names.squares[sq.index()].clone())?;
+    t.raw_set("owner", names.players[c.owner.index()].clone())?;
+    t.raw_set("kind", names.kinds[c.kind as usize - 1].clone())?;
     t.raw_set("ring", c.ring)?;
     t.raw_set("snookle", c.snookle)?;
     t.raw_set("hippo", c.hippo)?;
@@ -129,27 +155,26 @@ fn checker_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
     let mut set = board.occupied();
     let Some(f) = filter else { return Ok(set) };
     if let Some(owner) = f.get::<Option<String>>("owner")? {
-        set = set & board.checkers(player(&owner)?);
+        set &= board.checkers(player(&owner)?);
     }
     if let Some(kind) = f.get::<Option<String>>("kind")? {
-        set = set
-            & match kind.as_str() {
-                "pawn" => board.pawns(),
-                "king" => board.kings() - board.emperors(),
-                "emperor" => board.emperors(),
-                "crowned" => board.kings(),
-                _ => return Err(err(format!("'{kind}' is not a kind (pawn, king, emperor, crowned)"))),
-            };
+        set &= match kind.as_str() {
+            "pawn" => board.pawns(),
+            "king" => board.kings() - board.emperors(),
+            "emperor" => board.emperors(),
+            "crowned" => board.kings(),
+            _ => return Err(err(format!("'{kind}' is not a kind (pawn, king, emperor, crowned)"))),
+        };
     }
     for t in Token::ALL {
         match f.get::<Option<bool>>(t.name())? {
-            Some(true) => set = set & board.tokens(t),
+            Some(true) => set &= board.tokens(t),
             Some(false) => set = set - board.tokens(t),
             None => {}
         }
     }
     if let Some(colour) = f.get::<Option<String>>("colour")? {
-        set = set & colour_mask(&colour)?;
+        set &= colour_mask(&colour)?;
     }
     Ok(set)
 }
@@ -168,39 +193,68 @@ fn square_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
     let mut set = Bitboard::ALL;
     let Some(f) = filter else { return Ok(set) };
     match f.get::<Option<bool>>("empty")? {
-        Some(true) => set = set & board.empty_squares(),
+        Some(true) => set &= board.empty_squares(),
         Some(false) => set = set - board.empty_squares(),
         None => {}
     }
     if let Some(colour) = f.get::<Option<String>>("colour")? {
-        set = set & colour_mask(&colour)?;
+        set &= colour_mask(&colour)?;
     }
     let orientation = board.orientation();
     if let Some(p) = f.get::<Option<String>>("half")? {
-        set = set & orientation.half(player(&p)?);
+        set &= orientation.half(player(&p)?);
     }
     if let Some(p) = f.get::<Option<String>>("back_row")? {
-        set = set & orientation.back_row(player(&p)?);
+        set &= orientation.back_row(player(&p)?);
     }
     if let Some(p) = f.get::<Option<String>>("king_row")? {
-        set = set & orientation.king_row(player(&p)?);
+        set &= orientation.king_row(player(&p)?);
     }
     if let Some(t) = f.get::<Option<String>>("terrain")? {
-        set = set
-            & match t.as_str() {
-                "any" => board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
-                other => board.terrain(terrain(other)?),
-            };
+        set &= match t.as_str() {
+            "any" => board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
+            other => board.terrain(terrain(other)?),
+        };
     }
     Ok(set)
+}
+
+/// Lower-left squares of the 2×2 blocks matching `{owners = {players…}, empty = bool}`:
+/// `owners` asks for at least one checker of each player named (R8.19), `empty`
+/// for four empty squares (R4.5, R7.1).
+fn blocks(run: &Run, filter: Option<Table>) -> R<Vec<Square>> {
+    let board = &run.state.board;
+    let (owners, empty) = match filter {
+        Some(f) => {
+            let owners = match f.get::<Option<Table>>("owners")? {
+                Some(t) => strings(t)?.iter().map(|p| player(p)).collect::<R<Vec<_>>>()?,
+                None => Vec::new(),
+            };
+            (owners, f.get::<Option<bool>>("empty")?)
+        }
+        None => (Vec::new(), None),
+    };
+    let free = board.empty_squares();
+    Ok(Square::all()
+        .filter_map(|a| Some((a, crate::kernel::block(a)?)))
+        .filter(|(_, b)| owners.iter().all(|&p| (*b & board.checkers(p)).any()))
+        .filter(|(_, b)| match empty {
+            Some(true) => (*b - free).is_empty(),
+            Some(false) => (*b - free).any(),
+            None => true,
+        })
+        .map(|(a, _)| a)
+        .collect())
 }
 
 /// The pending answer to a question, or a halt that turns the question into the
 /// game's pending decision (ENGINEERING.md invariant 3). `None` means "none" was
 /// chosen for an optional question.
 fn ask(lua: &Lua, kind: QuestionKind, prompt: String, options: Vec<Answer>, optional: bool) -> R<Option<Answer>> {
+    // The same answer offered twice is one option (keep the first of each).
     let mut options = options;
-    options.dedup();
+    let mut seen = std::collections::HashSet::new();
+    options.retain(|o| seen.insert(o.clone()));
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
     }
@@ -290,7 +344,7 @@ impl UserData for Ctx {
         m.add_method("is_empty", |lua, _, sq: String| with_run(lua, |r| Ok(r.state.board.is_empty(square(&sq)?))));
         m.add_method("squares", |lua, _, filter: Option<Table>| {
             let set = with_run(lua, |r| square_filter(r, filter))?;
-            list(lua, set)
+            square_list(lua, set)
         });
         m.add_method("terrain", |lua, _, sq: String| {
             with_run(lua, |r| Ok(r.state.board.terrain_at(square(&sq)?).map(Terrain::name)))
@@ -328,15 +382,25 @@ impl UserData for Ctx {
         m.add_method("monolith", |lua, _, ()| with_run(lua, |r| Ok(r.state.board.monolith().map(|s| s.to_string()))));
         m.add_method("monolith_squares", |lua, _, ()| {
             let block = with_run(lua, |r| Ok(r.state.board.monolith_block()))?;
-            list(lua, block)
+            square_list(lua, block)
         });
         m.add_method("monolith_spots", |lua, _, ()| {
             let spots = with_run(lua, |r| Ok(r.state.board.monolith_spots()))?;
-            list(lua, spots)
+            square_list(lua, spots)
         });
         m.add_method("monolith_directions", |lua, _, ()| {
             let dirs = with_run(lua, |r| Ok(r.state.board.monolith_directions()))?;
             list(lua, dirs)
+        });
+        m.add_method("blocks", |lua, _, filter: Option<Table>| {
+            let anchors = with_run(lua, |r| blocks(r, filter))?;
+            square_list(lua, anchors)
+        });
+        m.add_method("block_squares", |lua, _, anchor: String| {
+            let anchor = square(&anchor)?;
+            let block = crate::kernel::block(anchor)
+                .ok_or_else(|| err(format!("no 2×2 block has {anchor} as its lower-left square")))?;
+            square_list(lua, block)
         });
         m.add_method("walls", |lua, _, owner: Option<String>| {
             let edges: Vec<Edge> = with_run(lua, |r| {
@@ -412,17 +476,17 @@ impl UserData for Ctx {
         m.add_method("step_targets", |lua, _, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
             let targets = with_run(lua, |r| Ok(r.state.board.step_targets(sq, &d)))?;
-            list(lua, targets)
+            square_list(lua, targets)
         });
         m.add_method("slide_targets", |lua, _, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
             let targets = with_run(lua, |r| Ok(r.state.board.slide_targets(sq, &d)))?;
-            list(lua, targets)
+            square_list(lua, targets)
         });
         m.add_method("jump_targets", |lua, _, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
             let targets = with_run(lua, |r| Ok(r.state.board.jump_targets(sq, &d)))?;
-            list(lua, targets)
+            square_list(lua, targets)
         });
 
         // ---- operations (each enforces the rules; a refusal is an error) ----
@@ -531,8 +595,7 @@ impl UserData for Ctx {
         m.add_method("set_constraint", |lua, _, squares: Table| {
             let movers = squares_of(Some(squares))?;
             writing(lua, |r| {
-                let card = r.state.piles.discard.last().copied().unwrap_or(CardId(0));
-                r.state.next_constraint = Some(Constraint { card, movers });
+                r.state.next_constraint = Some(Constraint { card: r.card, movers });
                 Ok(())
             })
         });
@@ -583,7 +646,10 @@ impl UserData for Ctx {
                 let Some(Answer::Option(pick)) = ask(lua, QuestionKind::Option, q, options, false)? else {
                     return Err(err("ask_order expected a named option"));
                 };
-                left.retain(|s| *s != pick);
+                // Only the first copy: a pile may hold a card more than once (R1.6).
+                if let Some(i) = left.iter().position(|s| *s == pick) {
+                    left.remove(i);
+                }
                 order.push(pick);
             }
             list(lua, order)
@@ -622,9 +688,7 @@ fn legal_moves_for(run: &Run, filter: Option<Table>) -> R<Vec<crate::kernel::Mov
         None => (None, Bitboard::EMPTY, Bitboard::EMPTY),
     };
     let allowed = if only.is_some() { squares_of(only)? } else { Bitboard::ALL };
-    let mut moves = run.state.moves_of(run.user, allowed - exclude);
-    moves.retain(|m| !not_to.contains(m.to()));
-    Ok(moves)
+    Ok(run.state.moves_avoiding(run.user, allowed - exclude, not_to))
 }
 
 fn moves_for(run: &Run, filter: Option<Table>) -> R<Vec<String>> {

@@ -74,6 +74,7 @@ impl ScriptEngine {
             |e: mlua::Error| Problems(vec![Problem::file(content.root.path(), format!("cannot start Lua: {e}"))]);
         let (lua, base, copy) = sandbox::new_state().map_err(fail)?;
         let ctx = lua.create_userdata(Ctx).map_err(fail)?;
+        lua.set_app_data(api::Names::new(&lua).map_err(fail)?);
         let mut engine = ScriptEngine {
             lua,
             base,
@@ -176,8 +177,9 @@ impl ScriptEngine {
         (run, outcome)
     }
 
-    fn run_for(&self, state: &GameState, user: Player, writable: bool, answers: &[Answer]) -> Run {
+    fn run_for(&self, state: &GameState, user: Player, writable: bool, answers: &[Answer], card: CardId) -> Run {
         Run {
+            card,
             state: state.clone(),
             user,
             writable,
@@ -199,7 +201,7 @@ impl ScriptEngine {
         let Some(script) = self.cards.get(usize::from(card.0)) else {
             return CardRun { resolution: Resolution::Failed(format!("no card {label}")), log: Vec::new() };
         };
-        let run = self.run_for(state, state.to_move, true, answers);
+        let run = self.run_for(state, state.to_move, true, answers, card);
         self.lua.set_app_data(run);
         sandbox::begin(&self.lua, self.budgets.card);
         let result = script.play.call::<Value>(self.ctx.clone());
@@ -228,7 +230,7 @@ impl ScriptEngine {
     pub fn can_play(&self, state: &GameState, card: CardId) -> Result<bool, String> {
         let script = self.cards.get(usize::from(card.0)).ok_or("no such card")?;
         let Some(f) = &script.can_play else { return Ok(true) };
-        let run = self.run_for(state, state.to_move, false, &[]);
+        let run = self.run_for(state, state.to_move, false, &[], card);
         let (_, result) = self.call(f, run, self.budgets.check, self.ctx.clone());
         let label = self.card_label(card);
         match result {
@@ -242,7 +244,7 @@ impl ScriptEngine {
     pub fn check_planet(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<bool, String> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
         let label = self.content.planet(planet).map_or("?", |p| p.id.as_str()).to_string();
-        let run = self.run_for(state, player, false, &[]);
+        let run = self.run_for(state, player, false, &[], CardId(0));
         let (_, result) = self.call(&script.check, run, self.budgets.check, (self.ctx.clone(), player.name()));
         match result {
             Ok(Value::Boolean(b)) => Ok(b),

@@ -1,0 +1,16 @@
+-- Evacuate (R8.12): next turn the opponent must, if able, move one of their
+-- checkers off their back row (a constraint, R4.8).
+function play(ctx)
+  local opponent = ctx:opponent()
+  local row = {}
+  for _, sq in ipairs(ctx:squares{ back_row = opponent }) do row[sq] = true end
+  local movers = {}
+  for _, c in ipairs(ctx:checkers{ owner = opponent }) do
+    if row[c.square] then movers[#movers + 1] = c.square end
+  end
+  if #movers == 0 then
+    ctx:log("Evacuate: the opponent has no checker on their back row")
+    return
+  end
+  ctx:set_constraint(movers)
+end

@@ -1,0 +1,83 @@
+//! Helpers shared by the integration tests: boards read from diagrams, compared
+//! as diagrams, and move lists as sorted text.
+
+// Each test crate uses its own subset of these helpers.
+#![allow(dead_code)]
+
+use alien_checkers::diagram;
+use alien_checkers::kernel::{Bitboard, Board, Crowning, Edge, EdgePair, Player, Square, Supply, legal_moves};
+
+pub fn sq(name: &str) -> Square {
+    name.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn edge(name: &str) -> Edge {
+    name.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn pair(name: &str) -> EdgePair {
+    name.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An Alien Checkers board (standard supply, crowning from the reserve) read from
+/// a diagram; each reserve holds the pieces not drawn (12 in all, R1.3).
+pub fn board(text: &str) -> Board {
+    board_with(text, Supply::STANDARD, Crowning::FromReserve)
+}
+
+pub fn board_with(text: &str, supply: Supply, crowning: Crowning) -> Board {
+    let board = diagram::parse(text, supply, crowning).unwrap_or_else(|e| panic!("bad test diagram: {e}\n{text}"));
+    board.validate().unwrap_or_else(|e| panic!("test diagram breaks an invariant: {e}\n{text}"));
+    board
+}
+
+/// A diagram reduced to what it says: the file-letter line and blank lines
+/// dropped, dots (empty dark squares) blanked, runs of spaces collapsed, so
+/// expected diagrams may be indented and aligned by hand.
+pub fn normalise(text: &str) -> String {
+    text.lines()
+        .map(|l| l.replace('.', " ").split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty() && !l.starts_with(|c: char| c.is_ascii_lowercase()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Asserts that `board` draws as `expected` (see [`normalise`]).
+#[track_caller]
+pub fn assert_diagram(board: &Board, expected: &str) {
+    let actual = diagram::render(board);
+    assert!(
+        normalise(&actual) == normalise(expected),
+        "the board differs from the expected diagram\n--- actual ---\n{actual}--- expected ---\n{expected}"
+    );
+}
+
+/// The legal moves of `player` (R4), as sorted text: `c3-d4`, `c3xe5xg7`.
+pub fn moves(board: &Board, player: Player) -> Vec<String> {
+    moves_of(board, player, Bitboard::ALL)
+}
+
+pub fn moves_of(board: &Board, player: Player, allowed: Bitboard) -> Vec<String> {
+    let mut out = Vec::new();
+    legal_moves(board, player, allowed, &mut out);
+    let mut names: Vec<String> = out.iter().map(|m| m.to_string()).collect();
+    names.sort();
+    names
+}
+
+/// Plays the legal move of `player` written `text` (R4); panics if it is not legal.
+#[track_caller]
+pub fn play(board: &mut Board, player: Player, text: &str) {
+    let mut out = Vec::new();
+    legal_moves(board, player, Bitboard::ALL, &mut out);
+    let mv = out.iter().find(|m| m.to_string() == text).unwrap_or_else(|| {
+        let legal: Vec<String> = out.iter().map(|m| m.to_string()).collect();
+        panic!("{text} is not legal for {player}; legal: {legal:?}")
+    });
+    board.play(mv).unwrap_or_else(|e| panic!("{text}: {e}"));
+}
+
+/// A set of squares from names.
+pub fn squares(names: &[&str]) -> Bitboard {
+    names.iter().map(|n| sq(n)).collect()
+}

@@ -101,7 +101,8 @@ impl Board {
     /// Every pair of edges where `owner` could place two walls now (R5.2).
     pub fn wall_spots(&self) -> Vec<super::walls::EdgePair> {
         super::walls::EdgePair::all()
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|p| {
                 let free = |e| self.wall_owner(e).is_none() && !self.edge_in_monolith(e);
                 free(p.0) && free(p.1)

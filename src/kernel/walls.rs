@@ -137,8 +137,14 @@ impl EdgePair {
         self.0.side == self.1.side
     }
 
-    /// Every pair of interior edges that share a vertex, in a fixed order.
-    pub fn all() -> Vec<EdgePair> {
+    /// Every pair of interior edges that share a vertex, in a fixed order
+    /// (computed once).
+    pub fn all() -> &'static [EdgePair] {
+        static ALL: std::sync::OnceLock<Vec<EdgePair>> = std::sync::OnceLock::new();
+        ALL.get_or_init(EdgePair::compute_all)
+    }
+
+    fn compute_all() -> Vec<EdgePair> {
         let edges: Vec<Edge> = Edge::all().collect();
         let mut pairs = Vec::new();
         for (i, &a) in edges.iter().enumerate() {
@@ -276,7 +282,7 @@ mod tests {
 
     #[test]
     fn masks_agree_with_the_vertex_rule_for_every_pair_at_every_vertex() {
-        for pair in EdgePair::all() {
+        for &pair in EdgePair::all() {
             let mut walls = Walls::default();
             walls.insert(pair.0);
             walls.insert(pair.1);

@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use mlua::{Error as LuaError, Lua, LuaString, Table, UserData, UserDataMethods, Value};
+use mlua::{Error as LuaError, Lua, LuaString, Table, Value};
 
 use super::sandbox::{Stop, halt};
 use crate::game::{Answer, CardId, Constraint, GameState, Question, QuestionKind};
@@ -35,9 +35,6 @@ pub struct Run {
     /// The card being used (for a planet check or `can_play`, the card asked about).
     pub card: CardId,
 }
-
-/// The `ctx` userdata; all its state is in the current [`Run`].
-pub struct Ctx;
 
 type R<T> = mlua::Result<T>;
 
@@ -116,15 +113,21 @@ fn list<T: ToString>(lua: &Lua, items: impl IntoIterator<Item = T>) -> R<Table> 
 
 /// Lua strings made once and reused, so that reading the board allocates little.
 pub struct Names {
+    /// The sentinel `ask_*` return to stop a run.
+    pub halt: Table,
     squares: Vec<LuaString>,
+    /// By index in `EdgePair::all()`.
+    pairs: Vec<LuaString>,
     players: [LuaString; 2],
     kinds: [LuaString; 3],
 }
 
 impl Names {
-    pub fn new(lua: &Lua) -> R<Names> {
+    pub fn new(lua: &Lua, halt: Table) -> R<Names> {
         Ok(Names {
+            halt,
             squares: Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?,
+            pairs: EdgePair::all().iter().map(|p| lua.create_string(p.to_string())).collect::<R<_>>()?,
             players: [lua.create_string("dark")?, lua.create_string("light")?],
             kinds: [lua.create_string("pawn")?, lua.create_string("king")?, lua.create_string("emperor")?],
         })
@@ -149,32 +152,41 @@ fn checker_table(lua: &Lua, sq: Square, c: &Checker) -> R<Table> {
     Ok(t)
 }
 
-/// `{owner=, kind=, ring=, snookle=, hippo=}`: which checkers to list or count.
+/// `{owner=, kind=, ring=, snookle=, hippo=, colour=}`: which checkers to list or count.
 fn checker_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
     let board = &run.state.board;
     let mut set = board.occupied();
     let Some(f) = filter else { return Ok(set) };
-    if let Some(owner) = f.get::<Option<String>>("owner")? {
-        set &= board.checkers(player(&owner)?);
-    }
-    if let Some(kind) = f.get::<Option<String>>("kind")? {
-        set &= match kind.as_str() {
-            "pawn" => board.pawns(),
-            "king" => board.kings() - board.emperors(),
-            "emperor" => board.emperors(),
-            "crowned" => board.kings(),
-            _ => return Err(err(format!("'{kind}' is not a kind (pawn, king, emperor, crowned)"))),
-        };
-    }
-    for t in Token::ALL {
-        match f.get::<Option<bool>>(t.name())? {
-            Some(true) => set &= board.tokens(t),
-            Some(false) => set = set - board.tokens(t),
-            None => {}
+    // Only the keys present are visited, so a small filter costs little.
+    for pair in f.pairs::<LuaString, Value>() {
+        let (key, value) = pair?;
+        let text = |v: &Value| -> R<String> { v.to_string() };
+        match key.as_bytes().as_ref() {
+            b"owner" => set &= board.checkers(player(&text(&value)?)?),
+            b"kind" => {
+                set &= match text(&value)?.as_str() {
+                    "pawn" => board.pawns(),
+                    "king" => board.kings() - board.emperors(),
+                    "emperor" => board.emperors(),
+                    "crowned" => board.kings(),
+                    other => return Err(err(format!("'{other}' is not a kind (pawn, king, emperor, crowned)"))),
+                }
+            }
+            b"colour" => set &= colour_mask(&text(&value)?)?,
+            other => {
+                let name = String::from_utf8_lossy(other);
+                let Some(t) = Token::ALL.into_iter().find(|t| t.name() == name) else {
+                    return Err(err(format!(
+                        "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo)"
+                    )));
+                };
+                match value {
+                    Value::Boolean(true) => set &= board.tokens(t),
+                    Value::Boolean(false) => set = set - board.tokens(t),
+                    _ => return Err(err(format!("the filter's {name} must be true or false"))),
+                }
+            }
         }
-    }
-    if let Some(colour) = f.get::<Option<String>>("colour")? {
-        set &= colour_mask(&colour)?;
     }
     Ok(set)
 }
@@ -192,29 +204,33 @@ fn square_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
     let board = &run.state.board;
     let mut set = Bitboard::ALL;
     let Some(f) = filter else { return Ok(set) };
-    match f.get::<Option<bool>>("empty")? {
-        Some(true) => set &= board.empty_squares(),
-        Some(false) => set = set - board.empty_squares(),
-        None => {}
-    }
-    if let Some(colour) = f.get::<Option<String>>("colour")? {
-        set &= colour_mask(&colour)?;
-    }
     let orientation = board.orientation();
-    if let Some(p) = f.get::<Option<String>>("half")? {
-        set &= orientation.half(player(&p)?);
-    }
-    if let Some(p) = f.get::<Option<String>>("back_row")? {
-        set &= orientation.back_row(player(&p)?);
-    }
-    if let Some(p) = f.get::<Option<String>>("king_row")? {
-        set &= orientation.king_row(player(&p)?);
-    }
-    if let Some(t) = f.get::<Option<String>>("terrain")? {
-        set &= match t.as_str() {
-            "any" => board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
-            other => board.terrain(terrain(other)?),
-        };
+    for pair in f.pairs::<LuaString, Value>() {
+        let (key, value) = pair?;
+        let text = || -> R<String> { value.to_string() };
+        match key.as_bytes().as_ref() {
+            b"empty" => match value {
+                Value::Boolean(true) => set &= board.empty_squares(),
+                Value::Boolean(false) => set = set - board.empty_squares(),
+                _ => return Err(err("the filter's empty must be true or false")),
+            },
+            b"colour" => set &= colour_mask(&text()?)?,
+            b"half" => set &= orientation.half(player(&text()?)?),
+            b"back_row" => set &= orientation.back_row(player(&text()?)?),
+            b"king_row" => set &= orientation.king_row(player(&text()?)?),
+            b"terrain" => {
+                set &= match text()?.as_str() {
+                    "any" => board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
+                    other => board.terrain(terrain(other)?),
+                }
+            }
+            other => {
+                return Err(err(format!(
+                    "'{}' is not a square filter (empty, colour, half, back_row, king_row, terrain)",
+                    String::from_utf8_lossy(other)
+                )));
+            }
+        }
     }
     Ok(set)
 }
@@ -247,14 +263,32 @@ fn blocks(run: &Run, filter: Option<Table>) -> R<Vec<Square>> {
         .collect())
 }
 
+/// Removes repeated answers, keeping the first of each, without hashing in the
+/// common case of squares.
+fn dedup_keep_first(options: &mut Vec<Answer>) {
+    let mut squares = Bitboard::EMPTY;
+    if options.iter().all(|o| matches!(o, Answer::Square(_))) {
+        options.retain(|o| match o {
+            Answer::Square(sq) => {
+                let new = !squares.contains(*sq);
+                squares.insert(*sq);
+                new
+            }
+            _ => true,
+        });
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(options.len());
+        options.retain(|o| seen.insert(o.clone()));
+    }
+}
+
 /// The pending answer to a question, or a halt that turns the question into the
 /// game's pending decision (ENGINEERING.md invariant 3). `None` means "none" was
 /// chosen for an optional question.
-fn ask(lua: &Lua, kind: QuestionKind, prompt: String, options: Vec<Answer>, optional: bool) -> R<Option<Answer>> {
+fn ask(lua: &Lua, kind: QuestionKind, prompt: String, options: Vec<Answer>, optional: bool) -> R<Asked> {
     // The same answer offered twice is one option (keep the first of each).
     let mut options = options;
-    let mut seen = std::collections::HashSet::new();
-    options.retain(|o| seen.insert(o.clone()));
+    dedup_keep_first(&mut options);
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
     }
@@ -277,22 +311,37 @@ fn ask(lua: &Lua, kind: QuestionKind, prompt: String, options: Vec<Answer>, opti
         Ok(Some(answer))
     })?;
     match answer {
-        Some(a) if a == none => Ok(None),
-        Some(a) => Ok(Some(a)),
+        Some(a) if a == none => Ok(Asked::Answer(None)),
+        Some(a) => Ok(Asked::Answer(Some(a))),
         None => {
             if optional {
                 options.push(none);
             }
-            Err(halt(lua, Stop::Asked(Question { prompt, kind, options })))
+            // Record the stop; the caller returns the HALT sentinel and the
+            // script's ctx proxy raises it (no Rust error, so no traceback).
+            let _ = halt(lua, Stop::Asked(Question { prompt, kind, options }));
+            Ok(Asked::Halt)
         }
     }
 }
 
-fn answer_value(lua: &Lua, answer: Option<Answer>) -> R<Value> {
-    Ok(match answer {
-        None => Value::Nil,
-        Some(a) => Value::String(lua.create_string(a.to_string())?),
+/// What `ask` found: an answer (`None` for "none"), or that the run must stop.
+enum Asked {
+    Answer(Option<Answer>),
+    Halt,
+}
+
+fn answer_value(lua: &Lua, asked: Asked) -> R<Value> {
+    Ok(match asked {
+        Asked::Halt => Value::Table(halt_sentinel(lua)?),
+        Asked::Answer(None) => Value::Nil,
+        Asked::Answer(Some(a)) => Value::String(lua.create_string(a.to_string())?),
     })
+}
+
+fn halt_sentinel(lua: &Lua) -> R<Table> {
+    let names = lua.app_data_ref::<Names>().ok_or_else(|| err("names are not set up"))?;
+    Ok(names.halt.clone())
 }
 
 fn optional(opts: &Option<Table>) -> R<bool> {
@@ -314,51 +363,52 @@ fn card_id(run: &Run, id: &str) -> R<CardId> {
         .ok_or_else(|| err(format!("'{id}' is not a card of this game")))
 }
 
-impl UserData for Ctx {
-    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+/// Builds the table of host functions behind every script's `ctx`. Each function
+/// ignores its first argument (the script's `ctx`, as in `ctx:checker(sq)`).
+pub fn api_table(lua: &Lua) -> R<Table> {
+    let mut builder = ApiBuilder { lua, table: lua.create_table()?, error: None };
+    let m = &mut builder;
+    {
+        // Every method goes through `add`, which lifts the memory limit while it runs.
         // ---- who and when ----
-        m.add_method("player", |lua, _, ()| with_run(lua, |r| Ok(r.user.name())));
-        m.add_method("opponent", |lua, _, ()| with_run(lua, |r| Ok((!r.user).name())));
-        m.add_method("turn", |lua, _, ()| with_run(lua, |r| Ok(r.state.turn + 1)));
-        m.add_method("to_move", |lua, _, ()| with_run(lua, |r| Ok(r.state.to_move.name())));
+        add(m, "player", |lua, ()| with_run(lua, |r| Ok(r.user.name())));
+        add(m, "opponent", |lua, ()| with_run(lua, |r| Ok((!r.user).name())));
+        add(m, "turn", |lua, ()| with_run(lua, |r| Ok(r.state.turn + 1)));
+        add(m, "to_move", |lua, ()| with_run(lua, |r| Ok(r.state.to_move.name())));
 
         // ---- checkers ----
-        m.add_method("checker", |lua, _, sq: String| {
+        add(m, "checker", |lua, sq: String| {
             let sq = square(&sq)?;
             let c = with_run(lua, |r| Ok(r.state.board.checker(sq)))?;
             c.map(|c| checker_table(lua, sq, &c)).transpose()
         });
-        m.add_method("checkers", |lua, _, filter: Option<Table>| {
+        add(m, "checkers", |lua, filter: Option<Table>| {
             let found: Vec<(Square, Checker)> = with_run(lua, |r| {
                 let set = checker_filter(r, filter)?;
                 Ok(set.filter_map(|sq| Some((sq, r.state.board.checker(sq)?))).collect())
             })?;
             lua.create_sequence_from(found.iter().map(|(sq, c)| checker_table(lua, *sq, c)).collect::<R<Vec<_>>>()?)
         });
-        m.add_method("count", |lua, _, filter: Option<Table>| {
-            with_run(lua, |r| Ok(checker_filter(r, filter)?.count()))
-        });
-        m.add_method("reserve", |lua, _, p: String| with_run(lua, |r| Ok(r.state.board.reserve(player(&p)?))));
+        add(m, "count", |lua, filter: Option<Table>| with_run(lua, |r| Ok(checker_filter(r, filter)?.count())));
+        add(m, "reserve", |lua, p: String| with_run(lua, |r| Ok(r.state.board.reserve(player(&p)?))));
 
         // ---- squares and terrain ----
-        m.add_method("is_empty", |lua, _, sq: String| with_run(lua, |r| Ok(r.state.board.is_empty(square(&sq)?))));
-        m.add_method("squares", |lua, _, filter: Option<Table>| {
+        add(m, "is_empty", |lua, sq: String| with_run(lua, |r| Ok(r.state.board.is_empty(square(&sq)?))));
+        add(m, "squares", |lua, filter: Option<Table>| {
             let set = with_run(lua, |r| square_filter(r, filter))?;
             square_list(lua, set)
         });
-        m.add_method("terrain", |lua, _, sq: String| {
+        add(m, "terrain", |lua, sq: String| {
             with_run(lua, |r| Ok(r.state.board.terrain_at(square(&sq)?).map(Terrain::name)))
         });
-        m.add_method("colour", |_, _, sq: String| {
-            Ok(if square(&sq)?.colour() == Colour::Dark { "dark" } else { "light" })
-        });
-        m.add_method("neighbour", |_, _, (sq, dir): (String, String)| {
+        add(m, "colour", |_, sq: String| Ok(if square(&sq)?.colour() == Colour::Dark { "dark" } else { "light" }));
+        add(m, "neighbour", |_, (sq, dir): (String, String)| {
             Ok(square(&sq)?.step(rule(dir.parse::<Dir>())?).map(|s| s.to_string()))
         });
-        m.add_method("orientation", |lua, _, ()| {
+        add(m, "orientation", |lua, ()| {
             with_run(lua, |r| Ok(r.state.board.orientation().forward(Player::Dark).name()))
         });
-        m.add_method("supply", |lua, _, (kind, owner): (String, Option<String>)| {
+        add(m, "supply", |lua, (kind, owner): (String, Option<String>)| {
             with_run(lua, |r| {
                 let s = r.state.board.supply();
                 Ok(match kind.as_str() {
@@ -379,30 +429,30 @@ impl UserData for Ctx {
         });
 
         // ---- the monolith and walls ----
-        m.add_method("monolith", |lua, _, ()| with_run(lua, |r| Ok(r.state.board.monolith().map(|s| s.to_string()))));
-        m.add_method("monolith_squares", |lua, _, ()| {
+        add(m, "monolith", |lua, ()| with_run(lua, |r| Ok(r.state.board.monolith().map(|s| s.to_string()))));
+        add(m, "monolith_squares", |lua, ()| {
             let block = with_run(lua, |r| Ok(r.state.board.monolith_block()))?;
             square_list(lua, block)
         });
-        m.add_method("monolith_spots", |lua, _, ()| {
+        add(m, "monolith_spots", |lua, ()| {
             let spots = with_run(lua, |r| Ok(r.state.board.monolith_spots()))?;
             square_list(lua, spots)
         });
-        m.add_method("monolith_directions", |lua, _, ()| {
+        add(m, "monolith_directions", |lua, ()| {
             let dirs = with_run(lua, |r| Ok(r.state.board.monolith_directions()))?;
             list(lua, dirs)
         });
-        m.add_method("blocks", |lua, _, filter: Option<Table>| {
+        add(m, "blocks", |lua, filter: Option<Table>| {
             let anchors = with_run(lua, |r| blocks(r, filter))?;
             square_list(lua, anchors)
         });
-        m.add_method("block_squares", |lua, _, anchor: String| {
+        add(m, "block_squares", |lua, anchor: String| {
             let anchor = square(&anchor)?;
             let block = crate::kernel::block(anchor)
                 .ok_or_else(|| err(format!("no 2×2 block has {anchor} as its lower-left square")))?;
             square_list(lua, block)
         });
-        m.add_method("walls", |lua, _, owner: Option<String>| {
+        add(m, "walls", |lua, owner: Option<String>| {
             let edges: Vec<Edge> = with_run(lua, |r| {
                 let owners = match owner {
                     Some(o) => vec![player(&o)?],
@@ -414,13 +464,17 @@ impl UserData for Ctx {
             })?;
             list(lua, edges)
         });
-        m.add_method("wall_spots", |lua, _, ()| {
+        add(m, "wall_spots", |lua, ()| {
             let spots = with_run(lua, |r| Ok(r.state.board.wall_spots()))?;
-            list(lua, spots)
+            let names = lua.app_data_ref::<Names>().ok_or_else(|| err("names are not set up"))?;
+            let all = EdgePair::all();
+            lua.create_sequence_from(
+                spots.iter().filter_map(|p| all.binary_search(p).ok()).map(|i| names.pairs[i].clone()),
+            )
         });
 
         // ---- counters, piles, this turn ----
-        m.add_method("counter", |lua, _, (p, name): (String, String)| {
+        add(m, "counter", |lua, (p, name): (String, String)| {
             with_run(lua, |r| {
                 let c = r.state.counters(player(&p)?);
                 match name.as_str() {
@@ -430,7 +484,7 @@ impl UserData for Ctx {
                 }
             })
         });
-        m.add_method("piles", |lua, _, ()| {
+        add(m, "piles", |lua, ()| {
             let (ids, draw, face_up, discard) = with_run(lua, |r| {
                 let p = &r.state.piles;
                 Ok((r.card_ids.clone(), p.draw.clone(), p.face_up.clone(), p.discard.clone()))
@@ -442,7 +496,7 @@ impl UserData for Ctx {
             t.raw_set("discard", named(discard)?)?;
             Ok(t)
         });
-        m.add_method("moved", |lua, _, ()| {
+        add(m, "moved", |lua, ()| {
             let moved = with_run(lua, |r| Ok(r.state.moved))?;
             moved
                 .map(|m| {
@@ -453,13 +507,13 @@ impl UserData for Ctx {
                 })
                 .transpose()
         });
-        m.add_method("random", |lua, _, n: i64| {
+        add(m, "random", |lua, n: i64| {
             if !(1..=1_000_000).contains(&n) {
                 return Err(err("ctx:random(n) needs n from 1 to 1000000"));
             }
             writing(lua, |r| Ok(r.state.rng.below(n as usize) + 1))
         });
-        m.add_method("log", |lua, _, text: String| {
+        add(m, "log", |lua, text: String| {
             with_run(lua, |r| {
                 if r.log.len() < 64 {
                     r.log.push(text.chars().take(200).collect());
@@ -469,71 +523,69 @@ impl UserData for Ctx {
         });
 
         // ---- move helpers ----
-        m.add_method("legal_moves", |lua, _, filter: Option<Table>| {
+        add(m, "legal_moves", |lua, filter: Option<Table>| {
             let moves = with_run(lua, |r| moves_for(r, filter))?;
             list(lua, moves)
         });
-        m.add_method("step_targets", |lua, _, (sq, d): (String, Value)| {
+        add(m, "step_targets", |lua, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
             let targets = with_run(lua, |r| Ok(r.state.board.step_targets(sq, &d)))?;
             square_list(lua, targets)
         });
-        m.add_method("slide_targets", |lua, _, (sq, d): (String, Value)| {
+        add(m, "slide_targets", |lua, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
             let targets = with_run(lua, |r| Ok(r.state.board.slide_targets(sq, &d)))?;
             square_list(lua, targets)
         });
-        m.add_method("jump_targets", |lua, _, (sq, d): (String, Value)| {
+        add(m, "jump_targets", |lua, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
             let targets = with_run(lua, |r| Ok(r.state.board.jump_targets(sq, &d)))?;
             square_list(lua, targets)
         });
 
         // ---- operations (each enforces the rules; a refusal is an error) ----
-        m.add_method("place_terrain", |lua, _, (sq, t): (String, String)| {
+        add(m, "place_terrain", |lua, (sq, t): (String, String)| {
             writing(lua, |r| rule(r.state.board.place_terrain(square(&sq)?, terrain(&t)?)))
         });
-        m.add_method("remove_terrain", |lua, _, sq: String| {
+        add(m, "remove_terrain", |lua, sq: String| {
             writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?)).map(Terrain::name))
         });
-        m.add_method("put_token", |lua, _, (sq, t): (String, String)| {
+        add(m, "put_token", |lua, (sq, t): (String, String)| {
             writing(lua, |r| rule(r.state.board.put_token(square(&sq)?, token(&t)?)))
         });
-        m.add_method("remove_token", |lua, _, (sq, t): (String, String)| {
+        add(m, "remove_token", |lua, (sq, t): (String, String)| {
             writing(lua, |r| rule(r.state.board.remove_token(square(&sq)?, token(&t)?)))
         });
-        m.add_method("can_take_token", |lua, _, (sq, t): (String, String)| {
+        add(m, "can_take_token", |lua, (sq, t): (String, String)| {
             with_run(lua, |r| Ok(r.state.board.can_take_token(square(&sq)?, token(&t)?)))
         });
-        m.add_method("remove_checker", |lua, _, sq: String| {
+        add(m, "remove_checker", |lua, sq: String| {
             writing(lua, |r| rule(r.state.board.remove_checker(square(&sq)?)).map(|_| ()))
         });
-        m.add_method("place_from_reserve", |lua, _, sq: String| {
+        add(m, "place_from_reserve", |lua, sq: String| {
             writing(lua, |r| rule(r.state.board.place_from_reserve(r.user, square(&sq)?)))
         });
-        m.add_method("relocate", |lua, _, (from, to): (String, String)| {
+        add(m, "relocate", |lua, (from, to): (String, String)| {
             writing(lua, |r| rule(r.state.board.relocate(square(&from)?, square(&to)?)))
         });
-        m.add_method("make_emperor", |lua, _, (pawn, king): (String, String)| {
+        add(m, "make_emperor", |lua, (pawn, king): (String, String)| {
             writing(lua, |r| rule(r.state.board.make_emperor(square(&pawn)?, square(&king)?)))
         });
-        m.add_method("place_monolith", |lua, _, sq: String| {
-            writing(lua, |r| rule(r.state.board.place_monolith(square(&sq)?)))
-        });
-        m.add_method("move_monolith", |lua, _, dir: String| {
+        add(m, "place_monolith", |lua, sq: String| writing(lua, |r| rule(r.state.board.place_monolith(square(&sq)?))));
+        add(m, "move_monolith", |lua, dir: String| {
             let report = writing(lua, |r| rule(r.state.board.move_monolith(rule(dir.parse::<Dir>())?)))?;
             let t = lua.create_table()?;
             t.raw_set("removed", list(lua, report.removed)?)?;
             t.raw_set("pushed", report.pushed.len())?;
             Ok(t)
         });
-        m.add_method("place_walls", |lua, _, pair: String| {
+        add(m, "place_walls", |lua, pair: String| {
             writing(lua, |r| rule(r.state.board.place_walls(r.user, rule(pair.parse::<EdgePair>())?)))
         });
-        m.add_method("remove_wall", |lua, _, edge: String| {
+        add(m, "remove_wall", |lua, edge: String| {
             writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?)).map(|p| p.name()))
         });
-        m.add_method("rotate", |lua, _, way: String| {
+        add(m, "rotate", |lua, way: String| {
             let rotation = match way.as_str() {
                 "clockwise" => Rotation::Clockwise,
                 "counterclockwise" => Rotation::Counterclockwise,
@@ -544,7 +596,7 @@ impl UserData for Ctx {
                 Ok(())
             })
         });
-        m.add_method("add_counter", |lua, _, (p, name, n): (String, String, u32)| {
+        add(m, "add_counter", |lua, (p, name, n): (String, String, u32)| {
             writing(lua, |r| {
                 let c = r.state.counters_mut(player(&p)?);
                 match name.as_str() {
@@ -555,7 +607,7 @@ impl UserData for Ctx {
                 Ok(())
             })
         });
-        m.add_method("play_move", |lua, _, (text, filter): (String, Option<Table>)| {
+        add(m, "play_move", |lua, (text, filter): (String, Option<Table>)| {
             let wanted: MoveText = rule(text.parse())?;
             writing(lua, |r| {
                 let mut legal = legal_moves_for(r, filter)?;
@@ -567,12 +619,12 @@ impl UserData for Ctx {
                 rule(r.state.play_extra_move(user, &mv))
             })
         });
-        m.add_method("jump", |lua, _, (from, landing): (String, String)| {
+        add(m, "jump", |lua, (from, landing): (String, String)| {
             let (from, landing) = (square(&from)?, square(&landing)?);
             let dir = direction(from, landing, 2).ok_or_else(|| err(format!("{landing} is not a jump from {from}")))?;
             writing(lua, |r| rule(r.state.jump_by_card(from, dir)).map(|s| s.to_string()))
         });
-        m.add_method("lift", |lua, _, sq: String| {
+        add(m, "lift", |lua, sq: String| {
             let sq = square(&sq)?;
             writing(lua, |r| {
                 let c = rule(r.state.board.set_aside(sq))?;
@@ -580,7 +632,7 @@ impl UserData for Ctx {
                 Ok(())
             })
         });
-        m.add_method("put_back", |lua, _, sq: String| {
+        add(m, "put_back", |lua, sq: String| {
             let sq = square(&sq)?;
             writing(lua, |r| {
                 let i = r
@@ -592,20 +644,20 @@ impl UserData for Ctx {
                 rule(r.state.board.put_back(sq, c))
             })
         });
-        m.add_method("set_constraint", |lua, _, squares: Table| {
+        add(m, "set_constraint", |lua, squares: Table| {
             let movers = squares_of(Some(squares))?;
             writing(lua, |r| {
                 r.state.next_constraint = Some(Constraint { card: r.card, movers });
                 Ok(())
             })
         });
-        m.add_method("reshuffle", |lua, _, ()| {
+        add(m, "reshuffle", |lua, ()| {
             writing(lua, |r| {
                 r.state.reshuffle_all();
                 Ok(())
             })
         });
-        m.add_method("set_draw_order", |lua, _, order: Table| {
+        add(m, "set_draw_order", |lua, order: Table| {
             let order = strings(order)?;
             writing(lua, |r| {
                 let ids = order.iter().map(|id| card_id(r, id)).collect::<R<Vec<_>>>()?;
@@ -624,16 +676,19 @@ impl UserData for Ctx {
             ("ask_option", QuestionKind::Option),
         ];
         for (name, kind) in simple {
-            m.add_method(name, move |lua, _, (prompt, options, opts): (String, Table, Option<Table>)| {
-                let options = strings(options)?.iter().map(|s| parse_answer(kind, s)).collect::<R<Vec<_>>>()?;
-                if options.len() > 4096 {
+            add(m, name, move |lua, (prompt, options, opts): (String, Table, Option<Table>)| {
+                if options.raw_len() > 4096 {
                     return Err(err("a question may offer at most 4096 answers"));
                 }
+                let options = options
+                    .sequence_values::<LuaString>()
+                    .map(|s| parse_answer(kind, &s?.to_str()?))
+                    .collect::<R<Vec<_>>>()?;
                 let answer = ask(lua, kind, prompt, options, optional(&opts)?)?;
                 answer_value(lua, answer)
             });
         }
-        m.add_method("ask_order", |lua, _, (prompt, items): (String, Table)| {
+        add(m, "ask_order", |lua, (prompt, items): (String, Table)| {
             let mut left = strings(items)?;
             if left.len() > 64 {
                 return Err(err("ask_order orders at most 64 items"));
@@ -643,8 +698,10 @@ impl UserData for Ctx {
                 let position = order.len() + 1;
                 let options = left.iter().map(|s| Answer::Option(s.clone())).collect();
                 let q = format!("{prompt} (position {position} of {})", position + left.len() - 1);
-                let Some(Answer::Option(pick)) = ask(lua, QuestionKind::Option, q, options, false)? else {
-                    return Err(err("ask_order expected a named option"));
+                let pick = match ask(lua, QuestionKind::Option, q, options, false)? {
+                    Asked::Halt => return Ok(Value::Table(halt_sentinel(lua)?)),
+                    Asked::Answer(Some(Answer::Option(pick))) => pick,
+                    Asked::Answer(_) => return Err(err("ask_order expected a named option")),
                 };
                 // Only the first copy: a pile may hold a card more than once (R1.6).
                 if let Some(i) = left.iter().position(|s| *s == pick) {
@@ -652,8 +709,63 @@ impl UserData for Ctx {
                 }
                 order.push(pick);
             }
-            list(lua, order)
+            Ok(Value::Table(list(lua, order)?))
         });
+    }
+    builder.finish()
+}
+
+struct ApiBuilder<'a> {
+    lua: &'a Lua,
+    table: Table,
+    error: Option<LuaError>,
+}
+
+impl ApiBuilder<'_> {
+    fn finish(self) -> R<Table> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.table),
+        }
+    }
+}
+
+/// Registers a `ctx` function. While it runs, the Lua memory limit is lifted: with
+/// a limit set, mlua guards every allocation made from Rust with a protected call,
+/// which made reading the board several times slower. Host functions allocate a
+/// bounded amount (at most a few thousand short strings), and the limit is back
+/// before any script code runs again, so scripts stay bounded.
+fn add<A, T, F>(m: &mut ApiBuilder, name: &str, f: F)
+where
+    A: mlua::FromLuaMulti,
+    T: mlua::IntoLuaMulti,
+    F: Fn(&Lua, A) -> R<T> + 'static,
+{
+    let function = m.lua.create_function(move |lua, mut args: mlua::MultiValue| {
+        args.pop_front(); // the script's ctx
+        let args = A::from_lua_multi(args, lua)?;
+        let _unlimited = Unlimited::new(lua);
+        f(lua, args)
+    });
+    match function.and_then(|function| m.table.raw_set(name, function)) {
+        Ok(()) => {}
+        Err(e) => m.error = Some(e),
+    }
+}
+
+/// Lifts the memory limit until dropped.
+struct Unlimited<'a>(&'a Lua);
+
+impl<'a> Unlimited<'a> {
+    fn new(lua: &'a Lua) -> Unlimited<'a> {
+        let _ = lua.set_memory_limit(0);
+        Unlimited(lua)
+    }
+}
+
+impl Drop for Unlimited<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.set_memory_limit(super::sandbox::MEMORY_LIMIT);
     }
 }
 

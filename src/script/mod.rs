@@ -12,14 +12,14 @@ mod sandbox;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use mlua::{AnyUserData, Function, Lua, Table, Value};
+use mlua::{Function, Lua, MultiValue, Table, Value};
 
 pub use sandbox::MEMORY_LIMIT;
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{Answer, CardHost, CardId, GameState, PlanetId, Resolution};
 use crate::kernel::Player;
-use api::{Ctx, Run};
+use api::Run;
 use sandbox::{Stop, describe_error, describe_stop};
 
 /// Instruction budgets. A card may be run once per answer, so its budget is per run.
@@ -36,13 +36,16 @@ impl Default for Budgets {
     }
 }
 
+/// A compiled card: its functions and its own `ctx` proxy.
 struct CardScript {
     play: Function,
     can_play: Option<Function>,
+    ctx: Table,
 }
 
 struct PlanetScript {
     check: Function,
+    ctx: Table,
 }
 
 /// What a card run produced, with what the script logged.
@@ -55,9 +58,9 @@ pub struct CardRun {
 /// Runs the scripts of one [`Content`]; implements [`CardHost`].
 pub struct ScriptEngine {
     lua: Lua,
-    base: Table,
-    copy: Function,
-    ctx: AnyUserData,
+    prelude: sandbox::Prelude,
+    /// The host functions every script's `ctx` copies.
+    api: Table,
     content: Content,
     cards: Vec<CardScript>,
     planets: Vec<PlanetScript>,
@@ -72,14 +75,13 @@ impl ScriptEngine {
     pub fn new(content: Content) -> Result<ScriptEngine, Problems> {
         let fail =
             |e: mlua::Error| Problems(vec![Problem::file(content.root.path(), format!("cannot start Lua: {e}"))]);
-        let (lua, base, copy) = sandbox::new_state().map_err(fail)?;
-        let ctx = lua.create_userdata(Ctx).map_err(fail)?;
-        lua.set_app_data(api::Names::new(&lua).map_err(fail)?);
+        let (lua, prelude) = sandbox::new_state().map_err(fail)?;
+        let api = api::api_table(&lua).map_err(fail)?;
+        lua.set_app_data(api::Names::new(&lua, prelude.halt.clone()).map_err(fail)?);
         let mut engine = ScriptEngine {
             lua,
-            base,
-            copy,
-            ctx,
+            prelude,
+            api,
             card_ids: content.cards.iter().map(|c| c.id.clone()).collect(),
             content,
             cards: Vec::new(),
@@ -104,9 +106,10 @@ impl ScriptEngine {
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
             match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
-                Ok(env) => cards.push(CardScript {
+                Ok((env, ctx)) => cards.push(CardScript {
                     play: env.raw_get("play").expect("checked present"),
                     can_play: env.raw_get("can_play").ok(),
+                    ctx,
                 }),
                 Err(message) => problems.push(Problem::file(&card.script.path, message)),
             }
@@ -114,7 +117,9 @@ impl ScriptEngine {
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
             match self.compile_one(&name, &planet.script.source, &["check"], &[]) {
-                Ok(env) => planets.push(PlanetScript { check: env.raw_get("check").expect("checked present") }),
+                Ok((env, ctx)) => {
+                    planets.push(PlanetScript { check: env.raw_get("check").expect("checked present"), ctx })
+                }
                 Err(message) => problems.push(Problem::file(&planet.script.path, message)),
             }
         }
@@ -124,8 +129,20 @@ impl ScriptEngine {
         Ok(())
     }
 
-    fn compile_one(&self, name: &str, source: &str, required: &[&str], optional: &[&str]) -> Result<Table, String> {
-        let env = sandbox::new_env(&self.lua, &self.base, &self.copy).map_err(|e| describe_error(&e))?;
+    /// Compiles one script into its own environment; returns it and the script's `ctx`.
+    fn compile_one(
+        &self,
+        name: &str,
+        source: &str,
+        required: &[&str],
+        optional: &[&str],
+    ) -> Result<(Table, Table), String> {
+        let env =
+            sandbox::new_env(&self.lua, &self.prelude.base, &self.prelude.copy).map_err(|e| describe_error(&e))?;
+        sandbox::begin(&self.lua, self.budgets.load);
+        let ctx = self.prelude.make_ctx.call::<Table>(self.api.clone());
+        sandbox::finish(&self.lua);
+        let ctx = ctx.map_err(|e| describe_error(&e))?;
         sandbox::load_script(&self.lua, name, source, env.clone(), self.budgets.load)?;
         for &f in required.iter().chain(optional) {
             match env.raw_get::<Value>(f) {
@@ -136,7 +153,7 @@ impl ScriptEngine {
                 Err(e) => return Err(describe_error(&e)),
             }
         }
-        Ok(env)
+        Ok((env, ctx))
     }
 
     /// Reloads the deck's manifests and scripts from disk. On any problem the
@@ -162,17 +179,43 @@ impl ScriptEngine {
         std::mem::take(&mut *self.errors.borrow_mut())
     }
 
-    fn call(&self, f: &Function, run: Run, budget: u64, args: impl mlua::IntoLuaMulti) -> (Run, Result<Value, String>) {
+    /// Calls `f(args…)` through the raw-pcall runner with `run` as the current run.
+    /// Returns the run, why it was stopped (if it was), and the result.
+    fn invoke(
+        &self,
+        f: &Function,
+        run: Run,
+        budget: u64,
+        args: impl mlua::IntoLuaMulti,
+    ) -> (Run, Option<Stop>, Result<Value, String>) {
         self.lua.set_app_data(run);
         sandbox::begin(&self.lua, budget);
-        let result = f.call::<Value>(args);
+        let result = self.prelude.runner.call::<MultiValue>((f.clone(), args));
         let stop = sandbox::finish(&self.lua);
         let run = self.lua.remove_app_data::<Run>().expect("the run was set above");
+        let result = match result {
+            Err(e) => Err(describe_error(&e)),
+            Ok(values) => {
+                let mut values = values.into_iter();
+                match (values.next(), values.next()) {
+                    (Some(Value::Boolean(true)), value) => Ok(value.unwrap_or(Value::Nil)),
+                    (_, Some(Value::Error(e))) => Err(describe_error(&e)),
+                    (_, Some(Value::String(s))) => Err(s.to_string_lossy()),
+                    (_, other) => {
+                        Err(format!("raised an error value of type {}", other.map_or("nil", |v| v.type_name())))
+                    }
+                }
+            }
+        };
+        (run, stop, result)
+    }
+
+    fn call(&self, f: &Function, run: Run, budget: u64, args: impl mlua::IntoLuaMulti) -> (Run, Result<Value, String>) {
+        let (run, stop, result) = self.invoke(f, run, budget, args);
         let outcome = match (stop, result) {
-            (Some(Stop::Asked(q)), _) => Err(format!("\u{0}asked:{}", serde_json::to_string(&q).unwrap_or_default())),
+            (Some(Stop::Asked(q)), _) => Err(format!("asked '{}' where no question may be asked", q.prompt)),
             (Some(stop), _) => Err(describe_stop(&stop)),
-            (None, Err(e)) => Err(describe_error(&e)),
-            (None, Ok(v)) => Ok(v),
+            (None, result) => result,
         };
         (run, outcome)
     }
@@ -202,16 +245,12 @@ impl ScriptEngine {
             return CardRun { resolution: Resolution::Failed(format!("no card {label}")), log: Vec::new() };
         };
         let run = self.run_for(state, state.to_move, true, answers, card);
-        self.lua.set_app_data(run);
-        sandbox::begin(&self.lua, self.budgets.card);
-        let result = script.play.call::<Value>(self.ctx.clone());
-        let stop = sandbox::finish(&self.lua);
-        let run = self.lua.remove_app_data::<Run>().expect("the run was set above");
+        let (run, stop, result) = self.invoke(&script.play, run, self.budgets.card, script.ctx.clone());
         let failed = |m: String| Resolution::Failed(format!("card '{label}' failed: {m}"));
         let resolution = match (stop, result) {
             (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
             (Some(stop), _) => failed(describe_stop(&stop)),
-            (None, Err(e)) => failed(describe_error(&e)),
+            (None, Err(e)) => failed(e),
             (None, Ok(_)) if !run.lifted.is_empty() => {
                 failed(format!("ended with the checker lifted from {} not put back", run.lifted[0].0))
             }
@@ -231,12 +270,12 @@ impl ScriptEngine {
         let script = self.cards.get(usize::from(card.0)).ok_or("no such card")?;
         let Some(f) = &script.can_play else { return Ok(true) };
         let run = self.run_for(state, state.to_move, false, &[], card);
-        let (_, result) = self.call(f, run, self.budgets.check, self.ctx.clone());
+        let (_, result) = self.call(f, run, self.budgets.check, script.ctx.clone());
         let label = self.card_label(card);
         match result {
             Ok(Value::Boolean(b)) => Ok(b),
             Ok(other) => Err(format!("card '{label}': can_play returned a {}, not true or false", other.type_name())),
-            Err(e) => Err(format!("card '{label}': can_play failed: {}", e.trim_start_matches('\u{0}'))),
+            Err(e) => Err(format!("card '{label}': can_play failed: {}", e)),
         }
     }
 
@@ -245,11 +284,11 @@ impl ScriptEngine {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
         let label = self.content.planet(planet).map_or("?", |p| p.id.as_str()).to_string();
         let run = self.run_for(state, player, false, &[], CardId(0));
-        let (_, result) = self.call(&script.check, run, self.budgets.check, (self.ctx.clone(), player.name()));
+        let (_, result) = self.call(&script.check, run, self.budgets.check, (script.ctx.clone(), player.name()));
         match result {
             Ok(Value::Boolean(b)) => Ok(b),
             Ok(other) => Err(format!("planet '{label}': check returned a {}, not true or false", other.type_name())),
-            Err(e) => Err(format!("planet '{label}': check failed: {}", e.trim_start_matches('\u{0}'))),
+            Err(e) => Err(format!("planet '{label}': check failed: {}", e)),
         }
     }
 

@@ -102,6 +102,40 @@ local function copy(t, without)
   return out
 end
 
+-- How the engine calls scripts: the raw pcall, with no message handler, so a
+-- question's halt costs no traceback. Never given to scripts.
+local raw_pcall = pcall
+local function runner(f, ...)
+  return raw_pcall(f, ...)
+end
+
+-- The value `ask_*` return when the run must stop for an answer; the proxy turns
+-- it into an error that unwinds the script (the host pcall will not catch it).
+local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end, __metatable = "locked" })
+local ASKS = { ask_square = true, ask_checker = true, ask_edge = true, ask_edges = true,
+  ask_direction = true, ask_move = true, ask_option = true, ask_order = true }
+
+-- A script's own `ctx`: a copy of the host's functions (so one script changing
+-- its ctx cannot touch another's), with each ask_* raising the halt sentinel.
+local function make_ctx(api)
+  local ctx = {}
+  for name, f in rawnext, api do
+    if ASKS[name] then
+      ctx[name] = function(self, ...)
+        local answer = f(self, ...)
+        if answer == HALT then error(HALT, 0) end
+        return answer
+      end
+    else
+      ctx[name] = f
+    end
+  end
+  return raw_setmetatable(ctx, {
+    __metatable = "locked",
+    __index = function(_, name) error("ctx has no method '" .. tostring(name) .. "'", 2) end,
+  })
+end
+
 return {
   assert = assert, error = error, ipairs = ipairs, pairs = sorted_pairs,
   select = select, tonumber = tonumber, tostring = safe_tostring, type = type,
@@ -111,4 +145,4 @@ return {
   unpack = table.unpack, _VERSION = _VERSION,
   string = string, table = table, utf8 = utf8, coroutine = coroutine,
   math = copy(math, { random = true, randomseed = true }),
-}, copy
+}, copy, runner, HALT, make_ctx

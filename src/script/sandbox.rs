@@ -51,7 +51,21 @@ impl Meter {
 
 /// Creates the restricted Lua state with the hook, the memory limit and the base
 /// environment installed. Returns the state and the base table.
-pub fn new_state() -> mlua::Result<(Lua, Table, Function)> {
+/// What the prelude hands the host.
+pub struct Prelude {
+    /// The base environment scripts get copies of.
+    pub base: Table,
+    /// Copies a table (shallowly).
+    pub copy: Function,
+    /// Calls a function under the raw `pcall`: returns `ok, ...`.
+    pub runner: Function,
+    /// The sentinel `ask_*` return to stop a run.
+    pub halt: Table,
+    /// Makes a script's own `ctx` proxy over the userdata.
+    pub make_ctx: Function,
+}
+
+pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
     lua.set_app_data(Meter::default());
@@ -74,14 +88,14 @@ pub fn new_state() -> mlua::Result<(Lua, Table, Function)> {
     // Lock the string metatable before anything untrusted runs.
     lua.load("local mt = getmetatable(''); mt.__metatable = 'locked'").set_name("=prelude").exec()?;
     begin(&lua, u64::MAX);
-    let prelude: (Table, Function) =
+    let (base, copy, runner, halt, make_ctx): (Table, Function, Function, Table, Function) =
         lua.load(include_str!("prelude.lua")).set_name("=prelude").set_mode(ChunkMode::Text).call((pcall, xpcall))?;
     finish(&lua);
     // Card runs make many short-lived tables and strings: a generational
     // collector handles them far more cheaply than the incremental one.
     lua.gc_set_mode(mlua::prelude::LuaGcMode::Generational(mlua::prelude::LuaGcGenParams::default()));
     lua.set_memory_limit(MEMORY_LIMIT)?;
-    Ok((lua, prelude.0, prelude.1))
+    Ok((lua, Prelude { base, copy, runner, halt, make_ctx }))
 }
 
 /// Makes a private environment for one script: a copy of the base with its own

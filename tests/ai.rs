@@ -1,0 +1,368 @@
+//! The computer opponent (issue 5): it never reads hidden information, it
+//! answers every kind of question a card can ask, and it beats the baseline.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use alien_checkers::ai::{
+    Agent, Determinizer, GreedyAgent, HostFactory, Level, MctsAgent, Observation, RandomAgent, SearchConfig,
+    SearchReport, Side, play_match,
+};
+use alien_checkers::game::{
+    Answer, BlankCards, CardHost, CardId, Choice, DecisionKind, GameState, PlanetId, Question, QuestionKind,
+    Resolution, Setup,
+};
+use alien_checkers::kernel::{Bitboard, Dir, Edge, EdgePair, Player, Side as EdgeSide, Square, Terrain};
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+/// Cards and planets whose hidden parts matter, so that a leak would show.
+/// Planet `k` holds for a player with a checker on the dark square of rank 5
+/// in file `2 * (k % 4)` (a5, c5, e5, g5): easy to reach. Card `k` with
+/// `k % 3 == 0` removes the opponent's checker nearest `a1` (so the order of
+/// the draw pile matters); the other cards do nothing.
+struct HiddenMatters;
+
+fn planet_square(planet: PlanetId) -> Square {
+    Square::at(2 * (planet.0 % 4) as i8, 4).unwrap()
+}
+
+impl CardHost for HiddenMatters {
+    fn playable(&self, _: &GameState, _: CardId) -> bool {
+        true
+    }
+
+    fn resolve(&self, state: &GameState, card: CardId, _: &[Answer]) -> Resolution {
+        let mut after = state.clone();
+        if card.0.is_multiple_of(3)
+            && let Some(victim) = after.board.checkers(!after.to_move).first()
+            && let Err(e) = after.board.remove_checker(victim)
+        {
+            return Resolution::Failed(e.0);
+        }
+        Resolution::Done(Box::new(after))
+    }
+
+    fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {
+        state.board.checkers(player).contains(planet_square(planet))
+    }
+}
+
+fn planet_deck() -> Vec<PlanetId> {
+    (0..9).map(PlanetId).collect()
+}
+
+fn alien_with_planets() -> Setup {
+    Setup { planets: planet_deck(), ..Setup::blank(21) }
+}
+
+fn small(iterations: u32) -> SearchConfig {
+    SearchConfig { iterations, ..SearchConfig::level(Level::Normal) }
+}
+
+/// Positions where Dark has a real choice (two options or more, move and card
+/// steps): deals from `seed` on, played on by random decisions of both sides.
+fn dark_decision_points(seed: u64, host: &dyn CardHost, count: usize) -> Vec<GameState> {
+    let mut points = Vec::new();
+    for seed in seed.. {
+        let mut state = GameState::new(&alien_with_planets(), seed);
+        state.settle(host);
+        let mut random = RandomAgent::new(seed);
+        while points.len() < count {
+            let Some(decision) = state.pending(host) else { break };
+            if decision.player == Player::Dark && decision.options.len() > 1 {
+                points.push(state.clone());
+            }
+            let choice = random.choose(&state, host).unwrap();
+            state.apply(host, &choice).unwrap();
+        }
+        if points.len() >= count {
+            break;
+        }
+    }
+    points
+}
+
+/// The decisions of fresh agents seeded alike, one per state.
+fn decisions(states: &[GameState], host: &dyn CardHost, make: &dyn Fn() -> Box<dyn Agent>) -> Vec<Choice> {
+    states.iter().map(|s| make().choose(s, host).unwrap()).collect()
+}
+
+/// A planet whose square differs from those of `not` and of Dark's planet.
+fn a_planet_other_than(state: &GameState, not: &[Option<PlanetId>]) -> PlanetId {
+    let taken: Vec<Square> =
+        not.iter().chain([&state.planet(Player::Dark)]).flatten().map(|&p| planet_square(p)).collect();
+    (0..9).map(PlanetId).find(|&p| !taken.contains(&planet_square(p))).unwrap()
+}
+
+#[test]
+fn decisions_do_not_depend_on_the_opponents_planet_or_the_draw_order() {
+    let host = HiddenMatters;
+    let real = dark_decision_points(11, &host, 8);
+    assert_eq!(real.len(), 8);
+    assert!(real.iter().any(|s| s.pending(&host).unwrap().kind == DecisionKind::Card), "card steps are covered");
+
+    // Only Light's secret planet differs (R2.3).
+    let other_planet: Vec<GameState> = real
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            s.planets[1] = Some(a_planet_other_than(&s, &[s.planets[1]]));
+            s
+        })
+        .collect();
+    // Only the hidden order of the draw pile differs, and the generator that
+    // would shuffle it next (R2.4).
+    let other_order: Vec<GameState> = real
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            s.piles.draw.reverse();
+            s.piles.draw.rotate_left(3);
+            s.rng = alien_checkers::game::GameRng::new(999);
+            s
+        })
+        .collect();
+    for (a, (b, c)) in real.iter().zip(other_planet.iter().zip(&other_order)) {
+        assert!(a != b && a != c, "the variants differ in hidden information");
+        assert_eq!(Observation::new(a, Player::Dark), Observation::new(b, Player::Dark));
+        assert_eq!(Observation::new(a, Player::Dark), Observation::new(c, Player::Dark));
+    }
+
+    // The whole search, not only its verdict, must be the same: every root
+    // option's visits and mean result.
+    let search = |states: &[GameState]| -> Vec<SearchReport> {
+        states
+            .iter()
+            .map(|s| {
+                let mut report = MctsAgent::new(small(300), planet_deck(), 5).search(s, &host).unwrap();
+                report.elapsed = Duration::ZERO;
+                report
+            })
+            .collect()
+    };
+    let seen = search(&real);
+    assert_eq!(seen, search(&other_planet), "the opponent's planet leaked");
+    assert_eq!(seen, search(&other_order), "the draw order leaked");
+    let greedy = || Box::new(GreedyAgent::new(5)) as Box<dyn Agent>;
+    let seen = decisions(&real, &host, &greedy);
+    assert_eq!(seen, decisions(&other_planet, &host, &greedy), "the opponent's planet leaked to greedy");
+    assert_eq!(seen, decisions(&other_order, &host, &greedy), "the draw order leaked to greedy");
+
+    // Control: what Dark may know (its own planet) does change the search, so
+    // the equalities above are not trivially true.
+    let own_planet: Vec<GameState> = real
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            s.planets[0] = Some(a_planet_other_than(&s, &[s.planets[0], s.planets[1]]));
+            s
+        })
+        .collect();
+    assert_ne!(search(&real), search(&own_planet));
+}
+
+#[test]
+fn the_determinizer_deals_only_planets_the_opponent_may_hold() {
+    let host = HiddenMatters;
+    let mut state = GameState::new(&alien_with_planets(), 3);
+    state.planets = [Some(PlanetId(0)), Some(PlanetId(2))];
+    // Light already stands on c5, where planets 1 and 5 hold: the game would be over.
+    state.board.remove_checker(sq("b6")).unwrap();
+    state
+        .board
+        .set_checker(sq("c5"), alien_checkers::kernel::Checker::new(Player::Light, alien_checkers::kernel::Kind::Pawn))
+        .unwrap();
+    let det = Determinizer::new(Observation::new(&state, Player::Dark), &planet_deck(), &host);
+    let mut expected: Vec<PlanetId> = [2, 3, 4, 6, 7, 8].map(PlanetId).to_vec();
+    expected.sort();
+    let mut allowed = det.opponent_planets().to_vec();
+    allowed.sort();
+    assert_eq!(allowed, expected, "own planet 0 and holding planets 1 and 5 are excluded");
+
+    let mut rng = alien_checkers::ai::AgentRng::new(1);
+    let mut sample = state.clone();
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        det.sample(&mut rng, &mut sample);
+        assert_eq!(sample.planets[0], Some(PlanetId(0)), "own planet kept");
+        let p = sample.planets[1].unwrap();
+        assert!(expected.contains(&p));
+        if !seen.contains(&p) {
+            seen.push(p);
+        }
+        let (mut drawn, mut real) = (sample.piles.draw.clone(), state.piles.draw.clone());
+        drawn.sort();
+        real.sort();
+        assert_eq!(drawn, real, "the draw pile is a permutation of the real one");
+        assert_eq!((sample.board, &sample.piles.face_up), (state.board, &state.piles.face_up));
+    }
+    assert_eq!(seen.len(), expected.len(), "every possible planet is sampled");
+}
+
+/// Test cards, one per question kind (card `i` asks `KINDS[i]`), and card 7
+/// that asks a direction and then a square in that direction from d4, where
+/// it puts water (R8.1). Any other answer list is a script error.
+struct QuestionCards;
+
+const KINDS: [QuestionKind; 7] = [
+    QuestionKind::Square,
+    QuestionKind::Checker,
+    QuestionKind::Edge,
+    QuestionKind::Edges,
+    QuestionKind::Direction,
+    QuestionKind::Move,
+    QuestionKind::Option,
+];
+
+fn question(state: &GameState, kind: QuestionKind) -> Question {
+    let board = &state.board;
+    let options: Vec<Answer> = match kind {
+        QuestionKind::Square => board.empty_squares().map(Answer::Square).collect(),
+        QuestionKind::Checker => board.checkers(state.to_move).map(Answer::Square).collect(),
+        QuestionKind::Edge => {
+            ["c3", "d4", "e5"].iter().map(|s| Answer::Edge(Edge::new(sq(s), EdgeSide::North).unwrap())).collect()
+        }
+        QuestionKind::Edges => EdgePair::all().iter().copied().take(5).map(Answer::Edges).collect(),
+        QuestionKind::Direction => Dir::ORTHOGONALS.iter().map(|&d| Answer::Dir(d)).collect(),
+        QuestionKind::Move => state.legal_moves().into_iter().map(Answer::Move).collect(),
+        QuestionKind::Option => ["place", "remove", "skip"].iter().map(|o| Answer::Option(o.to_string())).collect(),
+    };
+    Question { prompt: format!("{kind:?}?"), kind, options }
+}
+
+impl CardHost for QuestionCards {
+    fn playable(&self, _: &GameState, _: CardId) -> bool {
+        true
+    }
+
+    fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution {
+        if let Some(&kind) = KINDS.get(usize::from(card.0)) {
+            return match answers {
+                [] => Resolution::Ask(question(state, kind)),
+                [a] if question(state, kind).options.contains(a) => Resolution::Done(Box::new(state.clone())),
+                _ => Resolution::Failed(format!("card {} got {answers:?}", card.0)),
+            };
+        }
+        match answers {
+            [] => Resolution::Ask(question(state, QuestionKind::Direction)),
+            [Answer::Dir(d)] => {
+                let mut line = Bitboard::EMPTY;
+                let mut at = sq("d4").step(*d);
+                while let Some(s) = at {
+                    line.insert(s);
+                    at = s.step(*d);
+                }
+                let options: Vec<Answer> = (line & state.board.empty_squares()).map(Answer::Square).collect();
+                if options.is_empty() {
+                    return Resolution::Done(Box::new(state.clone()));
+                }
+                Resolution::Ask(Question { prompt: format!("square {d} of d4?"), kind: QuestionKind::Square, options })
+            }
+            [Answer::Dir(_), Answer::Square(s)] => {
+                let mut after = state.clone();
+                match after.board.place_terrain(*s, Terrain::Water) {
+                    Ok(()) => Resolution::Done(Box::new(after)),
+                    Err(e) => Resolution::Failed(e.0),
+                }
+            }
+            _ => Resolution::Failed(format!("card 7 got {answers:?}")),
+        }
+    }
+
+    fn planet_holds(&self, _: &GameState, _: PlanetId, _: Player) -> bool {
+        false
+    }
+}
+
+/// Plays `card`'s one-card deck with `agent` on both sides until it has
+/// answered `want` questions; returns the kinds it answered, in order.
+fn answer_card(agent: &mut dyn Agent, card: u16, want: usize) -> Vec<QuestionKind> {
+    let host = QuestionCards;
+    let setup = Setup { deck: vec![CardId(card)], ..Setup::blank(0) };
+    let mut state = GameState::new(&setup, u64::from(card));
+    state.settle(&host);
+    let mut answered = Vec::new();
+    for _ in 0..400 {
+        let Some(decision) = state.pending(&host) else { break };
+        let choice = agent.choose(&state, &host).expect("a pending decision gets a choice");
+        assert!(decision.options.contains(&choice), "{} chose {choice}, not an option", agent.name());
+        if let alien_checkers::game::Step::Resolving(r) = &state.step {
+            answered.push(r.question.kind);
+        }
+        let turn = state.turn;
+        state.apply(&host, &choice).unwrap_or_else(|e| panic!("{}: {e}", agent.name()));
+        assert!(state.turn >= turn);
+        if answered.len() >= want && matches!(state.step, alien_checkers::game::Step::Move) {
+            break;
+        }
+    }
+    answered
+}
+
+#[test]
+fn every_agent_answers_every_kind_of_question() {
+    let factory: HostFactory = Arc::new(|| Box::new(QuestionCards) as Box<dyn CardHost>);
+    let agents: Vec<Box<dyn Agent>> = vec![
+        Box::new(RandomAgent::new(1)),
+        Box::new(GreedyAgent::new(1)),
+        Box::new(MctsAgent::new(SearchConfig { threads: 2, ..small(60) }, Vec::new(), 1).with_host_factory(factory)),
+    ];
+    for mut agent in agents {
+        for (card, &kind) in KINDS.iter().enumerate() {
+            let answered = answer_card(&mut *agent, card as u16, 3);
+            assert!(answered.len() >= 3, "{}: card {card} was answered {} times", agent.name(), answered.len());
+            assert!(answered.iter().all(|&k| k == kind), "{}: {answered:?}", agent.name());
+        }
+        // Two questions in a row: a direction, then a square that depends on it.
+        let answered = answer_card(&mut *agent, 7, 4);
+        assert!(answered.windows(2).any(|w| w == [QuestionKind::Direction, QuestionKind::Square]), "{answered:?}");
+    }
+}
+
+#[test]
+fn searches_are_reproducible_with_two_threads() {
+    let factory: HostFactory = Arc::new(|| Box::new(BlankCards) as Box<dyn CardHost>);
+    let state = dark_decision_points(4, &BlankCards, 3).pop().unwrap();
+    let config = SearchConfig { threads: 2, ..small(400) };
+    let run =
+        || MctsAgent::new(config.clone(), Vec::new(), 9).with_host_factory(factory.clone()).search(&state, &BlankCards);
+    let (a, b) = (run().unwrap(), run().unwrap());
+    assert_eq!((&a.choice, &a.root, a.iterations), (&b.choice, &b.root, b.iterations));
+    assert_eq!(a.iterations, 400, "two threads of 200");
+    assert_eq!(a.root.iter().map(|r| r.visits).sum::<u64>(), 400);
+    assert!(state.pending(&BlankCards).unwrap().options.contains(&a.choice));
+}
+
+#[test]
+fn nothing_is_chosen_when_the_game_is_over() {
+    let mut state = GameState::new(&Setup::plain(), 1);
+    for sq in state.board.checkers(Player::Light) {
+        state.board.remove_checker(sq).unwrap();
+    }
+    assert!(state.check_end(&BlankCards), "R10.1: Light has no checker");
+    assert_eq!(MctsAgent::new(small(10), Vec::new(), 1).choose(&state, &BlankCards), None);
+    assert_eq!(GreedyAgent::new(1).choose(&state, &BlankCards), None);
+    assert_eq!(RandomAgent::new(1).choose(&state, &BlankCards), None);
+}
+
+#[test]
+fn normal_search_beats_random_at_plain_checkers() {
+    let mut normal = MctsAgent::new(small(300), Vec::new(), 7);
+    let mut random = RandomAgent::new(7);
+    let result = play_match(&Setup::plain(), &BlankCards, &mut normal, &mut random, 4, 1);
+    assert_eq!(result.games.len(), 4);
+    let colours: Vec<Player> = result.games.iter().map(|g| g.a_plays).collect();
+    assert_eq!(colours, [Player::Dark, Player::Light, Player::Dark, Player::Light], "colours alternate");
+    assert_eq!(result.wins(Side::A), 4, "{result:?}");
+}
+
+#[test]
+fn search_beats_greedy_with_cards_on() {
+    let mut normal = MctsAgent::new(small(300), Vec::new(), 3);
+    let mut greedy = GreedyAgent::new(3);
+    let result = play_match(&Setup::blank(21), &BlankCards, &mut normal, &mut greedy, 2, 2);
+    assert_eq!(result.wins(Side::A), 2, "{result:?}");
+}

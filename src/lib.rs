@@ -12,3 +12,4 @@ pub mod repl;
 pub mod scenario;
 pub mod script;
 pub mod session;
+pub mod simulate;

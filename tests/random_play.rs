@@ -427,7 +427,7 @@ fn random_kernel_operations_keep_every_invariant() {
         let totals = token_totals(&b);
         for op in 0..200 {
             let before = b;
-            let result = random_operation(&mut b, &mut rng, &edge_pairs, &edges);
+            let result = random_operation(&mut b, &mut rng, edge_pairs, &edges);
             let context = || format!("seed {seed}, operation {op} ({result:?})");
             match &result {
                 Ok(()) => done += 1,

@@ -3,6 +3,7 @@
 
 mod bench;
 mod content;
+mod simulate;
 
 use std::process::ExitCode;
 
@@ -69,6 +70,8 @@ enum Command {
     Check(content::CheckArgs),
     /// Run card and planet scenario files; the last line is `N passed, M failed`.
     Test(content::TestArgs),
+    /// Play many games between two players on a deck and report what wins them.
+    Simulate(simulate::SimulateArgs),
 }
 
 /// A failure to report in one line, with exit status 2.
@@ -100,6 +103,7 @@ pub fn run() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
+        Some(Command::Simulate(args)) => simulate::run(&args),
         Some(Command::Play(args)) => play(args),
         None => play(cli.play),
     };

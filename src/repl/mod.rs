@@ -11,11 +11,12 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use crate::ai::{Agent, GreedyAgent, Level, MctsAgent, RandomAgent, SearchConfig};
+use crate::ai::{Agent, mix_seed};
 use crate::content::ContentRoot;
 use crate::game::{Choice, DecisionKind};
 use crate::kernel::{MoveText, Player};
 use crate::session::Session;
+use crate::simulate::make_agent;
 use input::{Input, Line};
 use render::View;
 
@@ -148,16 +149,7 @@ impl Repl {
         let seed = self.session.seed();
         self.agents = [Player::Dark, Player::Light].map(|p| {
             let Seat::Computer(level) = &self.seats[p.index()] else { return None };
-            let agent_seed = seed ^ (0x9e37_79b9 * (p.index() as u64 + 1));
-            let agent: Box<dyn Agent> = match level.as_str() {
-                "random" => Box::new(RandomAgent::new(agent_seed)),
-                "greedy" => Box::new(GreedyAgent::new(agent_seed)),
-                other => {
-                    let level: Level = other.parse().unwrap_or(Level::Normal);
-                    Box::new(MctsAgent::new(SearchConfig::level(level), planets.clone(), agent_seed))
-                }
-            };
-            Some(agent)
+            make_agent(level, mix_seed(seed, p.index() as u64 + 1), planets.clone()).ok()
         });
     }
 

@@ -1,0 +1,80 @@
+//! `alien-checkers simulate`: many games between two players on one deck, for
+//! deck designers. A progress bar goes to stderr; the report to stdout.
+
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+use clap::Args;
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::simulate::{self, AGENTS, Plan};
+
+use super::Failure;
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// The deck, by name or path.
+    #[arg(long, default_value = "standard")]
+    deck: String,
+    /// Side A: random, greedy, easy, normal or hard (plays Dark in even games).
+    #[arg(long, default_value = "normal")]
+    a: String,
+    /// Side B: random, greedy, easy, normal or hard.
+    #[arg(long, default_value = "random")]
+    b: String,
+    /// Number of games (colours alternate).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Seed of the match; the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
+    for name in [&args.a, &args.b] {
+        if !AGENTS.contains(&name.as_str()) {
+            return Err(Failure(format!("'{name}' is not a player ({})", AGENTS.join(", "))));
+        }
+    }
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let plan = Plan {
+        root: ContentRoot::discover(),
+        deck: args.deck.clone(),
+        a: args.a.clone(),
+        b: args.b.clone(),
+        games: args.games,
+        seed: args.seed,
+        threads,
+    };
+    let start = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut progress = |done: u32, total: u32| {
+        let width = 30;
+        let filled = (done as usize * width) / total.max(1) as usize;
+        let bar = format!("[{}{}] {done}/{total} games", "#".repeat(filled), " ".repeat(width - filled));
+        if terminal {
+            eprint!("\r{bar}");
+        } else if done == total || done % (total / 10).max(1) == 0 {
+            eprintln!("{bar}");
+        }
+        let _ = std::io::stderr().flush();
+    };
+    let games = simulate::run(&plan, &mut progress).map_err(Failure)?;
+    if terminal {
+        eprintln!();
+    }
+    eprintln!("{} games in {:.1} s on {threads} thread(s)", games.len(), start.elapsed().as_secs_f64());
+    let report = simulate::report(&plan, &games);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))?);
+    } else {
+        print!("{}", simulate::table(&report));
+    }
+    Ok(())
+}

@@ -141,7 +141,7 @@ pub fn panel(session: &Session, view: View) -> String {
         let content = session.engine.content();
         for (i, &card) in state.piles.face_up.iter().enumerate() {
             let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
-            let _ = writeln!(out, "  face up {}: {} - {}", i + 1, session.card_name(card), text.trim());
+            let _ = writeln!(out, "  face up {}: {} - {}", i + 1, session.card_name(card), shorten(text.trim(), 80));
         }
         let _ = writeln!(out, "  draw pile {}, discard pile {}", state.piles.draw.len(), state.piles.discard.len());
         let s = state.board.supply();
@@ -211,5 +211,25 @@ pub fn options(session: &Session) -> String {
     if !line.is_empty() {
         let _ = writeln!(out, "{}", line.trim_end());
     }
+    out
+}
+
+/// `text` cut at a word boundary to at most `max` characters, with "..." when cut
+/// (`card <name>` shows the whole text).
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split_whitespace() {
+        if out.chars().count() + word.chars().count() + 1 > max.saturating_sub(3) {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push_str("...");
     out
 }

@@ -9,13 +9,14 @@ use serde::{Deserialize, Serialize};
 use crate::game::{RuleOptions, WhenStuck};
 use crate::kernel::{Crowning, Supply};
 
-/// `cards/<id>.yaml`.
+/// `cards/<id>.yaml` and `planets/<id>.yaml`: what a player reads and where the
+/// script is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CardManifest {
+pub struct ScriptManifest {
     /// The name players see, e.g. "Galactic hippo".
     pub name: String,
-    /// What the card does, in the project's words.
+    /// What the card does, or the planet's victory condition, in the project's words.
     pub text: String,
     /// The rule it implements, e.g. "R8.7".
     #[serde(default)]
@@ -28,20 +29,8 @@ pub struct CardManifest {
     pub rulings: Vec<String>,
 }
 
-/// `planets/<id>.yaml`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlanetManifest {
-    pub name: String,
-    /// The victory condition, in the project's words.
-    pub text: String,
-    #[serde(default)]
-    pub rule: Option<String>,
-    #[serde(default)]
-    pub script: Option<String>,
-    #[serde(default)]
-    pub rulings: Vec<String>,
-}
+pub type CardManifest = ScriptManifest;
+pub type PlanetManifest = ScriptManifest;
 
 /// `cards/decks/<name>.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

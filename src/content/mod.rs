@@ -13,7 +13,9 @@ mod problem;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub use manifest::{CardManifest, DeckManifest, PlanetManifest, RulesManifest, SupplyManifest, UniqueMap};
+pub use manifest::{
+    CardManifest, DeckManifest, PlanetManifest, RulesManifest, ScriptManifest, SupplyManifest, UniqueMap,
+};
 pub use problem::{Problem, Problems, parse_yaml as problem_parse_yaml};
 
 use crate::game::{CardId, PlanetId, Setup};
@@ -80,21 +82,16 @@ pub struct Script {
     pub source: String,
 }
 
-/// A loaded card.
+/// A loaded card or planet: its id, manifest and script.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CardDef {
+pub struct ScriptDef {
     pub id: String,
-    pub manifest: CardManifest,
+    pub manifest: ScriptManifest,
     pub script: Script,
 }
 
-/// A loaded planet.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlanetDef {
-    pub id: String,
-    pub manifest: PlanetManifest,
-    pub script: Script,
-}
+pub type CardDef = ScriptDef;
+pub type PlanetDef = ScriptDef;
 
 /// A deck with every card and planet it names, ready to deal and to run.
 ///
@@ -177,14 +174,7 @@ impl Content {
         if let Some(found) = self.card_id(id) {
             return Some(found);
         }
-        let path = self.root.card_manifest(id);
-        if !valid_id(id) {
-            problems.push(Problem::file(&path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
-            return None;
-        }
-        let manifest: CardManifest = problems.read_yaml(&path)?;
-        let script = problems.read_script(&path, manifest.script.as_deref(), id)?;
-        self.cards.push(CardDef { id: id.to_string(), manifest, script });
+        self.cards.push(read_def(&self.root.card_manifest(id), id, problems)?);
         Some(CardId((self.cards.len() - 1) as u16))
     }
 
@@ -193,14 +183,7 @@ impl Content {
         if let Some(found) = self.planet_id(id) {
             return Some(found);
         }
-        let path = self.root.planet_manifest(id);
-        if !valid_id(id) {
-            problems.push(Problem::file(&path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
-            return None;
-        }
-        let manifest: PlanetManifest = problems.read_yaml(&path)?;
-        let script = problems.read_script(&path, manifest.script.as_deref(), id)?;
-        self.planets.push(PlanetDef { id: id.to_string(), manifest, script });
+        self.planets.push(read_def(&self.root.planet_manifest(id), id, problems)?);
         Some(PlanetId((self.planets.len() - 1) as u16))
     }
 
@@ -262,6 +245,17 @@ impl Content {
         }
         out
     }
+}
+
+/// Reads a card's or planet's manifest and the script it names.
+fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<ScriptDef> {
+    if !valid_id(id) {
+        problems.push(Problem::file(manifest_path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
+        return None;
+    }
+    let manifest: ScriptManifest = problems.read_yaml(manifest_path)?;
+    let script = problems.read_script(manifest_path, manifest.script.as_deref(), id)?;
+    Some(ScriptDef { id: id.to_string(), manifest, script })
 }
 
 fn valid_id(id: &str) -> bool {

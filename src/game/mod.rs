@@ -271,13 +271,19 @@ impl GameState {
         if self.check_end(host) {
             return;
         }
+        self.leave_move_step();
+        self.settle(host);
+    }
+
+    /// R3.2: after the move step (made or skipped) comes the draw and the card
+    /// step, or, without cards (R11), the end of the turn.
+    fn leave_move_step(&mut self) {
         if self.rules.cards {
             self.draw_card();
             self.step = Step::Card;
         } else {
             self.end_turn();
         }
-        self.settle(host);
     }
 
     fn after_card(&mut self, host: &dyn CardHost) {
@@ -330,12 +336,7 @@ impl GameState {
                         return;
                     }
                     // R3.1: the move step is skipped.
-                    if self.rules.cards {
-                        self.draw_card();
-                        self.step = Step::Card;
-                    } else {
-                        self.end_turn();
-                    }
+                    self.leave_move_step();
                 }
                 Step::Card if self.playable_cards(host).is_empty() => self.end_turn(),
                 _ => return,

@@ -22,15 +22,28 @@ use crate::script::ScriptEngine;
 /// The players a simulation or a REPL seat can use.
 pub const AGENTS: [&str; 5] = ["random", "greedy", "easy", "normal", "hard"];
 
+/// How a search agent is limited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// By iterations only: the same seed gives the same decisions (simulations).
+    Reproducible,
+    /// Also by time, so a player never waits long (the REPL).
+    Interactive,
+}
+
 /// An agent by name: `random`, `greedy`, or a search level `easy`, `normal`, `hard`.
-pub fn make_agent(name: &str, seed: u64, planet_deck: Vec<PlanetId>) -> Result<Box<dyn Agent>, String> {
+pub fn make_agent(name: &str, seed: u64, planet_deck: Vec<PlanetId>, budget: Budget) -> Result<Box<dyn Agent>, String> {
     Ok(match name {
         "random" => Box::new(RandomAgent::new(seed)),
         "greedy" => Box::new(GreedyAgent::new(seed)),
         level => {
             let level: Level =
                 level.parse().map_err(|_| format!("'{name}' is not a player ({})", AGENTS.join(", ")))?;
-            Box::new(MctsAgent::new(SearchConfig::level(level), planet_deck, seed))
+            let config = match budget {
+                Budget::Reproducible => SearchConfig::level(level),
+                Budget::Interactive => SearchConfig::interactive(level),
+            };
+            Box::new(MctsAgent::new(config, planet_deck, seed))
         }
     })
 }
@@ -69,11 +82,11 @@ fn play_one(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<GameSummar
     let content = engine.content();
     let setup = content.setup();
     let seed = game_seed(plan.seed, index);
-    let a_plays = if index % 2 == 0 { Player::Dark } else { Player::Light };
+    let a_plays = if index.is_multiple_of(2) { Player::Dark } else { Player::Light };
     let side = |p: Player| if p == a_plays { 'A' } else { 'B' };
     let mut agents = [Player::Dark, Player::Light].map(|p| {
         let name = if p == a_plays { &plan.a } else { &plan.b };
-        make_agent(name, mix_seed(seed, p.index() as u64 + 1), setup.planets.clone())
+        make_agent(name, mix_seed(seed, p.index() as u64 + 1), setup.planets.clone(), Budget::Reproducible)
     });
     for agent in &agents {
         if let Err(e) = agent {

@@ -8,11 +8,13 @@ use alien_checkers::ai::{
     Agent, Determinizer, GreedyAgent, HostFactory, Level, MctsAgent, Observation, RandomAgent, SearchConfig,
     SearchReport, Side, play_match,
 };
+use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{
     Answer, BlankCards, CardHost, CardId, Choice, DecisionKind, GameState, PlanetId, Question, QuestionKind,
-    Resolution, Setup,
+    Resolution, Setup, Step,
 };
 use alien_checkers::kernel::{Bitboard, Dir, Edge, EdgePair, Player, Side as EdgeSide, Square, Terrain};
+use alien_checkers::script::ScriptEngine;
 
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
@@ -289,13 +291,13 @@ fn answer_card(agent: &mut dyn Agent, card: u16, want: usize) -> Vec<QuestionKin
         let Some(decision) = state.pending(&host) else { break };
         let choice = agent.choose(&state, &host).expect("a pending decision gets a choice");
         assert!(decision.options.contains(&choice), "{} chose {choice}, not an option", agent.name());
-        if let alien_checkers::game::Step::Resolving(r) = &state.step {
+        if let Step::Resolving(r) = &state.step {
             answered.push(r.question.kind);
         }
         let turn = state.turn;
         state.apply(&host, &choice).unwrap_or_else(|e| panic!("{}: {e}", agent.name()));
         assert!(state.turn >= turn);
-        if answered.len() >= want && matches!(state.step, alien_checkers::game::Step::Move) {
+        if answered.len() >= want && matches!(state.step, Step::Move) {
             break;
         }
     }
@@ -365,4 +367,83 @@ fn search_beats_greedy_with_cards_on() {
     let mut greedy = GreedyAgent::new(3);
     let result = play_match(&Setup::blank(21), &BlankCards, &mut normal, &mut greedy, 2, 2);
     assert_eq!(result.wins(Side::A), 2, "{result:?}");
+}
+
+/// A mid-game position of the standard deck: random decisions from the deal
+/// of `seed` until `turns` turns have passed.
+fn standard_midgame(engine: &ScriptEngine, seed: u64, turns: u32) -> Option<GameState> {
+    let mut state = GameState::new(&engine.content().setup(), seed);
+    state.settle(engine);
+    let mut random = RandomAgent::new(seed);
+    while state.turn < turns {
+        let choice = random.choose(&state, engine)?;
+        state.apply(engine, &choice).ok()?;
+    }
+    (state.outcome().is_none()).then_some(state)
+}
+
+#[test]
+fn the_search_uses_every_shipped_card_and_answers_its_questions() {
+    let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
+    let engine = ScriptEngine::load(&root, "standard").expect("the standard deck loads");
+    let setup = engine.content().setup();
+    let factory: HostFactory = {
+        let root = root.clone();
+        Arc::new(move || match ScriptEngine::load(&root, "standard") {
+            Ok(engine) => Box::new(engine) as Box<dyn CardHost>,
+            Err(_) => Box::new(BlankCards),
+        })
+    };
+    let mut agent =
+        MctsAgent::new(SearchConfig { threads: 2, ..small(24) }, setup.planets.clone(), 3).with_host_factory(factory);
+    let mut kinds: Vec<QuestionKind> = Vec::new();
+    let mut used_cards = 0;
+    let mut cards = setup.deck.clone();
+    cards.dedup();
+    assert_eq!(cards.len(), 21);
+    for (i, &card) in cards.iter().enumerate() {
+        // Play to a move step of the mover, then make `card` the only face-up card.
+        let mut state = (0..20).find_map(|k| standard_midgame(&engine, 100 + i as u64 * 20 + k, 24)).unwrap();
+        while !matches!(state.step, Step::Move) {
+            let choice = RandomAgent::new(1).choose(&state, &engine).unwrap();
+            state.apply(&engine, &choice).unwrap();
+        }
+        let piles = &mut state.piles;
+        piles.discard.append(&mut piles.face_up);
+        piles.draw.retain(|&c| c != card);
+        piles.discard.retain(|&c| c != card);
+        piles.draw.insert(0, card);
+        let turn = state.turn;
+        let (mut offered, mut used) = (false, false);
+        while state.turn == turn && state.outcome().is_none() {
+            let decision = state.pending(&engine).unwrap();
+            let choice = agent.choose(&state, &engine).unwrap();
+            assert!(decision.options.contains(&choice), "card {}: {choice} is not an option", card.0);
+            if let Step::Resolving(r) = &state.step {
+                kinds.push(r.question.kind);
+            }
+            offered |= decision.options.contains(&Choice::Card(card));
+            used |= choice == Choice::Card(card);
+            state.apply(&engine, &choice).unwrap_or_else(|e| panic!("card {}: {choice}: {e}", card.0));
+        }
+        // The only face-up card must be used when it is playable (R3.3).
+        assert_eq!(used, offered, "card {}", card.0);
+        used_cards += usize::from(used);
+    }
+    assert!(used_cards >= 20, "only {used_cards} of 21 cards were used (Antimatter may not be playable)");
+    use QuestionKind as K;
+    for kind in [K::Square, K::Checker, K::Edges, K::Direction, K::Move, K::Option] {
+        assert!(kinds.contains(&kind), "no {kind:?} question was answered: {kinds:?}");
+    }
+}
+
+#[test]
+fn levels_grow_in_budget_and_only_interactive_play_is_timed() {
+    let [easy, normal, hard] = [Level::Easy, Level::Normal, Level::Hard].map(SearchConfig::level);
+    assert!(easy.iterations < normal.iterations && normal.iterations < hard.iterations);
+    assert!(easy.temperature > 0.0 && normal.temperature == 0.0 && hard.temperature == 0.0, "noise at easy only");
+    assert!([&easy, &normal, &hard].iter().all(|c| c.time_limit.is_none()), "levels replay from a seed");
+    let capped = SearchConfig::interactive(Level::Normal);
+    assert!(capped.time_limit.is_some_and(|t| t <= Duration::from_secs(1)), "issue 5: normal within a second");
+    assert_eq!(SearchConfig { time_limit: None, ..capped }, normal);
 }

@@ -59,6 +59,10 @@ pub struct Weights {
     pub trade_down: f32,
     /// Weight of full progress toward the own planet (R9).
     pub planet: f32,
+    /// When one side leads by a pawn or more: per square of distance between
+    /// the leader's kings and the nearest opposing checker, a penalty for the
+    /// leader, so that a won ending is pressed home before the move limit (R10.4).
+    pub hunt: f32,
 }
 
 impl Weights {
@@ -72,6 +76,7 @@ impl Weights {
         five_kings: 0.15,
         trade_down: 0.6,
         planet: 3.0,
+        hunt: 0.02,
     };
 }
 
@@ -165,12 +170,75 @@ impl Heuristic for Evaluator {
         let lead = mine - theirs;
         // 12 pawns a side at the start (R1.3).
         let off_board = (1.0 - (mine + theirs) / (24.0 * w.pawn)).clamp(0.0, 1.0);
-        self.side(state, player) - self.side(state, !player) + w.trade_down * lead * off_board
+        let mut score = self.side(state, player) - self.side(state, !player) + w.trade_down * lead * off_board;
+        if lead.abs() >= w.pawn {
+            let leader = if lead > 0.0 { player } else { !player };
+            let distance = hunting_distance(state, leader) as f32;
+            score += if leader == player { -w.hunt * distance } else { w.hunt * distance };
+        }
+        score
     }
+}
+
+/// The sum over `leader`'s kings of the distance (in king steps) to the
+/// nearest opposing checker.
+fn hunting_distance(state: &GameState, leader: Player) -> u32 {
+    let board = &state.board;
+    let prey = board.checkers(!leader);
+    if prey.is_empty() {
+        return 0;
+    }
+    let mut total = 0;
+    for king in board.checkers(leader) & board.kings() {
+        let nearest = prey
+            .map(|p| (king.file() - p.file()).unsigned_abs().max((king.rank() - p.rank()).unsigned_abs()))
+            .min()
+            .unwrap_or(0);
+        total += u32::from(nearest);
+    }
+    total
 }
 
 /// Turns a score in pawns into an expected result in `[0, 1]` (1 = win) by a
 /// logistic curve: one pawn up is worth about 0.71 at `scale` 0.9.
 pub fn expected_result(score: f32, scale: f32) -> f32 {
     1.0 / (1.0 + (-score * scale).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Setup;
+
+    #[test]
+    fn the_start_is_even_and_scores_are_antisymmetric() {
+        let eval = Evaluator::default();
+        for setup in [Setup::plain(), Setup::blank(21)] {
+            let mut state = GameState::new(&setup, 1);
+            assert_eq!(eval.score(&state, Player::Dark), 0.0, "R2.1: the start is symmetric");
+            // Take one Light checker off: Dark is a pawn up, Light a pawn down.
+            let victim = state.board.checkers(Player::Light).first().unwrap();
+            state.board.remove_checker(victim).unwrap();
+            let dark = eval.score(&state, Player::Dark);
+            assert!(dark > 0.9, "{dark}");
+            assert_eq!(dark, -eval.score(&state, Player::Light));
+            assert!(expected_result(dark, 0.9) > 0.6 && expected_result(-dark, 0.9) < 0.4);
+        }
+    }
+
+    #[test]
+    fn planet_progress_counts_for_its_holder_only() {
+        struct Half;
+        impl PlanetProgress for Half {
+            fn progress(&self, _: &GameState, planet: PlanetId, _: Player) -> f32 {
+                if planet == PlanetId(1) { 0.5 } else { 0.0 }
+            }
+        }
+        let eval = Evaluator::new(Weights::STANDARD, Arc::new(Half));
+        let mut state = GameState::new(&Setup::blank(21), 1);
+        state.planets = [Some(PlanetId(1)), Some(PlanetId(2))];
+        assert_eq!(eval.score(&state, Player::Dark), 0.5 * Weights::STANDARD.planet);
+        state.planets = [Some(PlanetId(2)), None];
+        assert_eq!(eval.score(&state, Player::Dark), 0.0);
+    }
 }

@@ -20,6 +20,7 @@ mod greedy;
 mod matchplay;
 mod mcts;
 mod observe;
+mod pool;
 mod random;
 mod rng;
 
@@ -36,7 +37,7 @@ use crate::game::{CardHost, Choice, GameState};
 /// A player of the game that a program decides for. (`Player` is the kernel's
 /// Dark/Light.)
 pub trait Agent {
-    /// A short name for reports, such as `random` or `mcts(3000 iterations)`.
+    /// A short name for reports, such as `random` or `mcts(1500 iterations)`.
     fn name(&self) -> String;
 
     /// One of the options of `state.pending(host)`, chosen for the player who

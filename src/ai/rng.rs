@@ -49,3 +49,28 @@ pub fn mix_seed(seed: u64, salt: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_stay_below_the_bound_and_cover_it() {
+        let mut rng = AgentRng::new(3);
+        let mut seen = [0u32; 7];
+        for _ in 0..7000 {
+            seen[rng.below(7)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 800), "roughly uniform: {seen:?}");
+        assert_eq!(rng.below(0), 0, "an empty range reads as one option");
+        assert!((0..1000).all(|_| (0.0..1.0).contains(&rng.unit())));
+    }
+
+    #[test]
+    fn same_seed_same_stream_and_mixed_seeds_differ() {
+        let (mut a, mut b) = (AgentRng::new(9), AgentRng::new(9));
+        assert_eq!((0..8).map(|_| a.next_u64()).collect::<Vec<_>>(), (0..8).map(|_| b.next_u64()).collect::<Vec<_>>());
+        assert_ne!(mix_seed(1, 0), mix_seed(1, 1));
+        assert_ne!(mix_seed(1, 0), mix_seed(2, 0));
+    }
+}

@@ -60,7 +60,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
         let bar = format!("[{}{}] {done}/{total} games", "#".repeat(filled), " ".repeat(width - filled));
         if terminal {
             eprint!("\r{bar}");
-        } else if done == total || done % (total / 10).max(1) == 0 {
+        } else if done == total || done.is_multiple_of((total / 10).max(1)) {
             eprintln!("{bar}");
         }
         let _ = std::io::stderr().flush();

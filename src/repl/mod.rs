@@ -16,7 +16,7 @@ use crate::content::ContentRoot;
 use crate::game::{Choice, DecisionKind};
 use crate::kernel::{MoveText, Player};
 use crate::session::Session;
-use crate::simulate::make_agent;
+use crate::simulate::{Budget, make_agent};
 use input::{Input, Line};
 use render::View;
 
@@ -149,7 +149,7 @@ impl Repl {
         let seed = self.session.seed();
         self.agents = [Player::Dark, Player::Light].map(|p| {
             let Seat::Computer(level) = &self.seats[p.index()] else { return None };
-            make_agent(level, mix_seed(seed, p.index() as u64 + 1), planets.clone()).ok()
+            make_agent(level, mix_seed(seed, p.index() as u64 + 1), planets.clone(), Budget::Interactive).ok()
         });
     }
 

@@ -1,11 +1,21 @@
 //! A game being played: the engine, the state, and the record that rebuilds it
 //! (ENGINEERING.md invariant 2: a game is its deck, its scripts' hashes, its seed
 //! and its decisions). Undo, save, load and reload all replay that record.
+//!
+//! A save also holds the state digest after the deal and after every decision,
+//! so that replaying it on changed scripts can say where the game first differs.
+//!
+//! Loading never changes anything before it succeeds: a save that cannot be read
+//! (truncated, corrupt, from a newer version, hand-edited into nonsense) is an
+//! error; so is a decision that no longer applies while every script is as it
+//! was (the file was edited). When scripts did change, the save loads, the
+//! changed files are named and the first difference is reported ([`Replay`]).
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +26,9 @@ use crate::script::ScriptEngine;
 
 /// The save format's name and version; a newer version is refused.
 pub const SAVE_FORMAT: &str = "alien-checkers-save";
-pub const SAVE_VERSION: u32 = 1;
+/// Version 1 had no `digests`; version 2 added them (an older program refuses
+/// the field, so the version says why instead). Both are read.
+pub const SAVE_VERSION: u32 = 2;
 /// Largest save file read.
 const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -29,13 +41,26 @@ pub struct Record {
     pub version: u32,
     /// The deck by name or path.
     pub deck: String,
-    /// Content hash of every manifest and script, by file.
+    /// Content hash (FNV-1a) of every manifest and script, by file relative to
+    /// the content root.
     pub hashes: BTreeMap<String, u64>,
     pub seed: u64,
     /// Who sits where (`human`, `random`, a computer level); informational for loaders.
     #[serde(default)]
     pub seats: BTreeMap<Player, String>,
     pub decisions: Vec<String>,
+    /// The state digest after the deal and after each decision (one more than
+    /// there are decisions; since version 2). Optional: a save without it still
+    /// loads, and only decisions that no longer apply are reported.
+    #[serde(default)]
+    pub digests: Vec<u64>,
+}
+
+impl Record {
+    /// The save file's text (pretty JSON, so a player can read it).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serializes")
+    }
 }
 
 /// A game with its engine and its decisions so far.
@@ -48,15 +73,30 @@ pub struct Session {
     /// Who made each decision.
     deciders: Vec<Player>,
     log: Vec<String>,
+    /// The state digest after the deal and after each decision.
+    digests: Vec<u64>,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Replay {
-    /// Files whose content changed since the record was made.
+    /// Files (relative to the content root) whose content changed, appeared or
+    /// disappeared since the record was made, sorted.
     pub changed: Vec<String>,
-    /// The first decision that could not be replayed, with why (the game stops there).
+    /// The first decision (1-based) that could not be replayed, with why; the
+    /// game stops before it.
     pub diverged: Option<(usize, String)>,
+    /// The first decision (1-based; 0 for the deal) after which the replayed game
+    /// is not the recorded one, though its decisions still applied, with a
+    /// description. Needs the record's digests.
+    pub differs: Option<(usize, String)>,
+}
+
+impl Replay {
+    /// Whether the replayed game is exactly the recorded one.
+    pub fn same_game(&self) -> bool {
+        self.diverged.is_none() && self.differs.is_none()
+    }
 }
 
 impl Session {
@@ -65,6 +105,7 @@ impl Session {
         let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
         let mut state = GameState::new(&engine.content().setup(), seed);
         state.settle(&engine);
+        let digests = vec![state.digest()];
         Ok(Session {
             engine,
             deck: deck.to_string(),
@@ -73,6 +114,7 @@ impl Session {
             decisions: Vec::new(),
             deciders: Vec::new(),
             log: Vec::new(),
+            digests,
         })
     }
 
@@ -97,6 +139,12 @@ impl Session {
         &self.log
     }
 
+    /// The state digest now (FNV-1a over the state's JSON form; ARCHITECTURE.md
+    /// invariant 7). Equal digests mean equal games, whichever process made them.
+    pub fn digest(&self) -> u64 {
+        self.state.digest()
+    }
+
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.state.to_move;
@@ -104,6 +152,7 @@ impl Session {
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
         self.decisions.push(choice.clone());
         self.deciders.push(who);
+        self.digests.push(self.state.digest());
         let line = self.describe(who, kind, choice);
         self.log.push(line.clone());
         Ok(line)
@@ -163,6 +212,7 @@ impl Session {
         self.decisions.clear();
         self.deciders.clear();
         self.log.clear();
+        self.digests = vec![self.state.digest()];
     }
 
     /// Starts a new game of the same deck.
@@ -181,26 +231,36 @@ impl Session {
             seed: self.seed,
             seats,
             decisions: self.decisions.iter().map(|c| self.choice_text(c)).collect(),
+            digests: self.digests.clone(),
         }
     }
 
     /// Writes the record atomically: a temporary file in the same folder, flushed
     /// to disk, then renamed over `path`. A crash leaves the old save whole.
     pub fn save(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(&self.record(seats)).map_err(|e| e.to_string())?;
-        write_atomically(path, text.as_bytes(), &mut |_| Ok(()))
+        write_atomically(path, self.record(seats).to_json().as_bytes(), &mut |_| Ok(()))
     }
 
-    /// Reads a save and replays it on the scripts as they are now.
+    /// Reads a save and replays it on the scripts as they are now. Fails, leaving
+    /// everything as it was, when the file cannot be read as a save, when its deck
+    /// cannot be loaded, or when a decision no longer applies although no script
+    /// or manifest changed (the file was edited or damaged).
     pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), String> {
         let record = read_record(path)?;
-        let mut session = Session::new(root, &record.deck, record.seed)?;
+        let mut session = Session::new(root, &record.deck, record.seed)
+            .map_err(|e| format!("{}: cannot load its deck '{}': {e}", path.display(), record.deck))?;
         let replay = session.replay(&record);
+        if let (true, Some((_, why))) = (replay.changed.is_empty(), &replay.diverged) {
+            return Err(format!(
+                "{}: {why}, though no script or manifest changed since it was saved: the file was edited or damaged (or this program's rules changed)",
+                path.display()
+            ));
+        }
         Ok((session, replay, record))
     }
 
     /// Replays `record`'s decisions from the deal, stopping at the first that no
-    /// longer applies.
+    /// longer applies, and compares each position with the recorded digests.
     pub fn replay(&mut self, record: &Record) -> Replay {
         let now = self.engine.content().hashes();
         let mut changed: Vec<String> = record
@@ -210,7 +270,12 @@ impl Session {
             .map(|(file, _)| file.clone())
             .collect();
         changed.extend(now.keys().filter(|f| !record.hashes.contains_key(*f)).cloned());
+        changed.sort();
         self.restart();
+        let mut differs = match record.digests.first() {
+            Some(&d) if d != self.state.digest() => Some((0, "the deal is not the one saved".to_string())),
+            _ => None,
+        };
         let mut diverged = None;
         for (i, text) in record.decisions.iter().enumerate() {
             let Some(choice) = self.find_choice(text) else {
@@ -230,8 +295,15 @@ impl Session {
                 diverged = Some((i + 1, format!("decision {} '{text}' failed: {e}", i + 1)));
                 break;
             }
+            if differs.is_none()
+                && let Some(&saved) = record.digests.get(i + 1)
+                && saved != self.state.digest()
+            {
+                let what = self.log.last().cloned().unwrap_or_default();
+                differs = Some((i + 1, format!("after decision {} ({what}) the game is not the one saved", i + 1)));
+            }
         }
-        Replay { changed, diverged }
+        Replay { changed, diverged, differs }
     }
 
     /// Reloads the scripts from disk and replays this game's decisions on them.
@@ -289,29 +361,48 @@ impl Session {
     }
 }
 
-/// Reads and checks a save file: size, format, version, fields.
+/// Reads and checks a save file: size, format, version, fields, and that it has
+/// one digest per position. Every error names the file, and the line and column
+/// when the problem is in its text.
 pub fn read_record(path: &Path) -> Result<Record, String> {
-    let meta = fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if meta.len() > MAX_SAVE_BYTES {
-        return Err(format!("{} is {} bytes, more than a save can be", path.display(), meta.len()));
+    let shown = path.display();
+    let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown} is not a file"));
     }
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a save (corrupt or truncated): {e}", path.display()))?;
+    if meta.len() > MAX_SAVE_BYTES {
+        return Err(format!("{shown} is {} bytes, more than a save can be ({MAX_SAVE_BYTES})", meta.len()));
+    }
+    let bytes = fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(format!("{shown} is empty: not a save (was it cut short?)"));
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is not a save (corrupt or truncated): {e}"))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
-        return Err(format!("{} is not an alien-checkers save", path.display()));
+        return Err(format!("{shown} is not an alien-checkers save (no \"format\": \"{SAVE_FORMAT}\")"));
     }
     match value.get("version").and_then(|v| v.as_u64()) {
         Some(v) if v > u64::from(SAVE_VERSION) => {
             return Err(format!(
-                "{} was written by a newer version (save format {v}; this program reads up to {SAVE_VERSION})",
-                path.display()
+                "{shown} was written by a newer version (save format {v}; this program reads up to {SAVE_VERSION})"
             ));
         }
+        Some(0) => return Err(format!("{shown} has save format version 0, which never existed")),
         Some(_) => {}
-        None => return Err(format!("{} has no save format version", path.display())),
+        None => return Err(format!("{shown} has no save format version")),
     }
-    serde_json::from_value(value).map_err(|e| format!("{} is damaged: {e}", path.display()))
+    // Parsed again from the text, so that a wrong field is located.
+    let record: Record = serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is damaged: {e}"))?;
+    if !record.digests.is_empty() && record.digests.len() != record.decisions.len() + 1 {
+        return Err(format!(
+            "{shown} is damaged: it has {} decisions but {} position digests (expected {})",
+            record.decisions.len(),
+            record.digests.len(),
+            record.decisions.len() + 1
+        ));
+    }
+    Ok(record)
 }
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over
@@ -324,12 +415,17 @@ pub fn write_atomically(
 ) -> Result<(), String> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;
-    let tmp: PathBuf = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+    // Unique per process and per call, so two saves at once never share a file.
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let tmp: PathBuf = dir.join(format!(".{}.tmp-{}-{call}", name.to_string_lossy(), std::process::id()));
     let result = (|| -> std::io::Result<()> {
         let mut file = File::create(&tmp)?;
+        let mut written = 0;
         for chunk in bytes.chunks(4096) {
             file.write_all(chunk)?;
-            fail_after(chunk.len())?;
+            written += chunk.len();
+            fail_after(written)?;
         }
         file.sync_all()?;
         fs::rename(&tmp, path)?;

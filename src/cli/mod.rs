@@ -72,6 +72,12 @@ enum Command {
     Test(content::TestArgs),
     /// Play many games between two players on a deck and report what wins them.
     Simulate(simulate::SimulateArgs),
+    /// Replay a saved game on the current scripts: what changed, the log, and the
+    /// state digest as the last line (`digest <16 hex digits> after N decisions`).
+    Replay {
+        /// The save file.
+        file: std::path::PathBuf,
+    },
 }
 
 /// A failure to report in one line, with exit status 2.
@@ -104,6 +110,7 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),
+        Some(Command::Replay { file }) => replay(&file),
         Some(Command::Play(args)) => play(args),
         None => play(cli.play),
     };
@@ -139,6 +146,24 @@ fn run_moves(fen: &str) -> Result<(), Failure> {
     for mv in position.legal_moves() {
         println!("{}", pdn_move(&mv));
     }
+    Ok(())
+}
+
+fn replay(file: &std::path::Path) -> Result<(), Failure> {
+    let (session, replay, _) = alien_checkers::session::Session::load(&ContentRoot::discover(), file)?;
+    if !replay.changed.is_empty() {
+        println!("changed since the save: {}", replay.changed.join(", "));
+    }
+    if let Some((_, why)) = &replay.differs {
+        println!("differs: {why}");
+    }
+    if let Some((_, why)) = &replay.diverged {
+        println!("stops: {why}");
+    }
+    for (i, line) in session.log().iter().enumerate() {
+        println!("{:>4}. {line}", i + 1);
+    }
+    println!("digest {:016x} after {} decisions", session.digest(), session.decisions().len());
     Ok(())
 }
 

@@ -151,8 +151,9 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut entries: Vec<(String, V)> = Vec::new();
+                let mut seen = std::collections::BTreeSet::new();
                 while let Some(key) = map.next_key::<String>()? {
-                    if entries.iter().any(|(k, _)| *k == key) {
+                    if !seen.insert(key.clone()) {
                         return Err(de::Error::custom(format!("duplicate key '{key}'")));
                     }
                     let value = map.next_value()?;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub use manifest::{
     CardManifest, DeckManifest, PlanetManifest, RulesManifest, ScriptManifest, SupplyManifest, UniqueMap,
 };
-pub use problem::{Problem, Problems, parse_yaml as problem_parse_yaml};
+pub use problem::{MAX_FILE_BYTES, Problem, Problems, parse_yaml as problem_parse_yaml};
 
 use crate::game::{CardId, PlanetId, Setup};
 use crate::kernel::{Crowning, Supply};
@@ -88,6 +88,8 @@ pub struct ScriptDef {
     pub id: String,
     pub manifest: ScriptManifest,
     pub script: Script,
+    /// FNV-1a of the manifest's text as it was read.
+    pub manifest_hash: u64,
 }
 
 pub type CardDef = ScriptDef;
@@ -105,16 +107,24 @@ pub struct Content {
     pub deck: DeckManifest,
     pub cards: Vec<CardDef>,
     pub planets: Vec<PlanetDef>,
+    /// FNV-1a of the deck manifest's text as it was read.
+    pub deck_hash: u64,
 }
+
+/// Bounds on what a deck may describe, so that a hostile deck cannot make the
+/// loader or a game large or slow (R1.6 decks have 21 cards and 9 planets).
+pub const MAX_CARD_ENTRIES: usize = 256;
+pub const MAX_COPIES: u32 = 100;
+pub const MAX_DECK_CARDS: u64 = 1000;
+pub const MAX_PLANETS: usize = 64;
 
 impl Content {
     /// Loads a deck and everything it names, collecting every problem.
     pub fn load(root: &ContentRoot, deck: &str) -> Result<Content, Problems> {
         let deck_path = root.deck_path(deck);
         let mut problems = Problems::default();
-        let deck_manifest: Option<DeckManifest> = problems.read_yaml(&deck_path);
-        let Some(deck_manifest) = deck_manifest else { return Err(problems) };
-        let deck_text = std::fs::read_to_string(&deck_path).unwrap_or_default();
+        let deck_read: Option<(DeckManifest, String)> = problems.read_yaml_text(&deck_path);
+        let Some((deck_manifest, deck_text)) = deck_read else { return Err(problems) };
         let mut content = Content {
             root: root.clone(),
             deck_name: deck_path.file_stem().and_then(|s| s.to_str()).unwrap_or(deck).to_string(),
@@ -122,49 +132,65 @@ impl Content {
             deck: deck_manifest.clone(),
             cards: Vec::new(),
             planets: Vec::new(),
+            deck_hash: crate::game::fnv1a(deck_text.as_bytes()),
         };
         let rules = &deck_manifest.rules;
+        let at = |problems: &mut Problems, key: &str, message: &str| {
+            problems.at_key(&deck_path, &deck_text, key, message);
+        };
         if rules.cards && deck_manifest.cards.is_empty() {
-            problems.at_key(&deck_path, &deck_text, "cards", "a deck with cards on must list at least one card");
+            at(&mut problems, "cards", "a deck with cards on must list at least one card");
         }
         if deck_manifest.supply.monolith > 1 {
-            problems.at_key(&deck_path, &deck_text, "supply", "the supply holds at most one monolith (R1.5, R7)");
+            at(&mut problems, "supply", "the supply holds at most one monolith (R1.5, R7)");
         }
         if rules.cards && deck_manifest.planets.len() == 1 {
-            problems.at_key(&deck_path, &deck_text, "planets", "each player draws a planet: list none or at least two");
+            at(&mut problems, "planets", "each player draws a planet: list none or at least two");
         }
-        for (id, &copies) in deck_manifest.cards.iter() {
+        let total: u64 = deck_manifest.cards.iter().map(|(_, &n)| u64::from(n)).sum();
+        if deck_manifest.cards.len() > MAX_CARD_ENTRIES {
+            let message = format!(
+                "a deck lists at most {MAX_CARD_ENTRIES} different cards; this one lists {}",
+                deck_manifest.cards.len()
+            );
+            at(&mut problems, "cards", &message);
+        } else if total > MAX_DECK_CARDS {
+            at(&mut problems, "cards", &format!("a deck holds at most {MAX_DECK_CARDS} cards; this one holds {total}"));
+        }
+        let listed = if deck_manifest.cards.len() > MAX_CARD_ENTRIES { 0 } else { deck_manifest.cards.len() };
+        for (id, &copies) in deck_manifest.cards.iter().take(listed) {
             if copies == 0 {
-                problems.at_key(
-                    &deck_path,
-                    &deck_text,
-                    id,
-                    &format!("card '{id}' has 0 copies; remove it or give a count"),
-                );
+                at(&mut problems, id, &format!("card '{id}' has 0 copies; remove it or give a count"));
+            } else if copies > MAX_COPIES {
+                at(&mut problems, id, &format!("card '{id}' has {copies} copies; at most {MAX_COPIES}"));
             }
-            if !valid_id(id) || root.card_manifest(id).exists() {
+            if !valid_id(id) {
+                at(&mut problems, id, &format!("'{id}' is not a valid card id (use a-z, 0-9 and _)"));
+            } else if root.card_manifest(id).exists() {
                 content.load_card(id, &mut problems);
             } else {
                 let message = format!("unknown card '{id}': there is no {}", root.card_manifest(id).display());
-                problems.at_key(&deck_path, &deck_text, id, &message);
+                at(&mut problems, id, &message);
             }
         }
+        if deck_manifest.planets.len() > MAX_PLANETS {
+            let message =
+                format!("a deck lists at most {MAX_PLANETS} planets; this one lists {}", deck_manifest.planets.len());
+            at(&mut problems, "planets", &message);
+        }
         let mut seen = BTreeMap::new();
-        for id in &deck_manifest.planets {
+        let listed = if deck_manifest.planets.len() > MAX_PLANETS { 0 } else { deck_manifest.planets.len() };
+        for id in deck_manifest.planets.iter().take(listed) {
             if seen.insert(id.clone(), ()).is_some() {
-                problems.at_key(&deck_path, &deck_text, id, &format!("planet '{id}' is listed twice"));
-                continue;
+                at(&mut problems, id, &format!("planet '{id}' is listed twice"));
+            } else if !valid_id(id) {
+                at(&mut problems, id, &format!("'{id}' is not a valid planet id (use a-z, 0-9 and _)"));
+            } else if root.planet_manifest(id).exists() {
+                content.load_planet(id, &mut problems);
+            } else {
+                let message = format!("unknown planet '{id}': there is no {}", root.planet_manifest(id).display());
+                at(&mut problems, id, &message);
             }
-            if !root.planet_manifest(id).exists() {
-                problems.at_key(
-                    &deck_path,
-                    &deck_text,
-                    id,
-                    &format!("unknown planet '{id}': there is no {}", root.planet_manifest(id).display()),
-                );
-                continue;
-            }
-            content.load_planet(id, &mut problems);
         }
         problems.into_result(content)
     }
@@ -226,22 +252,23 @@ impl Content {
         Setup { rules: rules.options(), crowning: rules.crowning, supply: self.deck.supply.to_supply(), deck, planets }
     }
 
-    /// A digest of every manifest and script this content was loaded from, by file.
+    /// A digest of every manifest and script this content was loaded from, by file
+    /// relative to the content root (so that a copy of the content elsewhere has
+    /// the same names; a deck given by a path outside the root keeps its path).
+    /// Digests are of the texts as they were read, not as the files are now.
     pub fn hashes(&self) -> BTreeMap<String, u64> {
+        let root = self.root.path();
+        let name = |path: &Path| path.strip_prefix(root).unwrap_or(path).display().to_string();
         let mut out = BTreeMap::new();
-        let mut add = |path: &Path| {
-            if let Ok(bytes) = std::fs::read(path) {
-                out.insert(path.display().to_string(), crate::game::fnv1a(&bytes));
-            }
-        };
-        add(&self.deck_path);
-        for card in &self.cards {
-            add(&self.root.card_manifest(&card.id));
-            add(&card.script.path);
-        }
-        for planet in &self.planets {
-            add(&self.root.planet_manifest(&planet.id));
-            add(&planet.script.path);
+        out.insert(name(&self.deck_path), self.deck_hash);
+        for (def, manifest) in self
+            .cards
+            .iter()
+            .map(|c| (c, self.root.card_manifest(&c.id)))
+            .chain(self.planets.iter().map(|p| (p, self.root.planet_manifest(&p.id))))
+        {
+            out.insert(name(&manifest), def.manifest_hash);
+            out.insert(name(&def.script.path), crate::game::fnv1a(def.script.source.as_bytes()));
         }
         out
     }
@@ -253,9 +280,9 @@ fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<S
         problems.push(Problem::file(manifest_path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
         return None;
     }
-    let manifest: ScriptManifest = problems.read_yaml(manifest_path)?;
-    let script = problems.read_script(manifest_path, manifest.script.as_deref(), id)?;
-    Some(ScriptDef { id: id.to_string(), manifest, script })
+    let (manifest, text): (ScriptManifest, String) = problems.read_yaml_text(manifest_path)?;
+    let script = problems.read_script(manifest_path, &text, manifest.script.as_deref(), id)?;
+    Some(ScriptDef { id: id.to_string(), manifest, script, manifest_hash: crate::game::fnv1a(text.as_bytes()) })
 }
 
 fn valid_id(id: &str) -> bool {

@@ -102,9 +102,14 @@ impl Problems {
 
     /// Reads and parses a YAML manifest; a parse error becomes a located problem.
     pub fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
+        self.read_yaml_text(path).map(|(value, _)| value)
+    }
+
+    /// As [`Problems::read_yaml`], also giving the text that was parsed.
+    pub fn read_yaml_text<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(T, String)> {
         let text = self.read_text(path)?;
         match parse_yaml(&text) {
-            Ok(value) => Some(value),
+            Ok(value) => Some((value, text)),
             Err((line, column, message)) => {
                 self.push(Problem::at(path, line, column, message));
                 None
@@ -112,16 +117,21 @@ impl Problems {
         }
     }
 
-    /// Reads the script a manifest names (default: `<id>.lua` beside it).
-    pub fn read_script(&mut self, manifest: &Path, named: Option<&str>, id: &str) -> Option<super::Script> {
+    /// Reads the script a manifest names (default: `<id>.lua` beside it). A problem
+    /// with a script the manifest names is located at its `script:` line.
+    pub fn read_script(&mut self, manifest: &Path, text: &str, named: Option<&str>, id: &str) -> Option<super::Script> {
         let file = named.map_or_else(|| format!("{id}.lua"), str::to_string);
-        if file.contains("..") || file.starts_with('/') || !file.ends_with(".lua") {
-            self.push(Problem::file(manifest, format!("script '{file}' must be a .lua file beside the manifest")));
+        let refuse = |problems: &mut Problems, message: String| match named {
+            Some(_) => problems.at_key(manifest, text, "script", &message),
+            None => problems.push(Problem::file(manifest, message)),
+        };
+        if file.contains("..") || file.starts_with('/') || file.contains('\\') || !file.ends_with(".lua") {
+            refuse(self, format!("script '{file}' must be a .lua file beside the manifest"));
             return None;
         }
         let path = manifest.parent().unwrap_or(Path::new(".")).join(&file);
-        if !path.exists() {
-            self.push(Problem::file(manifest, format!("its script {} is missing", path.display())));
+        if !path.is_file() {
+            refuse(self, format!("its script {} is missing", path.display()));
             return None;
         }
         let source = self.read_text(&path)?;
@@ -129,8 +139,38 @@ impl Problems {
     }
 }
 
+/// Most `[` and `{` a YAML file may hold. libyaml's flow parsing costs time in
+/// proportion to the nesting depth for every token, so a file of deeply nested
+/// flow collections takes minutes though it is small; every level of nesting
+/// needs one of these characters, so counting them bounds the depth. The shipped
+/// files use at most a few dozen; serde_yaml refuses anything nested deeper than
+/// 128 levels anyway.
+pub const MAX_FLOW_OPENINGS: usize = 256;
+
+/// Where the text has more than [`MAX_FLOW_OPENINGS`] flow openings, if it does.
+fn too_many_openings(text: &str) -> Option<(usize, usize, String)> {
+    let mut seen = 0;
+    for (i, line) in text.lines().enumerate() {
+        for (col, c) in line.chars().enumerate() {
+            if c == '[' || c == '{' {
+                seen += 1;
+                if seen > MAX_FLOW_OPENINGS {
+                    let message = format!(
+                        "more than {MAX_FLOW_OPENINGS} '[' and '{{': nested too deep or too many collections for a manifest"
+                    );
+                    return Some((i + 1, col + 1, message));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Parses YAML text into `T`, giving (line, column, message) on failure.
 pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, String)> {
+    if let Some(problem) = too_many_openings(text) {
+        return Err(problem);
+    }
     serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
         let message = e.to_string();
@@ -141,8 +181,28 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
             .iter()
             .find_map(|p| message.split_once(p).map(|(_, rest)| rest.split(['`', '\'']).next().unwrap_or("")));
         let (line, column) = duplicate.and_then(|key| locate_nth(text, key, 1)).unwrap_or((line, column));
+        // serde_yaml reports a second document at 1:1; point at its `---`.
+        let (line, column) = if message.contains("more than one document") {
+            second_document(text).unwrap_or((line, column))
+        } else {
+            (line, column)
+        };
         (line, column, message)
     })
+}
+
+/// Line and column of the `---` that starts a second document (one after content).
+fn second_document(text: &str) -> Option<(usize, usize)> {
+    let mut content = false;
+    for (i, line) in text.lines().enumerate() {
+        let marker = line == "---" || line.starts_with("--- ");
+        if marker && content {
+            return Some((i + 1, 1));
+        }
+        let t = line.trim();
+        content |= !marker && !t.is_empty() && !t.starts_with('#') && !t.starts_with('%');
+    }
+    None
 }
 
 /// Line and column of the `n`th (0-based) line that starts with `key:`.
@@ -157,16 +217,23 @@ fn locate_nth(text: &str, key: &str, n: usize) -> Option<(usize, usize)> {
         .nth(n)
 }
 
-/// Line and column (1-based) of the first `key:` or list item `- key` in YAML text.
+/// Line and column (1-based) of the first `key:` or list item `- key` in YAML text
+/// (the key plain or quoted), or of `key` in a flow list or map.
 fn locate(text: &str, key: &str) -> Option<(usize, usize)> {
+    let spellings = [key.to_string(), format!("\"{key}\""), format!("'{key}'")];
     text.lines().enumerate().find_map(|(i, line)| {
-        let code = line.split('#').next().unwrap_or("");
-        let trimmed = code.trim_start().trim_start_matches("- ").trim_start_matches('[');
+        let code = if line.trim_start().starts_with('#') { "" } else { line.split(" #").next().unwrap_or("") };
+        let trimmed = code.trim_start().trim_start_matches("- ").trim_start_matches('[').trim_start_matches('{');
         let col = code.len() - trimmed.len() + 1;
-        let is_key = trimmed.starts_with(&format!("{key}:")) || trimmed.trim_end() == key;
+        let is_key = spellings.iter().any(|k| trimmed.starts_with(&format!("{k}:")) || trimmed.trim_end() == k);
         if is_key {
             return Some((i + 1, col));
         }
-        code.find(&format!(" {key},")).or_else(|| code.find(&format!(" {key}]"))).map(|c| (i + 1, c + 2))
+        spellings.iter().find_map(|k| {
+            [format!(" {k},"), format!(" {k}]"), format!(" {k}:"), format!("[{k},"), format!("{{{k}:")]
+                .iter()
+                .find_map(|p| code.find(p.as_str()))
+                .map(|c| (i + 1, c + 2))
+        })
     })
 }

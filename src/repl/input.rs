@@ -2,7 +2,7 @@
 //! on a terminal, plain lines from standard input otherwise.
 
 use std::cell::RefCell;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -13,6 +13,9 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
+
+/// Longest piped line kept, in bytes; the rest of a longer line is skipped.
+const MAX_LINE: u64 = 64 * 1024;
 
 /// One read.
 pub enum Line {
@@ -83,10 +86,19 @@ impl Input {
                 Err(_) => Line::Eof,
             },
             Input::Piped(stdin) => {
-                let mut line = String::new();
-                match stdin.read_line(&mut line) {
+                // Bytes, not text: a line that is not UTF-8 is read with
+                // replacement characters instead of ending the input, and only
+                // the first MAX_LINE bytes of a longer line are kept.
+                let mut bytes = Vec::new();
+                match (&mut *stdin).take(MAX_LINE).read_until(b'\n', &mut bytes) {
                     Ok(0) | Err(_) => Line::Eof,
-                    Ok(_) => Line::Text(line.trim_end_matches(['\n', '\r']).chars().take(4096).collect()),
+                    Ok(_) => {
+                        if !bytes.ends_with(b"\n") {
+                            let _ = stdin.skip_until(b'\n');
+                        }
+                        let text = String::from_utf8_lossy(&bytes);
+                        Line::Text(text.trim_end_matches(['\n', '\r']).chars().take(4096).collect())
+                    }
                 }
             }
         }

@@ -136,10 +136,14 @@ fn report_replay(replay: &crate::session::Replay) {
     if !replay.changed.is_empty() {
         println!("Scripts changed since this game was saved: {}", replay.changed.join(", "));
     }
-    match &replay.diverged {
-        Some((_, why)) => println!("The game now differs: {why}. It continues from there."),
-        None if !replay.changed.is_empty() => println!("Every decision replays as before."),
-        None => {}
+    if let Some((_, why)) = &replay.differs {
+        println!("The game now differs: {why}.");
+    }
+    if let Some((_, why)) = &replay.diverged {
+        println!("The replay stops: {why}. The game continues from there.");
+    }
+    if replay.same_game() && !replay.changed.is_empty() {
+        println!("Every decision replays as before.");
     }
 }
 
@@ -273,28 +277,30 @@ impl Repl {
 
     /// Runs one command line; false to leave.
     fn command(&mut self, line: &str, input: &mut Input) -> bool {
-        let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
-        match word.to_ascii_lowercase().as_str() {
-            "" => {}
-            "quit" | "exit" | "q" => return false,
-            "help" | "?" => println!("{}", help(rest)),
-            "board" | "b" => self.show(),
-            "options" | "o" | "moves" => print!("{}", render::options(&self.session)),
-            "cards" => self.list_cards(),
-            "card" if !rest.is_empty() => self.card_text(rest),
-            "card" => println!("card needs a name: card <name>, e.g. card water ('cards' lists them)"),
-            "planet" => self.show_planet(input),
-            "log" => self.show_log(),
-            "undo" => self.undo(),
-            "save" => self.save(rest),
-            "load" => self.load(rest),
-            "new" => self.new_game(rest),
-            "reload" => self.reload(),
-            "use" => match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
-                Some(DecisionKind::Card) => self.decide(rest),
+        match parse_command(line) {
+            Command::Empty => {}
+            Command::Quit => return false,
+            Command::Help(topic) => println!("{}", help(&topic)),
+            Command::Board => self.show(),
+            Command::Options => print!("{}", render::options(&self.session)),
+            Command::Cards => self.list_cards(),
+            Command::Card(name) => self.card_text(&name),
+            Command::Planet => self.show_planet(input),
+            Command::Log => self.show_log(),
+            Command::Undo => self.undo(),
+            Command::Save(file) => self.save(&file),
+            Command::Load(file) => self.load(&file),
+            Command::New(seed) => self.new_game(seed),
+            Command::Reload => self.reload(),
+            Command::Digest => {
+                println!("digest {:016x} after {} decisions", self.session.digest(), self.session.decisions().len())
+            }
+            Command::Use(text) => match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
+                Some(DecisionKind::Card) => self.decide(&text),
                 _ => println!("no card can be used now: cards are used after the move, at the card step (R3.3)"),
             },
-            _ => self.decide(line),
+            Command::Decide(text) => self.decide(&text),
+            Command::Invalid(message) => println!("{message}"),
         }
         true
     }
@@ -375,10 +381,6 @@ impl Repl {
     }
 
     fn save(&self, file: &str) {
-        if file.is_empty() {
-            println!("save needs a file name: save <file>, e.g. save game.json");
-            return;
-        }
         match self.session.save(&PathBuf::from(file), self.seats_record()) {
             Ok(()) => println!("saved {} decisions to {file}", self.session.decisions().len()),
             Err(e) => println!("{e}"),
@@ -386,10 +388,6 @@ impl Repl {
     }
 
     fn load(&mut self, file: &str) {
-        if file.is_empty() {
-            println!("load needs a file name: load <file>, e.g. load game.json");
-            return;
-        }
         let root = self.session.engine.content().root.clone();
         match Session::load(&root, &PathBuf::from(file)) {
             Ok((session, replay, record)) => {
@@ -409,18 +407,8 @@ impl Repl {
         }
     }
 
-    fn new_game(&mut self, seed: &str) {
-        let seed = if seed.is_empty() {
-            fresh_seed()
-        } else {
-            match seed.parse() {
-                Ok(s) => s,
-                Err(_) => {
-                    println!("'{seed}' is not a seed; write new or new <number>");
-                    return;
-                }
-            }
-        };
+    fn new_game(&mut self, seed: Option<u64>) {
+        let seed = seed.unwrap_or_else(fresh_seed);
         self.session.new_game(seed);
         self.make_agents();
         self.ended_shown = false;
@@ -453,7 +441,7 @@ impl Repl {
             println!("it is the computer's turn");
             return;
         }
-        let choice = match self.parse_choice(text, &decision.options, decision.kind) {
+        let choice = match parse_choice(&self.session, text) {
             Ok(c) => c,
             Err(e) => {
                 println!("{e}");
@@ -468,64 +456,141 @@ impl Repl {
             println!("script problem: {e}");
         }
     }
+}
 
-    fn parse_choice(&self, text: &str, options: &[Choice], kind: DecisionKind) -> Result<Choice, String> {
-        if text.is_empty() {
-            return Err("type an option (its number or name), or 'help'".into());
+/// One command line, parsed without looking at the game. A line that is not a
+/// command is a decision (a move, a card, an answer or an option number), read
+/// against the pending options by [`parse_choice`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A blank line.
+    Empty,
+    Quit,
+    /// `help [topic]`.
+    Help(String),
+    Board,
+    Options,
+    Cards,
+    /// `card <name>`.
+    Card(String),
+    Planet,
+    Log,
+    Undo,
+    /// `save <file>`.
+    Save(String),
+    /// `load <file>`.
+    Load(String),
+    /// `new [seed]`: `None` for a fresh seed.
+    New(Option<u64>),
+    Reload,
+    /// `digest`: the state digest, for determinism checks (not in `help`'s list).
+    Digest,
+    /// `use <card|number>`.
+    Use(String),
+    /// Anything else: a decision.
+    Decide(String),
+    /// A command with missing or bad arguments; the message says how to write it.
+    Invalid(String),
+}
+
+/// Reads one command line. Total: every line is some [`Command`].
+pub fn parse_command(line: &str) -> Command {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
+    let needs_file = |command: &str, make: fn(String) -> Command| {
+        if rest.is_empty() {
+            Command::Invalid(format!("{command} needs a file name: {command} <file>, e.g. {command} game.json"))
+        } else {
+            make(rest.to_string())
         }
-        if let Ok(n) = text.parse::<usize>() {
-            return options
-                .get(n.wrapping_sub(1))
-                .cloned()
-                .ok_or_else(|| format!("there is no option {n}; choose 1 to {}", options.len()));
-        }
-        let listed = || {
-            let names: Vec<String> = options.iter().take(12).map(|o| self.option_name(o)).collect();
-            let more = if options.len() > 12 { ", ..." } else { "" };
-            format!("{}{more}", names.join(", "))
-        };
-        match kind {
-            DecisionKind::Move => {
-                let wanted: MoveText = text.parse().map_err(|e| {
-                    if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) {
-                        format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4")
-                    } else {
-                        e
-                    }
-                })?;
-                let matching: Vec<&Choice> =
-                    options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m))).collect();
-                match matching.as_slice() {
-                    [one] => Ok((*one).clone()),
-                    [] => Err(format!("{text} is not a legal move now; legal: {}", listed())),
-                    several => Err(format!(
-                        "{text} could mean {}; write every landing square",
-                        several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
-                    )),
-                }
-            }
-            DecisionKind::Card => {
-                let content = self.session.engine.content();
-                let card = content.find_card(text);
-                options
-                    .iter()
-                    .find(|o| matches!(o, Choice::Card(c) if Some(*c) == card))
-                    .cloned()
-                    .ok_or_else(|| format!("'{text}' is not a card you can use now; choose one of: {}", listed()))
-            }
-            DecisionKind::Question => options
-                .iter()
-                .find(|o| matches!(o, Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text)))
-                .cloned()
-                .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed())),
-        }
+    };
+    match word.to_ascii_lowercase().as_str() {
+        "" => Command::Empty,
+        "quit" | "exit" | "q" => Command::Quit,
+        "help" | "?" => Command::Help(rest.to_string()),
+        "board" | "b" => Command::Board,
+        "options" | "o" | "moves" => Command::Options,
+        "cards" => Command::Cards,
+        "card" if !rest.is_empty() => Command::Card(rest.to_string()),
+        "card" => Command::Invalid("card needs a name: card <name>, e.g. card water ('cards' lists them)".into()),
+        "planet" => Command::Planet,
+        "log" => Command::Log,
+        "undo" => Command::Undo,
+        "save" => needs_file("save", Command::Save),
+        "load" => needs_file("load", Command::Load),
+        "new" if rest.is_empty() => Command::New(None),
+        "new" => match rest.parse() {
+            Ok(seed) => Command::New(Some(seed)),
+            Err(_) => Command::Invalid(format!("'{rest}' is not a seed; write new or new <number>")),
+        },
+        "reload" => Command::Reload,
+        "digest" => Command::Digest,
+        "use" => Command::Use(rest.to_string()),
+        _ => Command::Decide(line.to_string()),
     }
+}
 
-    fn option_name(&self, option: &Choice) -> String {
-        match option {
-            Choice::Card(c) => self.session.card_name(*c),
-            other => other.to_string(),
+/// The pending option that `text` names: its number in the list, a move
+/// (`c3-d4`, `c3xe5xg7`, or start and end when only one chain fits), a card by
+/// name or id, or an answer. The error says what to type instead.
+pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
+    let Some(decision) = session.state().pending(&session.engine) else {
+        return Err("the game is over; 'new' starts another, 'undo' takes back a decision".into());
+    };
+    let (options, kind) = (&decision.options, decision.kind);
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("type an option (its number or name), or 'help'".into());
+    }
+    if let Ok(n) = text.parse::<usize>() {
+        return options
+            .get(n.wrapping_sub(1))
+            .cloned()
+            .ok_or_else(|| format!("there is no option {n}; choose 1 to {}", options.len()));
+    }
+    let option_name = |option: &Choice| match option {
+        Choice::Card(c) => session.card_name(*c),
+        other => other.to_string(),
+    };
+    let listed = || {
+        let names: Vec<String> = options.iter().take(12).map(option_name).collect();
+        let more = if options.len() > 12 { ", ..." } else { "" };
+        format!("{}{more}", names.join(", "))
+    };
+    match kind {
+        DecisionKind::Move => {
+            let wanted: MoveText = text.parse().map_err(|e| {
+                if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) {
+                    format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4")
+                } else {
+                    e
+                }
+            })?;
+            let matching: Vec<&Choice> =
+                options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m))).collect();
+            match matching.as_slice() {
+                [one] => Ok((*one).clone()),
+                [] => Err(format!("{text} is not a legal move now; legal: {}", listed())),
+                several => Err(format!(
+                    "{text} could mean {}; write every landing square",
+                    several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+                )),
+            }
         }
+        DecisionKind::Card => {
+            let content = session.engine.content();
+            let card = content.find_card(text);
+            options
+                .iter()
+                .find(|o| matches!(o, Choice::Card(c) if Some(*c) == card))
+                .cloned()
+                .ok_or_else(|| format!("'{text}' is not a card you can use now; choose one of: {}", listed()))
+        }
+        DecisionKind::Question => options
+            .iter()
+            .find(|o| matches!(o, Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text)))
+            .cloned()
+            .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed())),
     }
 }
 
@@ -561,6 +626,9 @@ fn help(topic: &str) -> String {
     let topic = topic.trim().to_ascii_lowercase();
     match COMMANDS.iter().find(|(name, _, _)| *name == topic) {
         Some((name, args, what)) => format!("{name} {args}: {what}"),
+        None if topic == "digest" => {
+            "digest: print the state digest (FNV-1a of the game state) and the number of decisions, to check that two runs played the same game".into()
+        }
         None if topic == "move" || topic == "moves" => {
             "Moves: c3-d4 steps; c3xe5 or c3xe5xg7 jumps (the start and end are enough when only one chain fits). Capture is compulsory (R4.3).".into()
         }

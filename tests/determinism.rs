@@ -1,0 +1,208 @@
+//! Determinism as a tested property (the session issue, item 2): the same seed and
+//! decisions give the same state digest and the same event log (the session's
+//! log) in a fresh process, after save and load, and after `reload` with
+//! unchanged scripts. Fresh processes differ in everything that must not matter:
+//! hash-map seeds, Lua's string-hash seed, the address space (ASLR), the clock,
+//! the time zone and the locale.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::Choice;
+use alien_checkers::kernel::Player;
+use alien_checkers::session::{Session, read_record};
+
+fn repo() -> ContentRoot {
+    ContentRoot::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("alien-determinism-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// How a player types a choice at the REPL: the move, the card's id, the answer.
+fn typed(session: &Session, choice: &Choice) -> String {
+    match choice {
+        Choice::Move(m) => m.to_string(),
+        Choice::Card(c) => session.engine.content().card(*c).unwrap().id.clone(),
+        Choice::Answer(a) => a.to_string(),
+    }
+}
+
+/// A whole random game of `deck` with `seed`, and the lines a player types for it.
+fn random_game(deck: &str, seed: u64) -> (Session, Vec<String>) {
+    let mut session = Session::new(&repo(), deck, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ce);
+    let mut lines = Vec::new();
+    while let Some(decision) = session.state().pending(&session.engine) {
+        let pick = decision.options[rng.next_u32() as usize % decision.options.len()].clone();
+        lines.push(typed(&session, &pick));
+        session.apply(&pick).unwrap_or_else(|e| panic!("{deck} seed {seed}: {pick}: {e}"));
+    }
+    (session, lines)
+}
+
+/// Runs the binary in `dir` with `args` and extra environment, feeding `input`.
+fn run(dir: &Path, args: &[&str], env: &[(&str, &str)], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("panicked"), "{stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The log lines (`   1. Dark moves c3-d4`) printed by the last `log`, without numbers.
+fn printed_log(out: &str) -> Vec<String> {
+    let after = out.rsplit_once("> log\n").map_or(out, |(_, rest)| rest);
+    after
+        .lines()
+        .take_while(|l| l.trim_start().split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()))
+        .map(|l| l.trim_start().split_once(". ").unwrap().1.to_string())
+        .collect()
+}
+
+/// The digest printed by the last `digest` (16 hex digits).
+fn printed_digest(out: &str) -> String {
+    let line = out.lines().rev().find(|l| l.starts_with("digest ")).unwrap_or_else(|| panic!("no digest in:\n{out}"));
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+fn hex(digest: u64) -> String {
+    format!("{digest:016x}")
+}
+
+/// Two places to start a process from: the repository, and a folder without
+/// content (the binary then finds the content it was built from).
+fn places() -> [PathBuf; 2] {
+    [PathBuf::from(env!("CARGO_MANIFEST_DIR")), std::env::temp_dir()]
+}
+
+#[test]
+fn the_same_seed_and_decisions_give_the_same_game_in_fresh_processes() {
+    let dir = scratch("fresh");
+    for (deck, seed) in [("standard", 3), ("standard", 11), ("standard", 2024), ("monolith_mayhem", 7)] {
+        let (session, lines) = random_game(deck, seed);
+        let seed_text = seed.to_string();
+        let args = ["--deck", deck, "--seed", &seed_text, "--dark", "human", "--light", "human"];
+        let save = dir.join(format!("{deck}-{seed}.json"));
+        let input = format!("{}\nlog\ndigest\nsave {}\nquit\n", lines.join("\n"), save.display());
+        // Two processes that differ in time zone, locale and working folder.
+        let [here, elsewhere] = places();
+        let first = run(&here, &args, &[("TZ", "UTC"), ("LC_ALL", "C")], &input);
+        let saved = std::fs::read_to_string(&save).unwrap();
+        let second = run(&elsewhere, &args, &[("TZ", "Pacific/Chatham"), ("LC_ALL", "tr_TR.UTF-8")], &input);
+        assert!(first == second, "{deck} seed {seed}: two processes printed different games");
+        assert_eq!(std::fs::read_to_string(&save).unwrap(), saved, "{deck} seed {seed}: the saves differ");
+
+        // Both agree with this process: the event log, the digest, the save itself.
+        assert_eq!(printed_log(&first), session.log(), "{deck} seed {seed}: the log differs");
+        assert_eq!(printed_digest(&first), hex(session.digest()), "{deck} seed {seed}");
+        let seats = [Player::Dark, Player::Light].into_iter().map(|p| (p, "human".to_string())).collect();
+        assert_eq!(saved, session.record(seats).to_json(), "{deck} seed {seed}: the save text differs");
+
+        // A third process replays the save to the same log and digest.
+        let replayed = run(&here, &["replay", &save.display().to_string()], &[], "");
+        assert_eq!(printed_digest(&replayed), hex(session.digest()), "{deck} seed {seed}");
+        let replay_log: Vec<String> =
+            replayed.lines().filter_map(|l| l.trim_start().split_once(". ").map(|(_, t)| t.to_string())).collect();
+        assert_eq!(replay_log, session.log(), "{deck} seed {seed}: the replayed log differs");
+    }
+}
+
+#[test]
+fn games_between_computer_players_are_the_same_in_fresh_processes() {
+    for (dark, light, seed) in [("greedy", "random", "5"), ("random", "greedy", "77")] {
+        let args = ["--seed", seed, "--dark", dark, "--light", light];
+        let [here, elsewhere] = places();
+        let first = run(&here, &args, &[("TZ", "UTC")], "log\ndigest\nquit\n");
+        let second = run(&elsewhere, &args, &[("TZ", "Asia/Kathmandu")], "log\ndigest\nquit\n");
+        assert!(printed_log(&first).len() > 10, "the computers played a game:\n{first}");
+        assert!(first == second, "{dark} v {light}, seed {seed}: two processes played different games");
+    }
+}
+
+#[test]
+fn save_and_load_keep_the_digest_and_the_log() {
+    let dir = scratch("save_load");
+    for seed in [8, 9] {
+        let (session, _) = random_game("standard", seed);
+        // Save partway through as well as at the end: undo back to the middle.
+        let mut middle = Session::new(&repo(), "standard", seed).unwrap();
+        for choice in &session.decisions()[..session.decisions().len() / 2] {
+            middle.apply(choice).unwrap();
+        }
+        for (name, game) in [("end", &session), ("middle", &middle)] {
+            let path = dir.join(format!("{seed}-{name}.json"));
+            game.save(&path, Default::default()).unwrap();
+            let (loaded, replay, _) = Session::load(&repo(), &path).unwrap();
+            assert!(replay.changed.is_empty() && replay.same_game(), "{replay:?}");
+            assert_eq!(loaded.digest(), game.digest(), "seed {seed} {name}");
+            assert_eq!(loaded.log(), game.log());
+            assert_eq!(loaded.record(Default::default()), read_record(&path).unwrap());
+            // And in a fresh process.
+            let out = run(&places()[1], &["--load", &path.display().to_string()], &[], "log\ndigest\nquit\n");
+            assert_eq!(printed_digest(&out), hex(game.digest()), "seed {seed} {name}");
+            assert_eq!(printed_log(&out), game.log());
+        }
+    }
+}
+
+#[test]
+fn reload_with_unchanged_scripts_keeps_the_digest_and_the_log() {
+    let (mut session, lines) = random_game("standard", 31);
+    let (digest, log) = (session.digest(), session.log().to_vec());
+    for _ in 0..2 {
+        let replay = session.reload().unwrap();
+        assert!(replay.changed.is_empty() && replay.same_game(), "{replay:?}");
+        assert_eq!(session.digest(), digest);
+        assert_eq!(session.log(), log);
+    }
+    // In a fresh process, halfway through the game and at its end.
+    let half = lines.len() / 2;
+    let input = format!(
+        "{}\ndigest\nreload\ndigest\n{}\nreload\nlog\ndigest\nquit\n",
+        lines[..half].join("\n"),
+        lines[half..].join("\n")
+    );
+    let out = run(&places()[0], &["--seed", "31", "--dark", "human", "--light", "human"], &[], &input);
+    let digests: Vec<&str> = out.lines().filter(|l| l.starts_with("digest ")).collect();
+    assert_eq!(digests.len(), 3, "{out}");
+    assert_eq!(digests[0], digests[1], "reload changed the game halfway");
+    assert_eq!(printed_digest(&out), hex(digest));
+    assert_eq!(printed_log(&out), log);
+    assert_eq!(out.matches("no script or manifest changed").count(), 2, "{out}");
+}
+
+#[test]
+fn two_engines_in_one_process_play_the_same_game() {
+    // Each engine has its own Lua state (its own string-hash seed and addresses);
+    // the second is made after the first has run a whole game.
+    let (first, _) = random_game("standard", 404);
+    let mut second = Session::new(&repo(), "standard", 404).unwrap();
+    let mut expected = Session::new(&repo(), "standard", 404).unwrap();
+    for choice in first.decisions() {
+        expected.apply(choice).unwrap();
+        second.apply(choice).unwrap();
+        assert_eq!(second.digest(), expected.digest());
+    }
+    assert_eq!(second.digest(), first.digest());
+    assert_eq!(second.log(), first.log());
+}

@@ -1,0 +1,724 @@
+//! Hostile scripts beyond tests/sandbox.rs (the session issue, item 3): every way
+//! a script could reach outside its sandbox, reach another script, change the game
+//! from a read-only check, or make the game depend on something other than the
+//! state and the answers. Each is refused with a short message, and the game and
+//! the engine are intact afterwards.
+//!
+//! Tests marked `#[ignore = "sandbox hole: …"]` fail today: each shows a hole in
+//! src/script that is reported for its owner to fix (run them with
+//! `cargo test --release --test hostile_scripts -- --ignored`).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::{CardHost, CardId, Choice, GameError, GameState, PlanetId, Step};
+use alien_checkers::kernel::Player;
+use alien_checkers::script::{MEMORY_LIMIT, ScriptEngine};
+
+/// A content root in a fresh temporary folder holding `cards` (id, Lua source),
+/// the planets `planets` (id, Lua source) and a deck `test` with all of them.
+fn content(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ContentRoot {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let root: PathBuf = std::env::temp_dir().join(format!("alien-hostile-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
+    std::fs::create_dir_all(root.join("planets")).unwrap();
+    let mut deck = String::from("name: test\ncards:\n");
+    for (id, source) in cards {
+        std::fs::write(root.join(format!("cards/{id}.yaml")), format!("name: {id}\ntext: a test card\n")).unwrap();
+        std::fs::write(root.join(format!("cards/{id}.lua")), source).unwrap();
+        deck.push_str(&format!("  {id}: 1\n"));
+    }
+    let mut names = Vec::new();
+    for (id, source) in planets {
+        std::fs::write(root.join(format!("planets/{id}.yaml")), format!("name: {id}\ntext: a test planet\n")).unwrap();
+        std::fs::write(root.join(format!("planets/{id}.lua")), source).unwrap();
+        names.push(id.to_string());
+    }
+    deck.push_str(&format!(
+        "planets: [{}]\nrules: {{crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}}\n",
+        names.join(", ")
+    ));
+    std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
+    ContentRoot::new(root)
+}
+
+const NEVER: &str = "function check(ctx, player) return false end";
+const ALWAYS: &str = "function check(ctx, player) return true end";
+const GOOD_CARD: (&str, &str) = ("good", "function play(ctx)\n  ctx:place_terrain('d4', 'water')\nend");
+
+fn engine(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ScriptEngine {
+    let mut planets = planets.to_vec();
+    for filler in ["never", "never_either"] {
+        if planets.len() < 2 {
+            planets.push((filler, NEVER));
+        }
+    }
+    ScriptEngine::load(&content(cards, &planets), "test").unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// A game at Dark's card step with every card of the deck face up.
+fn at_card_step(engine: &ScriptEngine) -> GameState {
+    let mut state = GameState::new(&engine.content().setup(), 7);
+    state.piles.face_up = (0..engine.content().cards.len() as u16).map(CardId).collect();
+    state.piles.draw.clear();
+    state.step = Step::Card;
+    state
+}
+
+fn card(engine: &ScriptEngine, id: &str) -> CardId {
+    engine.content().card_id(id).unwrap_or_else(|| panic!("no card {id}"))
+}
+
+fn planet(engine: &ScriptEngine, id: &str) -> PlanetId {
+    engine.content().planet_id(id).unwrap_or_else(|| panic!("no planet {id}"))
+}
+
+/// Uses card `id` at the card step; returns the result and checks that a refusal
+/// changed nothing.
+fn use_card(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameState) {
+    let mut state = at_card_step(engine);
+    let before = state.clone();
+    let result = state.apply(engine, &Choice::Card(card(engine, id)));
+    if result.is_err() {
+        assert!(state == before, "{id}: a refused card changed the state");
+    }
+    (result, state)
+}
+
+/// At most 300 characters of `m`, for assertion messages.
+fn short(m: &str) -> String {
+    if m.len() <= 300 { m.to_string() } else { format!("{}… ({} bytes)", &m[..m.floor_char_boundary(300)], m.len()) }
+}
+
+/// Uses card `id`, which must fail; returns its message (one line naming the card).
+#[track_caller]
+fn failure_of_any_length(engine: &ScriptEngine, id: &str) -> String {
+    match use_card(engine, id).0 {
+        Err(GameError::CardFailed(m)) => {
+            assert!(m.contains(&format!("card '{id}'")), "{id}: the message names the card: {}", short(&m));
+            assert!(!m.contains('\n'), "{id}: the message is one line: {}", short(&m));
+            m
+        }
+        other => panic!("{id}: expected the card to fail, got {other:?}"),
+    }
+}
+
+/// As [`failure_of_any_length`], and the message is short.
+#[track_caller]
+fn failure(engine: &ScriptEngine, id: &str) -> String {
+    let m = failure_of_any_length(engine, id);
+    assert!(m.len() < 400, "{id}: the message is one short line: {}", short(&m));
+    m
+}
+
+/// The good card still works: the engine is usable after whatever came before.
+#[track_caller]
+fn engine_still_works(engine: &ScriptEngine) {
+    let (result, state) = use_card(engine, "good");
+    result.unwrap_or_else(|e| panic!("a well-behaved card fails after the hostile one: {e}"));
+    assert!(state.board.terrain_at("d4".parse().unwrap()).is_some());
+}
+
+// ---- globals, _G and _ENV ----
+
+/// Every name reachable from a script's environment by walking tables (and the
+/// metatables `getmetatable` shows), reported as an error message.
+const WALK: &str = r#"
+function play(ctx)
+  local seen, found = {}, {}
+  local function walk(t, path, depth)
+    if depth > 6 or seen[t] then return end
+    seen[t] = true
+    for k, v in pairs(t) do
+      local name = path .. "." .. tostring(k)
+      found[#found + 1] = name
+      if type(v) == "table" then walk(v, name, depth + 1) end
+    end
+    local mt = getmetatable(t)
+    if type(mt) == "table" then walk(mt, path .. "<mt>", depth + 1) end
+  end
+  walk(_ENV, "_ENV", 0)
+  walk(ctx, "ctx", 0)
+  local smt = getmetatable("")
+  if type(smt) == "table" then walk(smt, "<string mt>", 0) end
+  error("REACHABLE " .. table.concat(found, " "), 0)
+end
+"#;
+
+#[test]
+fn nothing_outside_the_sandbox_is_reachable_from_a_script_environment() {
+    let e = engine(&[("walker", WALK), GOOD_CARD], &[]);
+    let m = match use_card(&e, "walker").0 {
+        Err(GameError::CardFailed(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    let reachable: Vec<&str> = m.split_once("REACHABLE ").expect("the walk ran").1.split(' ').collect();
+    assert!(reachable.contains(&"_ENV.string.format"), "the walk sees the libraries: {m}");
+    assert!(reachable.contains(&"ctx.place_terrain"), "the walk sees ctx: {m}");
+    let env_paths: Vec<&&str> = reachable.iter().filter(|p| !p.starts_with("ctx")).collect();
+    for forbidden in [
+        "io",
+        "os",
+        "package",
+        "debug",
+        "load",
+        "loadstring",
+        "dofile",
+        "loadfile",
+        "require",
+        "collectgarbage",
+        "print",
+        "next",
+        "dump",
+        "random",
+        "randomseed",
+        "setfenv",
+        "getfenv",
+        "newproxy",
+        "warn",
+    ] {
+        // (ctx.random is the game's own seeded generator, R2.4.)
+        let hit = env_paths.iter().find(|p| p.rsplit('.').next() == Some(forbidden));
+        assert!(hit.is_none(), "{forbidden} is reachable as {hit:?}");
+    }
+    engine_still_works(&e);
+}
+
+#[test]
+fn env_tricks_change_only_the_script_that_plays_them() {
+    let e = engine(
+        &[
+            // Without its strict metatable the environment still holds nothing dangerous.
+            (
+                "unstrict",
+                "function play(ctx)\n  setmetatable(_G, nil)\n  assert(os == nil and io == nil and debug == nil and load == nil and require == nil)\n  assert(_G.package == nil and _ENV.collectgarbage == nil)\n  ctx:place_terrain('e5', 'water')\nend",
+            ),
+            // A replaced metatable on its own _G, a global named like a library, _G
+            // pointed elsewhere.
+            (
+                "hijack",
+                "function play(ctx)\n  getmetatable(_G).__index = function(_, k) return 'hijacked' end\n  _G._G = { string = 'nope' }\n  rawset(_ENV, 'table', 'nope')\n  string = nil\nend",
+            ),
+            // A local _ENV that hides everything, then errors.
+            ("blind", "function play(ctx)\n  local _ENV = {}\n  return string.upper('x')\nend"),
+            // _ENV set to nil for the rest of the function.
+            ("nil_env", "function play(ctx)\n  _ENV = nil\n  return x\nend"),
+            (
+                "victim",
+                "function play(ctx)\n  assert(string.upper('d4') == 'D4')\n  assert(type(table.insert) == 'function')\n  local ok, e = pcall(function() return undefined_name end)\n  assert(not ok and e:find(\"undefined global 'undefined_name'\"), e)\n  assert(rawget(_G, 'hijacked') == nil)\n  ctx:place_terrain('d4', 'water')\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[],
+    );
+    let (result, state) = use_card(&e, "unstrict");
+    result.unwrap();
+    assert!(state.board.terrain_at("e5".parse().unwrap()).is_some());
+    use_card(&e, "hijack").0.expect("hijack only changes its own environment");
+    assert!(failure(&e, "blind").contains("cards/blind.lua:3"));
+    assert!(failure(&e, "nil_env").contains("cards/nil_env.lua:3"));
+    let (result, state) = use_card(&e, "victim");
+    result.unwrap_or_else(|err| panic!("another script's environment tricks reached this one: {err}"));
+    assert!(state.board.terrain_at("d4".parse().unwrap()).is_some());
+    engine_still_works(&e);
+}
+
+// ---- metatables on shared values ----
+
+#[test]
+fn shared_values_keep_their_metatables() {
+    let e = engine(
+        &[
+            (
+                "shared_mt",
+                r#"function play(ctx)
+  -- numbers, booleans, functions and threads cannot be given metatables
+  for _, v in ipairs({ 1, true, false, function() end, coroutine.create(function() end) }) do
+    local ok = pcall(setmetatable, v, {})
+    assert(not ok, type(v) .. " took a metatable")
+  end
+  -- the string metatable is locked and its methods are read through a copy
+  assert(getmetatable("") == "locked")
+  assert(not pcall(setmetatable, "", {}))
+  assert(not pcall(rawset, getmetatable(""), "__index", {}))
+  -- ctx is locked: its metatable cannot be read or replaced
+  assert(getmetatable(ctx) == "locked")
+  assert(not pcall(setmetatable, ctx, nil))
+  assert(not pcall(setmetatable, ctx, {}))
+  -- a value from ctx is a fresh table: changing it changes nothing else
+  local c = ctx:checker("a1") or ctx:checkers()[1]
+  c.owner = "nobody"
+  setmetatable(c, { __index = function() return "x" end })
+  local again = ctx:checker(c.square)
+  assert(again.owner ~= "nobody", "ctx handed out a shared table")
+  local squares = ctx:squares({ empty = true })
+  squares[1] = "zz"
+  assert(ctx:squares({ empty = true })[1] ~= "zz", "ctx handed out a shared list")
+  -- the library tables are this script's own copies
+  string.upper = nil
+  table.insert = nil
+  math.floor = nil
+  coroutine.wrap = nil
+  utf8.char = nil
+end"#,
+            ),
+            (
+                "victim",
+                "function play(ctx)\n  assert(string.upper('x') == 'X' and ('x'):upper() == 'X')\n  assert(table.insert and math.floor and coroutine.wrap and utf8.char)\n  ctx:place_terrain('d4', 'water')\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[],
+    );
+    use_card(&e, "shared_mt").0.unwrap_or_else(|err| panic!("{err}"));
+    use_card(&e, "victim").0.unwrap_or_else(|err| panic!("one script changed what another sees: {err}"));
+    engine_still_works(&e);
+}
+
+#[test]
+fn a_finalizer_added_after_setmetatable_never_runs() {
+    let e = engine(
+        &[
+            (
+                "late_gc",
+                "function play(ctx)\n  local mt = {}\n  for i = 1, 100 do setmetatable({}, mt) end\n  mt.__gc = function() while true do end end\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[],
+    );
+    use_card(&e, "late_gc").0.unwrap();
+    // Lua 5.4 only marks an object for finalization when its metatable has __gc at
+    // setmetatable time; a full collection must neither hang nor run script code.
+    e.collect_garbage();
+    e.collect_garbage();
+    engine_still_works(&e);
+}
+
+#[test]
+fn to_be_closed_variables_that_fail_are_contained() {
+    let e = engine(
+        &[
+            (
+                "close_error",
+                "function play(ctx)\n  local guard <close> = setmetatable({}, { __close = function() error({}) end })\n  error('first')\nend",
+            ),
+            (
+                "close_loop_after_error",
+                "function play(ctx)\n  local guard <close> = setmetatable({}, { __close = function() while true do end end })\n  error('first')\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[],
+    );
+    failure(&e, "close_error");
+    assert!(failure(&e, "close_loop_after_error").contains("ran too long"));
+    engine_still_works(&e);
+}
+
+/// Runs `f` on another thread; fails if it takes longer than `seconds` (the thread
+/// is left behind: there is no way to stop it).
+fn within<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(seconds)).expect("the engine hung")
+}
+
+#[test]
+#[ignore = "sandbox hole: once the budget is spent, a <close> handler runs with no instruction hook, so an endless loop in it hangs the engine"]
+fn to_be_closed_variables_cannot_outlive_the_budget() {
+    let message = within(20, || {
+        let e = engine(
+            &[
+                (
+                    "close_loop",
+                    "function play(ctx)\n  local guard <close> = setmetatable({}, { __close = function() while true do end end })\n  while true do end\nend",
+                ),
+                GOOD_CARD,
+            ],
+            &[],
+        );
+        failure(&e, "close_loop")
+    });
+    assert!(message.contains("ran too long"), "{message}");
+}
+
+// ---- recursion ----
+
+#[test]
+fn deep_recursion_through_pcall_coroutines_and_metamethods_is_contained() {
+    let cases = [
+        ("pcall_rec", "local function f() return pcall(f) end\nfunction play(ctx)\n  f()\n  error('still here')\nend"),
+        ("pcall_rec2", "local function f() local ok, e = pcall(f) error(e, 0) end\nfunction play(ctx)\n  f()\nend"),
+        (
+            "xpcall_rec",
+            "local function f() return xpcall(f, f) end\nfunction play(ctx)\n  f()\n  error('still here')\nend",
+        ),
+        ("wrap_rec", "local function f() return coroutine.wrap(f)() end\nfunction play(ctx)\n  f()\nend"),
+        (
+            "resume_rec",
+            "local function f() local co = coroutine.create(f) return coroutine.resume(co) end\nfunction play(ctx)\n  f()\n  error('still here')\nend",
+        ),
+        (
+            "index_rec",
+            "function play(ctx)\n  local t = setmetatable({}, {})\n  getmetatable(t).__index = function(s, k) return s[k] end\n  return t.x\nend",
+        ),
+        (
+            "tostring_rec",
+            "function play(ctx)\n  local t\n  t = setmetatable({}, { __tostring = function() return tostring(t) end })\n  return tostring(t)\nend",
+        ),
+        ("gsub_rec", "local function f(s) return (s:gsub('.', f)) end\nfunction play(ctx)\n  f('ab')\nend"),
+        (
+            "sort_rec",
+            "local function f(a, b) table.sort({ 3, 2, 1 }, f) return a < b end\nfunction play(ctx)\n  table.sort({ 3, 2, 1 }, f)\nend",
+        ),
+        (
+            "ctx_rec",
+            "local function f() ctx_ok = pcall(f) return ctx_ok end\nfunction play(ctx)\n  f()\n  error('still here')\nend",
+        ),
+    ];
+    let mut cards: Vec<(&str, &str)> = cases.to_vec();
+    cards.push(GOOD_CARD);
+    let e = engine(&cards, &[]);
+    // A test thread has a small stack (2 MiB): the Lua limits must trip before Rust's.
+    for (id, _) in cases {
+        // (coroutine.wrap prefixes the place at every level, so its message is long:
+        // see huge_error_messages_are_cut_short.)
+        let m = if id == "wrap_rec" { failure_of_any_length(&e, id) } else { failure(&e, id) };
+        assert!(
+            ["stack overflow", "C stack", "still here", "error in error handling", "ran too long"]
+                .iter()
+                .any(|s| m.contains(s)),
+            "{id}: {}",
+            short(&m)
+        );
+    }
+    engine_still_works(&e);
+}
+
+// ---- errors with strange values ----
+
+const STRANGE_ERRORS: &[(&str, &str)] = &[
+    ("nil", "error(nil)"),
+    ("true", "error(true)"),
+    ("number", "error(42)"),
+    ("float", "error(0/0)"),
+    ("table", "error({ code = 1 })"),
+    ("function", "error(function() end)"),
+    ("thread", "error(coroutine.create(function() end))"),
+    ("tostring", "error(setmetatable({}, { __tostring = function() return 'custom' end }))"),
+    ("tostring_errors", "error(setmetatable({}, { __tostring = function() error('inner') end }))"),
+    ("tostring_loops", "error(setmetatable({}, { __tostring = function() while true do end end }))"),
+    ("tostring_table", "error(setmetatable({}, { __tostring = function() return {} end }))"),
+    ("level", "local function deep() error('at level 3', 3) end\n  local function mid() deep() end\n  mid()"),
+];
+
+/// A planet whose check throws `expr`, and a planet that always holds.
+fn strange_planets() -> Vec<(String, String)> {
+    STRANGE_ERRORS
+        .iter()
+        .map(|(name, expr)| (format!("p_{name}"), format!("function check(ctx, player)\n  {expr}\nend")))
+        .collect()
+}
+
+#[test]
+fn errors_with_non_string_values_in_planet_checks_are_contained() {
+    let planets = strange_planets();
+    let mut refs: Vec<(&str, &str)> = planets.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    refs.push(("always", ALWAYS));
+    let e = engine(&[GOOD_CARD], &refs);
+    let state = at_card_step(&e);
+    let before = state.clone();
+    for (name, _) in STRANGE_ERRORS {
+        let id = format!("p_{name}");
+        assert!(!e.planet_holds(&state, planet(&e, &id), Player::Dark), "{id} holds");
+        let errors = e.take_errors();
+        assert_eq!(errors.len(), 1, "{id}: one error: {errors:?}");
+        let m = &errors[0];
+        assert!(m.contains(&format!("planet '{id}'")), "{id}: names the planet: {m}");
+        assert!(m.len() < 400 && !m.contains('\n'), "{id}: one short line: {m}");
+        assert!(!m.contains("0x"), "{id}: no address: {m}");
+    }
+    assert!(state == before);
+    assert!(e.planet_holds(&state, planet(&e, "always"), Player::Dark), "the engine still checks planets");
+    engine_still_works(&e);
+}
+
+#[test]
+fn errors_with_non_string_values_in_cards_and_can_play_are_contained() {
+    let sources: Vec<(String, String)> = STRANGE_ERRORS
+        .iter()
+        .flat_map(|(name, expr)| {
+            [
+                (format!("c_{name}"), format!("function play(ctx)\n  {expr}\nend")),
+                (format!("q_{name}"), format!("function can_play(ctx)\n  {expr}\nend\nfunction play(ctx) end")),
+            ]
+        })
+        .collect();
+    let mut refs: Vec<(&str, &str)> = sources.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    refs.push(GOOD_CARD);
+    let e = engine(&refs, &[]);
+    let state = at_card_step(&e);
+    for (name, _) in STRANGE_ERRORS {
+        let m = failure(&e, &format!("c_{name}"));
+        assert!(!m.contains("0x"), "c_{name}: no address: {m}");
+    }
+    // Using a card asks every face-up card's can_play; start counting afresh.
+    e.take_errors();
+    for (name, _) in STRANGE_ERRORS {
+        let id = format!("q_{name}");
+        assert!(!e.playable(&state, card(&e, &id)), "{id}: a failing can_play means not playable");
+        let errors = e.take_errors();
+        assert_eq!(errors.len(), 1, "{id}: {errors:?}");
+        assert!(errors[0].contains(&format!("card '{id}'")) && errors[0].len() < 400, "{id}: {}", errors[0]);
+    }
+    engine_still_works(&e);
+}
+
+#[test]
+#[ignore = "sandbox hole: error messages have no length bound (a huge error string, or coroutine.wrap nesting, reaches the host whole) and can_play/planet errors pile up until take_errors"]
+fn huge_error_messages_are_cut_short() {
+    let huge = "error(string.rep('x', 100000))";
+    let e = engine(
+        &[
+            ("huge", &format!("function play(ctx)\n  {huge}\nend")),
+            ("wrap_rec", "local function f() return coroutine.wrap(f)() end\nfunction play(ctx)\n  f()\nend"),
+            ("huge_q", &format!("function can_play(ctx)\n  {huge}\nend\nfunction play(ctx) end")),
+            GOOD_CARD,
+        ],
+        &[("huge_p", &format!("function check(ctx, player)\n  {huge}\nend")), ("never", NEVER)],
+    );
+    failure(&e, "huge");
+    failure(&e, "wrap_rec");
+    let state = at_card_step(&e);
+    // The AI asks can_play and planet checks thousands of times between two
+    // take_errors: what the host keeps must stay small.
+    for _ in 0..200 {
+        e.playable(&state, card(&e, "huge_q"));
+        e.planet_holds(&state, planet(&e, "huge_p"), Player::Dark);
+    }
+    let kept: usize = e.take_errors().iter().map(String::len).sum();
+    assert!(kept < 1 << 20, "the host kept {kept} bytes of error messages");
+}
+
+// ---- read-only checks that try to write ----
+
+/// Tries every operation that changes the game, each under pcall, with arguments
+/// that would work in a card. Collects any that succeeded or failed for another
+/// reason than being read-only; returns true only if every one was refused.
+const TRY_EVERY_WRITE: &str = r#"
+local function try_all(ctx)
+  local me = ctx:player()
+  local empty = ctx:squares({ empty = true })[1]
+  local mine = ctx:checkers({ owner = me })[1].square
+  local theirs = ctx:checkers({ owner = ctx:opponent() })[1].square
+  local move = ctx:legal_moves()[1]
+  local spot = ctx:wall_spots()[1]
+  local mono = ctx:monolith_spots()[1] or empty
+  local two = empty
+  for _, d in ipairs({ "n", "s", "e", "w" }) do
+    local one = ctx:neighbour(mine, d)
+    if one and ctx:neighbour(one, d) then two = ctx:neighbour(one, d) break end
+  end
+  local attempts = {
+    { "random", function() return ctx:random(6) end },
+    { "place_terrain", function() ctx:place_terrain(empty, "water") end },
+    { "remove_terrain", function() ctx:remove_terrain(empty) end },
+    { "put_token", function() ctx:put_token(mine, "ring") end },
+    { "remove_token", function() ctx:remove_token(mine, "ring") end },
+    { "remove_checker", function() ctx:remove_checker(theirs) end },
+    { "place_from_reserve", function() ctx:place_from_reserve(empty) end },
+    { "relocate", function() ctx:relocate(mine, empty) end },
+    { "make_emperor", function() ctx:make_emperor(mine, mine) end },
+    { "place_monolith", function() ctx:place_monolith(mono) end },
+    { "move_monolith", function() ctx:move_monolith("n") end },
+    { "place_walls", function() ctx:place_walls(spot) end },
+    { "remove_wall", function() ctx:remove_wall("d4n") end },
+    { "rotate", function() ctx:rotate("clockwise") end },
+    { "add_counter", function() ctx:add_counter(me, "pawns_revived", 4) end },
+    { "play_move", function() ctx:play_move(move) end },
+    { "jump", function() ctx:jump(mine, two) end },
+    { "lift", function() ctx:lift(mine) end },
+    { "put_back", function() ctx:put_back(mine) end },
+    { "set_constraint", function() ctx:set_constraint({ mine }) end },
+    { "reshuffle", function() ctx:reshuffle() end },
+    { "set_draw_order", function() ctx:set_draw_order({}) end },
+    { "ask_square", function() return ctx:ask_square("where?", { empty, mine }) end },
+    { "ask_checker", function() return ctx:ask_checker("which?", { mine, theirs }) end },
+    { "ask_direction", function() return ctx:ask_direction("way?", { "n", "s" }) end },
+    { "ask_option", function() return ctx:ask_option("which?", { "a", "b" }) end },
+    { "ask_order", function() return ctx:ask_order("order?", { "a", "b" }) end },
+    { "ask_move", function() return ctx:ask_move("move?", ctx:legal_moves()) end },
+  }
+  local bad = {}
+  for _, a in ipairs(attempts) do
+    local ok, e = pcall(a[2])
+    e = tostring(e)
+    if ok then
+      bad[#bad + 1] = "WROTE " .. a[1]
+    elseif not (e:find("may only read") or e:find("cannot ask questions")) then
+      bad[#bad + 1] = a[1] .. ": " .. e
+    end
+  end
+  if #bad > 0 then error(table.concat(bad, "; "), 0) end
+  return true
+end
+"#;
+
+#[test]
+fn a_planet_check_that_tries_every_write_changes_nothing() {
+    let every = format!("{TRY_EVERY_WRITE}\nfunction check(ctx, player)\n  return try_all(ctx)\nend");
+    let unguarded = "function check(ctx, player)\n  ctx:place_terrain(ctx:squares({ empty = true })[1], 'fire')\n  return true\nend";
+    let e = engine(
+        &[
+            GOOD_CARD,
+            (
+                "probe",
+                &format!(
+                    "{TRY_EVERY_WRITE}\nfunction can_play(ctx)\n  return try_all(ctx)\nend\nfunction play(ctx) end"
+                ),
+            ),
+        ],
+        &[("every", &every), ("unguarded", unguarded)],
+    );
+    // A state with something of everything: a move made, a monolith, a wall.
+    let mut state = at_card_step(&e);
+    state.board.place_monolith("d4".parse().unwrap()).unwrap();
+    let before = state.clone();
+    for player in Player::BOTH {
+        // Every write was refused, so the check went on to return true.
+        let holds = e.planet_holds(&state, planet(&e, "every"), player);
+        let errors = e.take_errors();
+        assert!(holds && errors.is_empty(), "{player}: {errors:?}");
+        assert!(!e.planet_holds(&state, planet(&e, "unguarded"), player), "a check that writes does not hold");
+        let errors = e.take_errors().join("\n");
+        assert!(errors.contains("planets/unguarded.lua:2") && errors.contains("may only read"), "{errors}");
+    }
+    assert!(e.playable(&state, card(&e, "probe")), "{:?}", e.take_errors());
+    assert!(e.take_errors().is_empty());
+    assert!(state == before, "a read-only check changed the game");
+    assert_eq!(state.rng, before.rng, "ctx:random in a check must not advance the game's generator");
+    engine_still_works(&e);
+}
+
+// ---- metamethods run from inside host calls ----
+
+#[test]
+#[ignore = "sandbox hole: addresses reach scripts: the host pcall turns a table error into 'table: 0x…', and ctx's text conversion (Value::to_string) shows a table's address"]
+fn no_address_reaches_a_script() {
+    let e = engine(
+        &[
+            ("pcall_table", "function play(ctx)\n  local ok, e = pcall(error, {})\n  error(tostring(e), 0)\nend"),
+            ("rethrown", "function play(ctx)\n  local ok, e = pcall(error, {})\n  error(e)\nend"),
+            (
+                "ctx_text",
+                "function play(ctx)\n  local ok, e = pcall(ctx.checkers, ctx, { owner = {} })\n  error(tostring(e), 0)\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[],
+    );
+    // An address differs from run to run, so a card that reads one could steer the
+    // game differently in a replay.
+    for id in ["pcall_table", "rethrown", "ctx_text"] {
+        let m = failure(&e, id);
+        assert!(!m.contains("0x"), "{id}: an address reached the script: {m}");
+    }
+}
+
+#[test]
+#[ignore = "sandbox hole: a __tostring/__index metamethod run by a ctx method re-enters ctx while the run is borrowed: the engine panics"]
+fn metamethods_that_call_ctx_from_inside_ctx_are_refused_without_a_panic() {
+    let e = engine(
+        &[
+            (
+                "reenter_tostring",
+                "function play(ctx)\n  local owner = setmetatable({}, { __tostring = function() ctx:place_terrain('d4', 'water') return 'dark' end })\n  return ctx:checkers({ owner = owner })\nend",
+            ),
+            (
+                "reenter_index",
+                "function play(ctx)\n  local filter = setmetatable({}, { __index = function() ctx:place_terrain('d4', 'water') return nil end })\n  return ctx:legal_moves(filter)\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[],
+    );
+    for id in ["reenter_tostring", "reenter_index"] {
+        let outcome = catch_unwind(AssertUnwindSafe(|| use_card(&e, id).0));
+        match outcome {
+            Err(_) => panic!("{id}: the engine panicked"),
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => assert!(err.to_string().contains(id), "{err}"),
+        }
+    }
+    engine_still_works(&e);
+}
+
+#[test]
+#[ignore = "sandbox hole: ctx methods lift the memory limit, and a metamethod they run (__tostring, __index) can allocate without bound"]
+fn metamethods_run_by_ctx_stay_under_the_memory_limit() {
+    let hog = "function play(ctx)\n  local owner = setmetatable({}, { __tostring = function()\n    hoard = {}\n    for i = 1, 96 do hoard[i] = string.rep('x', 1 << 20) .. i end\n    return 'dark'\n  end })\n  ctx:checkers({ owner = owner })\nend";
+    let e = engine(&[("hog", hog), GOOD_CARD], &[]);
+    let _ = use_card(&e, "hog");
+    e.collect_garbage();
+    assert!(e.memory_used() <= MEMORY_LIMIT, "the script holds {} MiB", e.memory_used() >> 20);
+    engine_still_works(&e);
+}
+
+// ---- nothing but the state and the answers ----
+
+#[test]
+#[ignore = "sandbox hole: a script's upvalues and globals survive from one run to the next, so can_play, planet checks and cards can depend on how often they were called"]
+fn a_script_cannot_carry_state_from_one_run_to_the_next() {
+    let e = engine(
+        &[
+            (
+                "flip",
+                "local n = 0\nfunction can_play(ctx)\n  n = n + 1\n  return n % 2 == 1\nend\nfunction play(ctx) end",
+            ),
+            (
+                "counter",
+                "function play(ctx)\n  runs = (rawget(_ENV, 'runs') or 0) + 1\n  ctx:place_terrain(ctx:squares({ empty = true })[runs], 'water')\nend",
+            ),
+            GOOD_CARD,
+        ],
+        &[
+            ("third_time", "local n = 0\nfunction check(ctx, player)\n  n = n + 1\n  return n >= 3\nend"),
+            ("never", NEVER),
+        ],
+    );
+    let state = at_card_step(&e);
+    let flip = card(&e, "flip");
+    let answers: Vec<bool> = (0..4).map(|_| e.playable(&state, flip)).collect();
+    assert!(answers.iter().all(|&a| a == answers[0]), "can_play answered {answers:?} for one state");
+    let holds: Vec<bool> = (0..4).map(|_| e.planet_holds(&state, planet(&e, "third_time"), Player::Dark)).collect();
+    assert!(holds.iter().all(|&h| h == holds[0]), "a planet check answered {holds:?} for one state");
+    let first = use_card(&e, "counter").1;
+    let second = use_card(&e, "counter").1;
+    assert!(first == second, "the same card from the same state did different things");
+}
+
+#[test]
+#[ignore = "sandbox hole: weak tables (__mode) let a script observe when the collector runs, which depends on earlier scripts"]
+fn a_card_cannot_observe_the_garbage_collector() {
+    // `probe` keeps a value only in a weak table, allocates a little, and puts its
+    // water where the collector's timing says. `churn` allocates a varying amount
+    // before it, so the collector's debt differs from one use to the next.
+    let probe = "function play(ctx)\n  local weak = setmetatable({}, { __mode = 'v' })\n  weak[1] = {}\n  for i = 1, 40 do local _ = { i } end\n  ctx:place_terrain(weak[1] and 'd4' or 'e5', 'water')\nend";
+    let churn = "local n = 0\nfunction play(ctx)\n  n = n + 37\n  for i = 1, n do local _ = { i } end\nend";
+    let e = engine(&[("probe", probe), ("churn", churn), GOOD_CARD], &[]);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..200 {
+        let _ = use_card(&e, "churn");
+        let (result, state) = use_card(&e, "probe");
+        if result.is_ok() {
+            seen.insert(state.digest());
+        }
+    }
+    assert!(seen.len() <= 1, "the same card from the same state had {} different outcomes", seen.len());
+}

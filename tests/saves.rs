@@ -1,0 +1,360 @@
+//! Saves (the session issue, item 1): written atomically, so a write that fails
+//! halfway leaves the old save whole; truncated, corrupt, hand-edited and
+//! newer-version files are refused with a clear error and change nothing; a save
+//! whose scripts changed loads, names the changed files and says where the game
+//! now differs.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::Choice;
+use alien_checkers::kernel::Player;
+use alien_checkers::session::{Record, SAVE_VERSION, Session, read_record, write_atomically};
+
+fn repo() -> ContentRoot {
+    ContentRoot::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("alien-saves-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A standard game with `seed`, played `n` random decisions on (or to its end).
+fn game(root: &ContentRoot, seed: u64, n: usize) -> Session {
+    let mut session = Session::new(root, "standard", seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..n {
+        let Some(decision) = session.state().pending(&session.engine) else { break };
+        let pick = decision.options[rng.next_u32() as usize % decision.options.len()].clone();
+        session.apply(&pick).unwrap_or_else(|e| panic!("seed {seed}: {pick}: {e}"));
+    }
+    session
+}
+
+fn seats() -> BTreeMap<Player, String> {
+    BTreeMap::from([(Player::Dark, "human".to_string()), (Player::Light, "greedy".to_string())])
+}
+
+/// Loads `path`, which must load as exactly the game of `expected`.
+#[track_caller]
+fn assert_loads_as(path: &Path, expected: &Session) {
+    let (loaded, replay, record) = Session::load(&repo(), path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(replay.changed.is_empty() && replay.same_game(), "{replay:?}");
+    assert_eq!(loaded.digest(), expected.digest());
+    assert_eq!(loaded.log(), expected.log());
+    assert_eq!(record.seed, expected.seed());
+}
+
+/// Every file in `dir` (to find stray temporary files).
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_save_round_trips_the_game_its_digests_and_its_seats() {
+    let dir = scratch("round_trip");
+    let path = dir.join("game.json");
+    let session = game(&repo(), 21, 60);
+    session.save(&path, seats()).unwrap();
+    assert_loads_as(&path, &session);
+    let record = read_record(&path).unwrap();
+    assert_eq!(record, session.record(seats()));
+    assert_eq!(record.version, SAVE_VERSION);
+    assert_eq!(record.digests.len(), record.decisions.len() + 1, "a digest after the deal and each decision");
+    assert_eq!(record.digests.last(), Some(&session.digest()));
+    assert!(record.hashes.contains_key("cards/water.lua"), "hashes name files relative to the content root");
+    assert!(record.hashes.keys().all(|f| !f.starts_with('/')), "{:?}", record.hashes.keys());
+    assert_eq!(files_in(&dir), ["game.json"], "no temporary file is left behind");
+}
+
+#[test]
+fn a_version_1_save_without_digests_still_loads() {
+    let dir = scratch("no_digests");
+    let path = dir.join("old.json");
+    let session = game(&repo(), 5, 30);
+    let mut record = session.record(seats());
+    record.digests.clear();
+    let mut value: serde_json::Value = serde_json::from_str(&record.to_json()).unwrap();
+    value.as_object_mut().unwrap().remove("digests");
+    value["version"] = serde_json::json!(1);
+    std::fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    assert_loads_as(&path, &session);
+}
+
+#[test]
+fn a_write_failing_halfway_leaves_the_old_save_whole() {
+    let dir = scratch("halfway");
+    let path = dir.join("game.json");
+    let old = game(&repo(), 1, 12);
+    old.save(&path, seats()).unwrap();
+    let old_bytes = std::fs::read(&path).unwrap();
+    // A whole game: its save is many 4 KiB chunks long.
+    let new = game(&repo(), 2, 10_000);
+    let text = new.record(seats()).to_json();
+    assert!(text.len() > 2 * 4096, "the new save spans several chunks ({} bytes)", text.len());
+    let half = text.len() / 2;
+    let mut checked_midway = false;
+    let result = write_atomically(&path, text.as_bytes(), &mut |written| {
+        if written < half {
+            return Ok(());
+        }
+        // Midway: the new text is partly on disk beside the save, which is untouched.
+        assert_eq!(std::fs::read(&path).unwrap(), old_bytes, "the old save changed during the write");
+        let partial: Vec<String> = files_in(&dir).into_iter().filter(|f| f.contains(".tmp-")).collect();
+        assert_eq!(partial.len(), 1, "one temporary file: {partial:?}");
+        let on_disk = std::fs::read(dir.join(&partial[0])).unwrap();
+        assert!(on_disk.len() >= half && on_disk.len() < text.len(), "a partial write of {} bytes", on_disk.len());
+        checked_midway = true;
+        Err(std::io::Error::other("no space left on device (simulated)"))
+    });
+    assert!(checked_midway);
+    let error = result.expect_err("the failed write is reported");
+    assert!(error.contains("game.json") && error.contains("no space left"), "{error}");
+    assert_eq!(std::fs::read(&path).unwrap(), old_bytes, "the old save is whole");
+    assert_eq!(files_in(&dir), ["game.json"], "the partial file is removed");
+    assert_loads_as(&path, &old);
+
+    // A crash halfway (no clean-up at all) leaves a stray partial file, which
+    // neither harms the save nor stops the next one.
+    let crashed = catch_unwind(AssertUnwindSafe(|| {
+        let _ = write_atomically(&path, text.as_bytes(), &mut |written| {
+            if written >= half {
+                panic!("the process dies here");
+            }
+            Ok(())
+        });
+    }));
+    assert!(crashed.is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), old_bytes, "the old save is whole after a crash");
+    assert_eq!(files_in(&dir).len(), 2, "the crash left its partial file");
+    assert_loads_as(&path, &old);
+    new.save(&path, seats()).unwrap();
+    assert_loads_as(&path, &new);
+}
+
+/// Tries to load `bytes` as a save: it must fail with a message naming the file
+/// and containing `says`, leave the file as it was, and write nothing beside it.
+#[track_caller]
+fn refused(dir: &Path, name: &str, bytes: &[u8], says: &[&str]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let before = files_in(dir);
+    let error = match Session::load(&repo(), &path) {
+        Ok(_) => panic!("{name}: loaded"),
+        Err(e) => e,
+    };
+    assert!(error.contains(name), "{name}: the message names the file: {error}");
+    for s in says {
+        assert!(error.contains(s), "{name}: expected '{s}' in: {error}");
+    }
+    assert!(!error.contains('\n') && error.len() < 2000, "{name}: one line: {error}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}: loading changed the file");
+    assert_eq!(files_in(dir), before, "{name}: loading wrote something");
+    error
+}
+
+#[test]
+fn truncated_and_corrupt_files_are_refused() {
+    let dir = scratch("truncated");
+    let good = game(&repo(), 3, 40).record(seats()).to_json().into_bytes();
+    refused(&dir, "empty.json", b"", &["empty"]);
+    refused(&dir, "blank.json", b"  \n\n", &["empty"]);
+    for cut in [1, 10, good.len() / 3, good.len() / 2, good.len() - 2] {
+        refused(&dir, &format!("cut{cut}.json"), &good[..cut], &["corrupt or truncated", "line"]);
+    }
+    refused(&dir, "binary.json", &[0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x00, 0x01], &["corrupt or truncated"]);
+    let mut not_utf8 = good.clone();
+    not_utf8[40] = 0xff;
+    refused(&dir, "not_utf8.json", &not_utf8, &["corrupt or truncated"]);
+    refused(&dir, "array.json", b"[1, 2, 3]", &["not an alien-checkers save"]);
+    refused(&dir, "other.json", br#"{"format": "chess-save", "version": 1}"#, &["not an alien-checkers save"]);
+    refused(&dir, "nul.json", &[0u8; 64], &["corrupt or truncated"]);
+    std::fs::create_dir_all(dir.join("folder.json")).unwrap();
+    let error = |name: &str| Session::load(&repo(), &dir.join(name)).err().expect("refused");
+    assert!(error("folder.json").contains("not a file"));
+    assert!(error("missing.json").contains("cannot read"));
+    let huge = vec![b' '; 17 * 1024 * 1024];
+    refused(&dir, "huge.json", &huge, &["more than a save can be"]);
+}
+
+/// The good save's JSON, edited by `edit`.
+fn edited(good: &Record, edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>)) -> Vec<u8> {
+    let mut value: serde_json::Value = serde_json::from_str(&good.to_json()).unwrap();
+    edit(value.as_object_mut().unwrap());
+    serde_json::to_string_pretty(&value).unwrap().into_bytes()
+}
+
+#[test]
+fn hand_edited_and_newer_files_are_refused() {
+    use serde_json::json;
+    let dir = scratch("edited");
+    let session = game(&repo(), 4, 40);
+    let good = session.record(seats());
+    let e = |f: fn(&mut serde_json::Map<String, serde_json::Value>)| edited(&good, f);
+
+    // Decisions that are not possible, though no script changed.
+    let error = refused(
+        &dir,
+        "illegal.json",
+        &e(|o| o["decisions"][3] = json!("a1-h8")),
+        &["decision 4 'a1-h8' is not possible", "offered:", "edited or damaged"],
+    );
+    assert!(error.contains("no script or manifest changed"), "{error}");
+    refused(&dir, "gibberish.json", &e(|o| o["decisions"][0] = json!("please let me win")), &["decision 1"]);
+    refused(
+        &dir,
+        "after_the_end.json",
+        &edited(&game(&repo(), 9, 10_000).record(seats()), |o| {
+            o["decisions"].as_array_mut().unwrap().push(json!("c3-d4"));
+            o["digests"].as_array_mut().unwrap().push(json!(1));
+        }),
+        &["already over"],
+    );
+    refused(
+        &dir,
+        "no_such_card.json",
+        &e(|o| o["decisions"][1] = json!("card wishful_thinking")),
+        &["decision 2 'card wishful_thinking' is not possible"],
+    );
+
+    // Wrong types, missing and unknown fields: located in the file.
+    refused(&dir, "seed_text.json", &e(|o| o["seed"] = json!("seven")), &["damaged", "invalid type", "line"]);
+    refused(&dir, "seed_negative.json", &e(|o| o["seed"] = json!(-7)), &["damaged", "line"]);
+    refused(&dir, "decisions_number.json", &e(|o| o["decisions"] = json!(5)), &["damaged", "expected a sequence"]);
+    refused(&dir, "decision_number.json", &e(|o| o["decisions"][0] = json!(12)), &["damaged", "expected a string"]);
+    refused(&dir, "hash_text.json", &e(|o| o["hashes"]["cards/water.lua"] = json!("abc")), &["damaged"]);
+    refused(&dir, "seat_key.json", &e(|o| o["seats"] = json!({"purple": "human"})), &["damaged", "purple"]);
+    refused(&dir, "no_deck.json", &e(|o| drop(o.remove("deck"))), &["damaged", "missing field `deck`"]);
+    refused(&dir, "cheat.json", &e(|o| drop(o.insert("cheat".into(), json!(true)))), &["unknown field `cheat`"]);
+    refused(&dir, "no_version.json", &e(|o| drop(o.remove("version"))), &["no save format version"]);
+    refused(&dir, "version_text.json", &e(|o| o["version"] = json!("1")), &["no save format version"]);
+    refused(&dir, "version_zero.json", &e(|o| o["version"] = json!(0)), &["version 0"]);
+    refused(&dir, "digests_short.json", &e(|o| drop(o["digests"].as_array_mut().unwrap().pop())), &["digests"]);
+    refused(&dir, "no_such_deck.json", &e(|o| o["deck"] = json!("nonexistent")), &["cannot load its deck"]);
+
+    // A newer format is refused by name, whatever else it holds.
+    for (name, version) in [("v2.json", json!(SAVE_VERSION + 1)), ("v_far.json", json!(u64::MAX))] {
+        let bytes = edited(&good, |o| {
+            o["version"] = version;
+            o.insert("a_field_from_the_future".into(), json!({"x": 1}));
+        });
+        refused(&dir, name, &bytes, &["newer version", &format!("reads up to {SAVE_VERSION}")]);
+    }
+}
+
+#[test]
+fn a_bad_load_in_the_repl_leaves_the_current_game_as_it_was() {
+    let dir = scratch("repl_load");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, b"{\"format\": \"alien-checkers-save\", \"version\": 1, \"deck\": \"standard\"").unwrap();
+    let input = format!("c3-d4\ndigest\nload {}\ndigest\nquit\n", bad.display());
+    let (out, _) = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["--seed", "7", "--light", "human"], &input);
+    let digests: Vec<&str> = out.lines().filter(|l| l.starts_with("digest ") || l.contains("> digest")).collect();
+    let shown: Vec<&str> = out.lines().filter(|l| l.starts_with("digest ")).collect();
+    assert_eq!(shown.len(), 2, "{digests:?}\n{out}");
+    assert_eq!(shown[0], shown[1], "the game changed:\n{out}");
+    assert!(out.contains("corrupt or truncated") && out.contains("the current game is unchanged"), "{out}");
+}
+
+/// Runs the binary in `dir` with `args`, feeding `input`; returns (stdout, stderr).
+fn run_in(dir: &Path, args: &[&str], input: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+/// A copy of the shipped content (cards, planets, decks) in a fresh folder.
+fn copy_content(name: &str) -> ContentRoot {
+    let to = scratch(name);
+    for dir in ["cards", "cards/decks", "planets"] {
+        std::fs::create_dir_all(to.join(dir)).unwrap();
+        for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)).unwrap().flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), to.join(dir).join(entry.file_name())).unwrap();
+            }
+        }
+    }
+    ContentRoot::new(to)
+}
+
+/// A game on `root` in which Water is used (R8.1: it always changes the board),
+/// with the (1-based) decision that used it first.
+fn game_using_water(root: &ContentRoot) -> (Session, usize) {
+    for seed in 100..300 {
+        let session = game(root, seed, 10_000);
+        let water = session.engine.content().card_id("water").unwrap();
+        if let Some(i) = session.decisions().iter().position(|c| *c == Choice::Card(water)) {
+            return (session, i + 1);
+        }
+    }
+    panic!("no game uses Water");
+}
+
+#[test]
+fn a_save_whose_scripts_changed_loads_names_them_and_finds_the_first_difference() {
+    let root = copy_content("changed");
+    let dir = scratch("changed_saves");
+    let path = dir.join("game.json");
+    let (session, used_at) = game_using_water(&root);
+    let card = "water";
+    session.save(&path, seats()).unwrap();
+
+    // Saved from the repository, loaded from an unchanged copy: nothing changed.
+    let (copy, replay, _) = Session::load(&root, &path).unwrap();
+    assert!(replay.changed.is_empty() && replay.same_game(), "{replay:?}");
+    assert_eq!(copy.digest(), session.digest());
+
+    // A comment added to the card's script and to its manifest: both files are
+    // named, and the game is the same.
+    let script = root.path().join(format!("cards/{card}.lua"));
+    let manifest = root.path().join(format!("cards/{card}.yaml"));
+    let source = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("-- reviewed\n{source}")).unwrap();
+    let yaml = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{yaml}\n# reviewed too\n")).unwrap();
+    let (same, replay, _) = Session::load(&root, &path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replay.changed, [format!("cards/{card}.lua"), format!("cards/{card}.yaml")]);
+    assert!(replay.same_game(), "{replay:?}");
+    assert_eq!(same.digest(), session.digest());
+
+    // The card made to do nothing: the save still loads, and the first difference
+    // is at the decision that used it.
+    std::fs::write(&script, format!("{source}\nfunction play(ctx) end\n")).unwrap();
+    let (changed, replay, _) = Session::load(&root, &path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replay.changed, [format!("cards/{card}.lua"), format!("cards/{card}.yaml")]);
+    let (at, why) = replay.differs.clone().or(replay.diverged.clone()).expect("the game differs");
+    assert_eq!(at, used_at, "{why}");
+    assert!(why.contains(&format!("decision {used_at}")), "{why}");
+    assert!(changed.decisions().len() >= used_at, "the game goes on from where it differs");
+    assert_eq!(changed.decisions()[..used_at - 1], session.decisions()[..used_at - 1]);
+
+    // The REPL says the same, in a process started in the changed copy.
+    let (out, _) = run_in(root.path(), &["--load", &path.display().to_string()], "log\nquit\n");
+    assert!(out.contains(&format!("Scripts changed since this game was saved: cards/{card}.lua")), "{out}");
+    assert!(out.contains("The game now differs") && out.contains(&format!("decision {used_at}")), "{out}");
+}

@@ -1,8 +1,7 @@
 -- Compel (R8.15): choose an opposing checker; the opponent must move it next
 -- turn if able (a constraint, R4.8).
 function play(ctx)
-  local theirs = {}
-  for _, c in ipairs(ctx:checkers{ owner = ctx:opponent() }) do theirs[#theirs + 1] = c.square end
+  local theirs = ctx:checker_squares{ owner = ctx:opponent() }
   if #theirs == 0 then
     ctx:log("Compel: the opponent has no checker")
     return

@@ -3,9 +3,8 @@
 -- the supply (R4.9) and stacks its piece on the king.
 function play(ctx)
   local me = ctx:player()
-  local pawns, kings = {}, {}
-  for _, c in ipairs(ctx:checkers{ owner = me, kind = "pawn" }) do pawns[#pawns + 1] = c.square end
-  for _, c in ipairs(ctx:checkers{ owner = me, kind = "king" }) do kings[#kings + 1] = c.square end
+  local pawns = ctx:checker_squares{ owner = me, kind = "pawn" }
+  local kings = ctx:checker_squares{ owner = me, kind = "king" }
   if #pawns == 0 or #kings == 0 then
     ctx:log("Emperor: you need a pawn and a king on the board; nothing happens")
     return

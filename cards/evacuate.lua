@@ -5,8 +5,8 @@ function play(ctx)
   local row = {}
   for _, sq in ipairs(ctx:squares{ back_row = opponent }) do row[sq] = true end
   local movers = {}
-  for _, c in ipairs(ctx:checkers{ owner = opponent }) do
-    if row[c.square] then movers[#movers + 1] = c.square end
+  for _, sq in ipairs(ctx:checker_squares{ owner = opponent }) do
+    if row[sq] then movers[#movers + 1] = sq end
   end
   if #movers == 0 then
     ctx:log("Evacuate: the opponent has no checker on their back row")

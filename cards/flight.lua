@@ -2,11 +2,11 @@
 -- one of the eight directions over empty squares; walls block (R5).
 function play(ctx)
   local movers, targets = {}, {}
-  for _, c in ipairs(ctx:checkers{ owner = ctx:player(), kind = "crowned", hippo = false }) do
-    local t = ctx:slide_targets(c.square, "all")
+  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:player(), kind = "crowned", hippo = false }) do
+    local t = ctx:slide_targets(sq, "all")
     if #t > 0 then
-      movers[#movers + 1] = c.square
-      targets[c.square] = t
+      movers[#movers + 1] = sq
+      targets[sq] = t
     end
   end
   if #movers == 0 then

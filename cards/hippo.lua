@@ -7,8 +7,8 @@ function play(ctx)
   end
   -- The kernel knows who may take a hippo: no hippo, no snookle (R8.8), one in the supply.
   local targets = {}
-  for _, c in ipairs(ctx:checkers{ owner = ctx:opponent() }) do
-    if ctx:can_take_token(c.square, "hippo") then targets[#targets + 1] = c.square end
+  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:opponent() }) do
+    if ctx:can_take_token(sq, "hippo") then targets[#targets + 1] = sq end
   end
   if #targets == 0 then
     ctx:log("Galactic hippo: no opposing checker can take a hippo; nothing happens")

@@ -8,12 +8,18 @@ local function moves_without(ctx, sq)
   return ctx:legal_moves{ not_to = { sq } }
 end
 
+-- How many of them there are (the same lift, without listing the moves).
+local function count_without(ctx, sq)
+  ctx:lift(sq)
+  return ctx:count_moves{ not_to = { sq } }
+end
+
 function play(ctx)
   local candidates = {}
-  for _, c in ipairs(ctx:checkers{ owner = ctx:opponent() }) do
-    local n = #moves_without(ctx, c.square)
-    ctx:put_back(c.square)
-    if n > 0 then candidates[#candidates + 1] = c.square end
+  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:opponent() }) do
+    local n = count_without(ctx, sq)
+    ctx:put_back(sq)
+    if n > 0 then candidates[#candidates + 1] = sq end
   end
   if #candidates == 0 then
     ctx:log("Phase: lifting any opposing checker would leave you no move")

@@ -2,11 +2,26 @@
 -- orthogonal jumps with one of your checkers. The kernel's step_targets and
 -- jump_targets apply R4.5, R4.6, R4.7 and walls (R5.3, R5.6).
 
--- a1, b1, ... h8 order, as the rest of the API lists squares.
-local function square_order(a, b)
-  local ra, rb = tonumber(a:sub(2)), tonumber(b:sub(2))
-  if ra ~= rb then return ra < rb end
-  return a < b
+-- Both lists come back from the kernel in a1, b1, ... h8 order, and a step
+-- (one square away) never lands where a jump (two away) does: merge them.
+local function file_rank(sq)
+  return sq:byte(2) * 8 + sq:byte(1)
+end
+
+local function merged(steps, jumps)
+  if #jumps == 0 then return steps end
+  local out, i, j = {}, 1, 1
+  while steps[i] or jumps[j] do
+    local a, b = steps[i], jumps[j]
+    if b == nil or (a ~= nil and file_rank(a) < file_rank(b)) then
+      out[#out + 1] = a
+      i = i + 1
+    else
+      out[#out + 1] = b
+      j = j + 1
+    end
+  end
+  return out
 end
 
 local function contains(list, x)
@@ -19,17 +34,15 @@ end
 function play(ctx)
   local me = ctx:player()
   local movers, steps, targets = {}, {}, {}
-  for _, c in ipairs(ctx:checkers{ hippo = false }) do
-    local s = ctx:step_targets(c.square, "orthogonal")
-    local all = {}
-    for _, t in ipairs(s) do all[#all + 1] = t end
-    if c.owner == me then
-      for _, t in ipairs(ctx:jump_targets(c.square, "orthogonal")) do all[#all + 1] = t end
-    end
+  local mine = {}
+  for _, sq in ipairs(ctx:checker_squares{ owner = me, hippo = false }) do mine[sq] = true end
+  for _, sq in ipairs(ctx:checker_squares{ hippo = false }) do
+    local s = ctx:step_targets(sq, "orthogonal")
+    local all = s
+    if mine[sq] then all = merged(s, ctx:jump_targets(sq, "orthogonal")) end
     if #all > 0 then
-      table.sort(all, square_order)
-      movers[#movers + 1] = c.square
-      steps[c.square], targets[c.square] = s, all
+      movers[#movers + 1] = sq
+      steps[sq], targets[sq] = s, all
     end
   end
   if #movers == 0 then
@@ -51,7 +64,6 @@ function play(ctx)
   while not (was_pawn and contains(king_row, at)) do -- R4.4: the chain ends there
     local more = ctx:jump_targets(at, "orthogonal")
     if #more == 0 then break end
-    table.sort(more, square_order)
     local nxt = ctx:ask_square("Sideways: jump again from " .. at .. "? (none: stop)", more, { optional = true })
     if not nxt then break end
     at = ctx:jump(at, nxt)

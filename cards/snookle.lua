@@ -3,8 +3,8 @@
 function play(ctx)
   -- The kernel knows who may take a snookle: none yet, and one left in the supply.
   local targets = {}
-  for _, c in ipairs(ctx:checkers{ owner = ctx:player() }) do
-    if ctx:can_take_token(c.square, "snookle") then targets[#targets + 1] = c.square end
+  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:player() }) do
+    if ctx:can_take_token(sq, "snookle") then targets[#targets + 1] = sq end
   end
   if #targets == 0 then
     ctx:log("Snookle: no checker of yours can take a snookle; nothing happens")

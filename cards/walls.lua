@@ -3,10 +3,13 @@
 -- two, place two of yours (R5.2). Either may be declined (R8.14 ruling).
 function play(ctx)
   local theirs = ctx:walls(ctx:opponent())
-  local spots = ctx:wall_spots() -- every free pair of edges meeting at a corner (R5.2)
   local modes = {}
   if #theirs > 0 then modes[#modes + 1] = "remove" end
-  if #ctx:walls() < 10 and ctx:supply("walls") >= 2 and #spots > 0 then modes[#modes + 1] = "place" end
+  local spots -- every free pair of edges meeting at a corner (R5.2), listed only if walls may go
+  if #ctx:walls() < 10 and ctx:supply("walls") >= 2 then
+    spots = ctx:wall_spots()
+    if #spots > 0 then modes[#modes + 1] = "place" end
+  end
   if #modes == 0 then
     ctx:log("Walls: no opposing wall to remove and no walls to place; nothing happens")
     return

@@ -5,14 +5,16 @@
 //! Every method works on the current [`Run`] (a scratch copy of the state), kept in
 //! the Lua state's app data for the length of one script call.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use mlua::{Error as LuaError, Lua, LuaString, Table, Value};
 
-use super::sandbox::{Stop, halt};
+use super::memo::{self, BlockFilter, CheckerFilter, CounterName, KindFilter, Read, SquareFilter};
+use super::sandbox::{SharedMeter, Stop};
 use crate::game::{Answer, CardId, Constraint, GameState, Question, QuestionKind};
 use crate::kernel::{
-    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveText, Player, Rotation, Square, Terrain, Token,
+    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveText, Player, Rotation, Side, Square, Terrain, Token,
 };
 
 /// One script call in progress.
@@ -34,6 +36,57 @@ pub struct Run {
     pub card_ids: Rc<[String]>,
     /// The card being used (for a planet check or `can_play`, the card asked about).
     pub card: CardId,
+    /// The question the run halted at, kept for the same call when it resumes.
+    pub halted: Option<Halted>,
+    /// For a read-only run that may be remembered, the reads it has made so far
+    /// (see memo.rs); `None` once it has called a function the memo cannot replay.
+    pub trace: Option<Vec<Read>>,
+}
+
+/// What a question call had worked out when it halted. A call halts only to
+/// suspend the run (or to end it), and when the run resumes, the same call
+/// (same arguments, which no code can change meanwhile) is made again at once:
+/// it takes this up instead of parsing its options again.
+pub enum Halted {
+    /// `ask_square` and the other one-answer questions.
+    Ask {
+        /// The options table's address.
+        table: usize,
+        kind: QuestionKind,
+        prompt: String,
+        /// Parsed, repeats removed, without `none`.
+        options: Vec<Answer>,
+    },
+    Order(Ordering),
+}
+
+/// How far an `ask_order` got before it halted.
+pub struct Ordering {
+    /// The items table's address.
+    items: usize,
+    prompt: String,
+    total: usize,
+    left: Vec<String>,
+    order: Vec<String>,
+    /// The run's cursor when the call began: any other question gives the
+    /// answers back as if the call had not been made.
+    cursor: usize,
+}
+
+impl Run {
+    /// Takes what the last question call kept when it halted. A call other than
+    /// the one it was kept for gets nothing, and an `ask_order`'s answers are
+    /// given back.
+    fn take_halted(&mut self, same: impl FnOnce(&Halted) -> bool) -> Option<Halted> {
+        let halted = self.halted.take()?;
+        if same(&halted) {
+            return Some(halted);
+        }
+        if let Halted::Order(o) = halted {
+            self.cursor = o.cursor;
+        }
+        None
+    }
 }
 
 type R<T> = mlua::Result<T>;
@@ -42,12 +95,67 @@ fn err(message: impl Into<String>) -> LuaError {
     LuaError::runtime(message.into())
 }
 
-fn with_run<T>(lua: &Lua, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
-    let mut run = lua.app_data_mut::<Run>().ok_or_else(|| err("ctx can only be used while a card or planet runs"))?;
-    f(&mut run)
+/// What every host function works with, shared with the engine: the current
+/// [`Run`] (set for the length of one script call) and the interned names.
+/// Captured by the functions themselves, so reaching them costs no lookup.
+pub struct Shared {
+    pub run: RefCell<Option<Run>>,
+    pub names: Names,
+    /// The run's meter, to mark it halted at a question.
+    pub meter: SharedMeter,
 }
 
-fn writing<T>(lua: &Lua, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
+/// A host function's view while it runs: the Lua state and the [`Shared`] data.
+pub struct Cx<'a> {
+    lua: &'a Lua,
+    shared: &'a Shared,
+}
+
+impl std::ops::Deref for Cx<'_> {
+    type Target = Lua;
+
+    fn deref(&self) -> &Lua {
+        self.lua
+    }
+}
+
+fn current<T>(cx: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
+    // A metamethod run while a host function reads the run could call ctx again.
+    let mut current = cx.shared.run.try_borrow_mut().map_err(|_| err("ctx cannot be used from inside a ctx call"))?;
+    let run = current.as_mut().ok_or_else(|| err("ctx can only be used while a card or planet runs"))?;
+    f(run)
+}
+
+/// Works on the current run. The run can no longer be remembered (memo.rs).
+fn with_run<T>(lua: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
+    current(lua, |run| {
+        run.trace = None;
+        f(run)
+    })
+}
+
+/// Reads the state through a read the memo can replay: `f` gives the value and
+/// the read to note.
+fn read<T>(lua: &Cx, f: impl FnOnce(&GameState) -> (T, Read)) -> R<T> {
+    current(lua, |run| {
+        let (value, read) = f(&run.state);
+        if let Some(trace) = &mut run.trace {
+            if trace.len() < memo::MAX_READS {
+                trace.push(read);
+            } else {
+                run.trace = None;
+            }
+        }
+        Ok(value)
+    })
+}
+
+/// Who used the card, or whose planet is checked (part of what a memo is kept for).
+fn user(lua: &Cx) -> R<Player> {
+    current(lua, |run| Ok(run.user))
+}
+
+fn writing<T>(lua: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
     with_run(lua, |run| {
         if !run.writable {
             return Err(err("can_play and planet checks may only read the game, not change it"));
@@ -65,7 +173,21 @@ fn square(s: &str) -> R<Square> {
 }
 
 fn player(s: &str) -> R<Player> {
-    rule(s.parse::<Player>())
+    match s {
+        // The names the API itself gives, without the kernel parser's allocation.
+        "dark" => Ok(Player::Dark),
+        "light" => Ok(Player::Light),
+        _ => rule(s.parse::<Player>()),
+    }
+}
+
+/// A filter's player value: a string naming one, as `player` reads it.
+fn player_value(v: &Value) -> R<Player> {
+    match v {
+        Value::String(s) if s.as_bytes().as_ref() == b"dark" => Ok(Player::Dark),
+        Value::String(s) if s.as_bytes().as_ref() == b"light" => Ok(Player::Light),
+        other => player(&other.to_string()?),
+    }
 }
 
 fn token(s: &str) -> R<Token> {
@@ -83,6 +205,15 @@ fn terrain(s: &str) -> R<Terrain> {
     }
 }
 
+/// A direction's name; the kernel's parser (which also knows `north`, `up`, …)
+/// for anything but the eight short names.
+fn dir(s: &str) -> R<Dir> {
+    match Dir::ALL.into_iter().find(|d| d.name() == s) {
+        Some(d) => Ok(d),
+        None => rule(s.parse::<Dir>()),
+    }
+}
+
 /// `"diagonal"`, `"orthogonal"`, `"all"`, one direction, or a list of directions.
 fn dirs(value: Value) -> R<Vec<Dir>> {
     match value {
@@ -90,9 +221,9 @@ fn dirs(value: Value) -> R<Vec<Dir>> {
             "diagonal" => Ok(Dir::DIAGONALS.to_vec()),
             "orthogonal" => Ok(Dir::ORTHOGONALS.to_vec()),
             "all" => Ok(Dir::ALL.to_vec()),
-            one => Ok(vec![rule(one.parse::<Dir>())?]),
+            one => Ok(vec![dir(one)?]),
         },
-        Value::Table(t) => t.sequence_values::<String>().map(|d| rule(d?.parse::<Dir>())).collect(),
+        Value::Table(t) => t.sequence_values::<LuaString>().map(|d| dir(&d?.to_str()?)).collect(),
         other => Err(err(format!("expected directions, got {}", other.type_name()))),
     }
 }
@@ -112,6 +243,9 @@ fn list<T: ToString>(lua: &Lua, items: impl IntoIterator<Item = T>) -> R<Table> 
 }
 
 /// Lua strings made once and reused, so that reading the board allocates little.
+/// Lua interns every short string, so a script's string with the same text as
+/// an edge pair's here is the same string: `pair` finds the pair by address,
+/// without parsing.
 pub struct Names {
     /// The sentinel `ask_*` return to stop a run.
     pub halt: Table,
@@ -120,75 +254,138 @@ pub struct Names {
     pairs: Vec<LuaString>,
     players: [LuaString; 2],
     kinds: [LuaString; 3],
+    /// Other names ctx functions return (terrains, directions, colours).
+    words: Vec<(&'static str, LuaString)>,
+    /// Card ids by `CardId`.
+    cards: Vec<LuaString>,
+    /// The address of each edge pair's string.
+    pair_at: std::collections::HashMap<usize, EdgePair, Fnv>,
 }
 
 impl Names {
-    pub fn new(lua: &Lua, halt: Table) -> R<Names> {
+    pub fn new(lua: &Lua, halt: Table, card_ids: &[String]) -> R<Names> {
+        let squares: Vec<LuaString> = Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?;
+        let pairs: Vec<LuaString> =
+            EdgePair::all().iter().map(|p| lua.create_string(p.to_string())).collect::<R<_>>()?;
+        let mut pair_at = std::collections::HashMap::with_hasher(Fnv::default());
+        for (p, name) in EdgePair::all().iter().zip(&pairs) {
+            pair_at.insert(name.to_pointer() as usize, *p);
+        }
+        let mut words = Vec::new();
+        let names = [Terrain::Water.name(), Terrain::Fire.name()].into_iter().chain(Dir::ALL.map(Dir::name));
+        for word in names {
+            words.push((word, lua.create_string(word)?));
+        }
         Ok(Names {
             halt,
-            squares: Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?,
-            pairs: EdgePair::all().iter().map(|p| lua.create_string(p.to_string())).collect::<R<_>>()?,
+            squares,
+            pairs,
             players: [lua.create_string("dark")?, lua.create_string("light")?],
             kinds: [lua.create_string("pawn")?, lua.create_string("king")?, lua.create_string("emperor")?],
+            words,
+            cards: card_ids.iter().map(|id| lua.create_string(id)).collect::<R<_>>()?,
+            pair_at,
         })
+    }
+
+    /// The edge pair `text` names, found by address.
+    fn pair(&self, text: &LuaString) -> Option<EdgePair> {
+        self.pair_at.get(&(text.to_pointer() as usize)).copied()
+    }
+
+    /// A player's name as a Lua string (also a square colour's: `dark`, `light`).
+    pub fn player(&self, p: Player) -> LuaString {
+        self.players[p.index()].clone()
+    }
+
+    /// A square's name as a Lua string.
+    fn square(&self, sq: Square) -> LuaString {
+        self.squares[sq.index()].clone()
+    }
+
+    /// A terrain's or direction's name as a Lua string.
+    fn word(&self, lua: &Lua, word: &'static str) -> R<LuaString> {
+        match self.words.iter().find(|(w, _)| *w == word) {
+            Some((_, s)) => Ok(s.clone()),
+            None => lua.create_string(word),
+        }
     }
 }
 
-/// A list of square names, from the interned strings.
-fn square_list(lua: &Lua, squares: impl IntoIterator<Item = Square>) -> R<Table> {
-    let names = lua.app_data_ref::<Names>().ok_or_else(|| err("square names are not set up"))?;
-    lua.create_sequence_from(squares.into_iter().map(|s| names.squares[s.index()].clone()))
+fn names<'a>(cx: &'a Cx) -> R<&'a Names> {
+    Ok(&cx.shared.names)
 }
 
-fn checker_table(lua: &Lua, sq: Square, c: &Checker) -> R<Table> {
-    let names = lua.app_data_ref::<Names>().ok_or_else(|| err("square names are not set up"))?;
-    let t = lua.create_table_with_capacity(0, 6)?;
-    t.raw_set("square", names.squares[sq.index()].clone())?;
-    t.raw_set("owner", names.players[c.owner.index()].clone())?;
-    t.raw_set("kind", names.kinds[c.kind as usize - 1].clone())?;
-    t.raw_set("ring", c.ring)?;
-    t.raw_set("snookle", c.snookle)?;
-    t.raw_set("hippo", c.hippo)?;
-    Ok(t)
+/// A list of square names, from the interned strings.
+fn square_list(lua: &Cx, squares: impl IntoIterator<Item = Square>) -> R<Table> {
+    let names = names(lua)?;
+    // Collected first so that the table is made at its full size: growing it
+    // one rehash at a time costs several times more.
+    let (mut list, mut n) = ([Square::A1; 64], 0);
+    let mut squares = squares.into_iter();
+    for sq in squares.by_ref() {
+        list[n] = sq;
+        n += 1;
+        if n == list.len() {
+            break;
+        }
+    }
+    // (Never more than the 64 squares, unless a caller repeats some.)
+    let more: Vec<Square> = squares.collect();
+    lua.create_sequence_from(list[..n].iter().chain(&more).map(|s| &names.squares[s.index()]))
+}
+
+/// A checker as the six values the prelude's `ctx` makes a table of: square,
+/// owner, kind, ring, snookle, hippo.
+type CheckerValues = (LuaString, LuaString, LuaString, bool, bool, bool);
+
+fn checker_values(names: &Names, sq: Square, c: &Checker) -> CheckerValues {
+    (names.square(sq), names.player(c.owner), names.kinds[c.kind as usize - 1].clone(), c.ring, c.snookle, c.hippo)
 }
 
 /// `{owner=, kind=, ring=, snookle=, hippo=, colour=}`: which checkers to list or count.
-fn checker_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
-    let board = &run.state.board;
-    let mut set = board.occupied();
-    let Some(f) = filter else { return Ok(set) };
+fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
+    let mut parsed = CheckerFilter::default();
+    let Some(f) = filter else { return Ok(parsed) };
     // Only the keys present are visited, so a small filter costs little.
-    for pair in f.pairs::<LuaString, Value>() {
-        let (key, value) = pair?;
+    f.for_each::<LuaString, Value>(|key, value| {
         let text = |v: &Value| -> R<String> { v.to_string() };
         match key.as_bytes().as_ref() {
-            b"owner" => set &= board.checkers(player(&text(&value)?)?),
+            b"owner" => parsed.owner = Some(player_value(&value)?),
             b"kind" => {
-                set &= match text(&value)?.as_str() {
-                    "pawn" => board.pawns(),
-                    "king" => board.kings() - board.emperors(),
-                    "emperor" => board.emperors(),
-                    "crowned" => board.kings(),
+                parsed.kind = Some(match text(&value)?.as_str() {
+                    "pawn" => KindFilter::Pawn,
+                    "king" => KindFilter::King,
+                    "emperor" => KindFilter::Emperor,
+                    "crowned" => KindFilter::Crowned,
                     other => return Err(err(format!("'{other}' is not a kind (pawn, king, emperor, crowned)"))),
-                }
+                })
             }
-            b"colour" => set &= colour_mask(&text(&value)?)?,
+            b"colour" => parsed.colour = Some(colour_mask(&text(&value)?)?),
             other => {
                 let name = String::from_utf8_lossy(other);
-                let Some(t) = Token::ALL.into_iter().find(|t| t.name() == name) else {
+                let Some(i) = Token::ALL.into_iter().position(|t| t.name() == name) else {
                     return Err(err(format!(
                         "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo)"
                     )));
                 };
                 match value {
-                    Value::Boolean(true) => set &= board.tokens(t),
-                    Value::Boolean(false) => set = set - board.tokens(t),
+                    Value::Boolean(b) => parsed.tokens[i] = Some(b),
                     _ => return Err(err(format!("the filter's {name} must be true or false"))),
                 }
             }
         }
+        Ok(())
+    })?;
+    Ok(parsed)
+}
+
+fn counter_name(name: &str) -> R<CounterName> {
+    match name {
+        "pawns_revived" => Ok(CounterName::PawnsRevived),
+        "emperor_captures" => Ok(CounterName::EmperorCaptures),
+        _ => Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
     }
-    Ok(set)
 }
 
 fn colour_mask(colour: &str) -> R<Bitboard> {
@@ -200,29 +397,25 @@ fn colour_mask(colour: &str) -> R<Bitboard> {
 }
 
 /// `{empty=, colour=, half=, back_row=, king_row=, terrain=}`: which squares.
-fn square_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
-    let board = &run.state.board;
-    let mut set = Bitboard::ALL;
-    let Some(f) = filter else { return Ok(set) };
-    let orientation = board.orientation();
-    for pair in f.pairs::<LuaString, Value>() {
-        let (key, value) = pair?;
+fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
+    let mut parsed = SquareFilter::default();
+    let Some(f) = filter else { return Ok(parsed) };
+    f.for_each::<LuaString, Value>(|key, value| {
         let text = || -> R<String> { value.to_string() };
         match key.as_bytes().as_ref() {
             b"empty" => match value {
-                Value::Boolean(true) => set &= board.empty_squares(),
-                Value::Boolean(false) => set = set - board.empty_squares(),
+                Value::Boolean(b) => parsed.empty = Some(b),
                 _ => return Err(err("the filter's empty must be true or false")),
             },
-            b"colour" => set &= colour_mask(&text()?)?,
-            b"half" => set &= orientation.half(player(&text()?)?),
-            b"back_row" => set &= orientation.back_row(player(&text()?)?),
-            b"king_row" => set &= orientation.king_row(player(&text()?)?),
+            b"colour" => parsed.colour = Some(colour_mask(&text()?)?),
+            b"half" => parsed.half = Some(player_value(&value)?),
+            b"back_row" => parsed.back_row = Some(player_value(&value)?),
+            b"king_row" => parsed.king_row = Some(player_value(&value)?),
             b"terrain" => {
-                set &= match text()?.as_str() {
-                    "any" => board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
-                    other => board.terrain(terrain(other)?),
-                }
+                parsed.terrain = Some(match text()?.as_str() {
+                    "any" => None,
+                    other => Some(terrain(other)?),
+                })
             }
             other => {
                 return Err(err(format!(
@@ -231,98 +424,165 @@ fn square_filter(run: &Run, filter: Option<Table>) -> R<Bitboard> {
                 )));
             }
         }
-    }
-    Ok(set)
+        Ok(())
+    })?;
+    Ok(parsed)
 }
 
-/// Lower-left squares of the 2×2 blocks matching `{owners = {players…}, empty = bool}`:
-/// `owners` asks for at least one checker of each player named (R8.19), `empty`
-/// for four empty squares (R4.5, R7.1).
-fn blocks(run: &Run, filter: Option<Table>) -> R<Vec<Square>> {
-    let board = &run.state.board;
-    let (owners, empty) = match filter {
-        Some(f) => {
-            let owners = match f.get::<Option<Table>>("owners")? {
-                Some(t) => strings(t)?.iter().map(|p| player(p)).collect::<R<Vec<_>>>()?,
-                None => Vec::new(),
-            };
-            (owners, f.get::<Option<bool>>("empty")?)
+/// `{owners = {players…}, empty = bool}` for 2×2 blocks: `owners` asks for at
+/// least one checker of each player named (R8.19), `empty` for four empty
+/// squares (R4.5, R7.1).
+fn block_filter(filter: Option<Table>) -> R<BlockFilter> {
+    let mut parsed = BlockFilter::default();
+    if let Some(f) = filter {
+        if let Some(t) = f.get::<Option<Table>>("owners")? {
+            for p in strings(t)? {
+                parsed.owners[player(&p)?.index()] = true;
+            }
         }
-        None => (Vec::new(), None),
-    };
-    let free = board.empty_squares();
-    Ok(Square::all()
-        .filter_map(|a| Some((a, crate::kernel::block(a)?)))
-        .filter(|(_, b)| owners.iter().all(|&p| (*b & board.checkers(p)).any()))
-        .filter(|(_, b)| match empty {
-            Some(true) => (*b - free).is_empty(),
-            Some(false) => (*b - free).any(),
-            None => true,
-        })
-        .map(|(a, _)| a)
-        .collect())
+        parsed.empty = f.get::<Option<bool>>("empty")?;
+    }
+    Ok(parsed)
 }
 
 /// Removes repeated answers, keeping the first of each, without hashing in the
-/// common case of squares.
+/// common cases of squares, edge pairs and short lists.
 fn dedup_keep_first(options: &mut Vec<Answer>) {
-    let mut squares = Bitboard::EMPTY;
     if options.iter().all(|o| matches!(o, Answer::Square(_))) {
+        let mut seen = Bitboard::EMPTY;
         options.retain(|o| match o {
             Answer::Square(sq) => {
-                let new = !squares.contains(*sq);
-                squares.insert(*sq);
+                let new = !seen.contains(*sq);
+                seen.insert(*sq);
                 new
             }
             _ => true,
         });
+    } else if options.iter().all(|o| matches!(o, Answer::Edges(_))) {
+        // An edge is one of 128 (square, side); a pair one of 128 × 128.
+        let edge = |e: Edge| e.square().index() * 2 + usize::from(e.side() == Side::East);
+        let mut seen = [0u64; 128 * 128 / 64];
+        options.retain(|o| match o {
+            Answer::Edges(EdgePair(a, b)) => {
+                let key = edge(*a) * 128 + edge(*b);
+                let (word, bit) = (key / 64, 1u64 << (key % 64));
+                let new = seen[word] & bit == 0;
+                seen[word] |= bit;
+                new
+            }
+            _ => true,
+        });
+    } else if options.len() <= 32 {
+        let mut kept: Vec<Answer> = Vec::with_capacity(options.len());
+        for o in options.drain(..) {
+            if !kept.contains(&o) {
+                kept.push(o);
+            }
+        }
+        *options = kept;
     } else {
-        let mut seen = std::collections::HashSet::with_capacity(options.len());
+        let mut seen = std::collections::HashSet::with_capacity_and_hasher(options.len(), Fnv::default());
         options.retain(|o| seen.insert(o.clone()));
+    }
+}
+
+/// FNV-1a as a `Hasher`: answers are short, and SipHash's strength is not needed.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let start = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        self.0 = bytes.iter().fold(start, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    }
+}
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = Fnv;
+
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0)
     }
 }
 
 /// The pending answer to a question, or a halt that turns the question into the
 /// game's pending decision (ENGINEERING.md invariant 3). `None` means "none" was
 /// chosen for an optional question.
-fn ask(lua: &Lua, kind: QuestionKind, prompt: String, options: Vec<Answer>, optional: bool) -> R<Asked> {
-    // The same answer offered twice is one option (keep the first of each).
-    let mut options = options;
-    dedup_keep_first(&mut options);
+/// `options` are without repeats; `table` is the address of the script's table
+/// of options, to know the same call again (see [`Halted`]).
+fn ask(lua: &Cx, kind: QuestionKind, prompt: String, options: Vec<Answer>, optional: bool, table: usize) -> R<Asked> {
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
     }
-    let none = Answer::Option("none".into());
+    let is_none = |a: &Answer| matches!(a, Answer::Option(o) if o == "none");
+    with_run(lua, |run| {
+        if !run.writable {
+            return Err(err("can_play and planet checks cannot ask questions"));
+        }
+        // `none` is the answer nil, whoever offered it.
+        let value = |a: &Answer| Asked::Answer((!is_none(a)).then(|| a.clone()));
+        if options.len() == 1 && !optional {
+            return Ok(value(&options[0]));
+        }
+        let Some(answer) = run.answers.get(run.cursor) else {
+            run.halted = Some(Halted::Ask { table, kind, prompt: prompt.clone(), options: options.clone() });
+            let mut options = options;
+            if optional {
+                options.push(Answer::Option("none".into()));
+            }
+            // Record the stop; the caller returns the HALT sentinel and the
+            // script's ctx proxy stops the run (no Rust error, so no traceback).
+            lua.shared.meter.borrow_mut().mark(Stop::Asked(Question { prompt, kind, options }));
+            return Ok(Asked::Halt);
+        };
+        run.cursor += 1;
+        if is_none(answer) && optional {
+            return Ok(Asked::Answer(None));
+        }
+        if !options.contains(answer) {
+            return Err(err(format!("'{answer}' is not an answer to '{prompt}'")));
+        }
+        Ok(value(answer))
+    })
+}
+
+/// `ask` for one of the named options `left` (not optional, each name once as an
+/// option), without building the options unless the question must be asked:
+/// the index of the first copy of the answer in `left`, or `None` for a halt.
+fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) -> R<Option<usize>> {
     let answer = with_run(lua, |run| {
         if !run.writable {
             return Err(err("can_play and planet checks cannot ask questions"));
         }
-        if options.len() == 1 && !optional {
-            return Ok(Some(options[0].clone()));
+        if left.iter().all(|s| *s == left[0]) {
+            return Ok(Some(0));
         }
-        let Some(answer) = run.answers.get(run.cursor).cloned() else { return Ok(None) };
+        let Some(answer) = run.answers.get(run.cursor) else { return Ok(None) };
         run.cursor += 1;
-        if answer == none && optional {
-            return Ok(Some(none.clone()));
+        match answer {
+            Answer::Option(name) if left.contains(name) => Ok(left.iter().position(|s| s == name)),
+            other => Err(err(format!("'{other}' is not an answer to '{}'", prompt()))),
         }
-        if !options.contains(&answer) {
-            return Err(err(format!("'{answer}' is not an answer to '{prompt}'")));
-        }
-        Ok(Some(answer))
     })?;
-    match answer {
-        Some(a) if a == none => Ok(Asked::Answer(None)),
-        Some(a) => Ok(Asked::Answer(Some(a))),
-        None => {
-            if optional {
-                options.push(none);
+    if answer.is_none() {
+        // Each name once, the first copy's place (as `dedup_keep_first`).
+        let mut options = Vec::with_capacity(left.len());
+        for (i, name) in left.iter().enumerate() {
+            if !left[..i].contains(name) {
+                options.push(Answer::Option(name.clone()));
             }
-            // Record the stop; the caller returns the HALT sentinel and the
-            // script's ctx proxy raises it (no Rust error, so no traceback).
-            let _ = halt(lua, Stop::Asked(Question { prompt, kind, options }));
-            Ok(Asked::Halt)
         }
+        lua.shared.meter.borrow_mut().mark(Stop::Asked(Question {
+            prompt: prompt(),
+            kind: QuestionKind::Option,
+            options,
+        }));
     }
+    Ok(answer)
 }
 
 /// What `ask` found: an answer (`None` for "none"), or that the run must stop.
@@ -331,17 +591,17 @@ enum Asked {
     Halt,
 }
 
-fn answer_value(lua: &Lua, asked: Asked) -> R<Value> {
+fn answer_value(lua: &Cx, asked: Asked) -> R<Value> {
     Ok(match asked {
         Asked::Halt => Value::Table(halt_sentinel(lua)?),
         Asked::Answer(None) => Value::Nil,
+        Asked::Answer(Some(Answer::Square(sq))) => Value::String(names(lua)?.square(sq)),
         Asked::Answer(Some(a)) => Value::String(lua.create_string(a.to_string())?),
     })
 }
 
-fn halt_sentinel(lua: &Lua) -> R<Table> {
-    let names = lua.app_data_ref::<Names>().ok_or_else(|| err("names are not set up"))?;
-    Ok(names.halt.clone())
+fn halt_sentinel(lua: &Cx) -> R<Table> {
+    Ok(names(lua)?.halt.clone())
 }
 
 fn optional(opts: &Option<Table>) -> R<bool> {
@@ -365,48 +625,116 @@ fn card_id(run: &Run, id: &str) -> R<CardId> {
 
 /// Builds the table of host functions behind every script's `ctx`. Each function
 /// ignores its first argument (the script's `ctx`, as in `ctx:checker(sq)`).
-pub fn api_table(lua: &Lua) -> R<Table> {
-    let mut builder = ApiBuilder { lua, table: lua.create_table()?, error: None };
+pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
+    let mut builder = ApiBuilder { lua, shared, table: lua.create_table()?, error: None };
     let m = &mut builder;
     {
         // Every method goes through `add`, which lifts the memory limit while it runs.
         // ---- who and when ----
-        add(m, "player", |lua, ()| with_run(lua, |r| Ok(r.user.name())));
-        add(m, "opponent", |lua, ()| with_run(lua, |r| Ok((!r.user).name())));
-        add(m, "turn", |lua, ()| with_run(lua, |r| Ok(r.state.turn + 1)));
-        add(m, "to_move", |lua, ()| with_run(lua, |r| Ok(r.state.to_move.name())));
+        // Names come back as interned Lua strings: a string made after the call
+        // returns would be made with the memory limit in place, which is slow.
+        // Functions that read through `read` (or only `user`) can be replayed by
+        // the memo of read-only runs; the others go through `with_run`.
+        add(m, "player", |lua, ()| Ok(names(lua)?.player(user(lua)?)));
+        add(m, "opponent", |lua, ()| Ok(names(lua)?.player(!user(lua)?)));
+        add(m, "turn", |lua, ()| read(lua, |s| (s.turn + 1, Read::Turn(s.turn))));
+        add(m, "to_move", |lua, ()| Ok(names(lua)?.player(read(lua, |s| (s.to_move, Read::ToMove(s.to_move)))?)));
 
         // ---- checkers ----
+        // The prelude's ctx turns these values into `{square, owner, kind, ring,
+        // snookle, hippo}` tables: Lua builds small tables faster than Rust can.
         add(m, "checker", |lua, sq: String| {
             let sq = square(&sq)?;
-            let c = with_run(lua, |r| Ok(r.state.board.checker(sq)))?;
-            c.map(|c| checker_table(lua, sq, &c)).transpose()
+            let c = read(lua, |s| {
+                let c = s.board.checker(sq);
+                (c, Read::Checker(sq, c))
+            })?;
+            Ok(match c {
+                Some(c) => {
+                    let (square, owner, kind, ring, snookle, hippo) = checker_values(&*names(lua)?, sq, &c);
+                    (Some(square), Some(owner), Some(kind), ring, snookle, hippo)
+                }
+                None => (None, None, None, false, false, false),
+            })
         });
         add(m, "checkers", |lua, filter: Option<Table>| {
+            let filter = checker_filter(filter)?;
             let found: Vec<(Square, Checker)> = with_run(lua, |r| {
-                let set = checker_filter(r, filter)?;
-                Ok(set.filter_map(|sq| Some((sq, r.state.board.checker(sq)?))).collect())
+                let board = &r.state.board;
+                Ok(filter.apply(board).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
             })?;
-            lua.create_sequence_from(found.iter().map(|(sq, c)| checker_table(lua, *sq, c)).collect::<R<Vec<_>>>()?)
+            let names = names(lua)?;
+            let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
+            for (i, (sq, c)) in found.iter().enumerate() {
+                let (square, owner, kind, ring, snookle, hippo) = checker_values(&names, *sq, c);
+                let at = i * 6;
+                t.raw_set(at + 1, square)?;
+                t.raw_set(at + 2, owner)?;
+                t.raw_set(at + 3, kind)?;
+                t.raw_set(at + 4, ring)?;
+                t.raw_set(at + 5, snookle)?;
+                t.raw_set(at + 6, hippo)?;
+            }
+            Ok(t)
         });
-        add(m, "count", |lua, filter: Option<Table>| with_run(lua, |r| Ok(checker_filter(r, filter)?.count())));
-        add(m, "reserve", |lua, p: String| with_run(lua, |r| Ok(r.state.board.reserve(player(&p)?))));
+        add(m, "checker_squares", |lua, filter: Option<Table>| {
+            let filter = checker_filter(filter)?;
+            let set = read(lua, |s| {
+                let set = filter.apply(&s.board);
+                (set, Read::CheckerSquares(filter, set))
+            })?;
+            square_list(lua, set)
+        });
+        add(m, "count", |lua, filter: Option<Table>| {
+            let filter = checker_filter(filter)?;
+            read(lua, |s| {
+                let n = filter.apply(&s.board).count();
+                (n, Read::Count(filter, n))
+            })
+        });
+        add(m, "reserve", |lua, p: String| {
+            let p = player(&p)?;
+            read(lua, |s| {
+                let n = s.board.reserve(p);
+                (n, Read::Reserve(p, n))
+            })
+        });
 
         // ---- squares and terrain ----
-        add(m, "is_empty", |lua, sq: String| with_run(lua, |r| Ok(r.state.board.is_empty(square(&sq)?))));
+        add(m, "is_empty", |lua, sq: String| {
+            let sq = square(&sq)?;
+            read(lua, |s| {
+                let empty = s.board.is_empty(sq);
+                (empty, Read::IsEmpty(sq, empty))
+            })
+        });
         add(m, "squares", |lua, filter: Option<Table>| {
-            let set = with_run(lua, |r| square_filter(r, filter))?;
+            let filter = square_filter(filter)?;
+            let set = read(lua, |s| {
+                let set = filter.apply(&s.board);
+                (set, Read::Squares(filter, set))
+            })?;
             square_list(lua, set)
         });
         add(m, "terrain", |lua, sq: String| {
-            with_run(lua, |r| Ok(r.state.board.terrain_at(square(&sq)?).map(Terrain::name)))
+            let sq = square(&sq)?;
+            let t = read(lua, |s| {
+                let t = s.board.terrain_at(sq);
+                (t, Read::Terrain(sq, t))
+            })?;
+            t.map(|t| names(lua)?.word(lua, t.name())).transpose()
         });
-        add(m, "colour", |_, sq: String| Ok(if square(&sq)?.colour() == Colour::Dark { "dark" } else { "light" }));
-        add(m, "neighbour", |_, (sq, dir): (String, String)| {
-            Ok(square(&sq)?.step(rule(dir.parse::<Dir>())?).map(|s| s.to_string()))
+        add(m, "colour", |lua, sq: String| {
+            let colour = if square(&sq)?.colour() == Colour::Dark { Player::Dark } else { Player::Light };
+            Ok(names(lua)?.player(colour))
+        });
+        add(m, "neighbour", |lua, (sq, dir): (String, String)| {
+            let next = square(&sq)?.step(self::dir(&dir)?);
+            next.map(|s| names(lua).map(|n| n.square(s))).transpose()
         });
         add(m, "orientation", |lua, ()| {
-            with_run(lua, |r| Ok(r.state.board.orientation().forward(Player::Dark).name()))
+            let forward = with_run(lua, |r| Ok(r.state.board.orientation().forward(Player::Dark)))?;
+            names(lua)?.word(lua, forward.name())
         });
         add(m, "supply", |lua, (kind, owner): (String, Option<String>)| {
             with_run(lua, |r| {
@@ -429,7 +757,10 @@ pub fn api_table(lua: &Lua) -> R<Table> {
         });
 
         // ---- the monolith and walls ----
-        add(m, "monolith", |lua, ()| with_run(lua, |r| Ok(r.state.board.monolith().map(|s| s.to_string()))));
+        add(m, "monolith", |lua, ()| {
+            let at = read(lua, |s| (s.board.monolith(), Read::Monolith(s.board.monolith())))?;
+            at.map(|s| names(lua).map(|n| n.square(s))).transpose()
+        });
         add(m, "monolith_squares", |lua, ()| {
             let block = with_run(lua, |r| Ok(r.state.board.monolith_block()))?;
             square_list(lua, block)
@@ -443,7 +774,11 @@ pub fn api_table(lua: &Lua) -> R<Table> {
             list(lua, dirs)
         });
         add(m, "blocks", |lua, filter: Option<Table>| {
-            let anchors = with_run(lua, |r| blocks(r, filter))?;
+            let filter = block_filter(filter)?;
+            let anchors = read(lua, |s| {
+                let set = filter.apply(&s.board);
+                (set, Read::Blocks(filter, set))
+            })?;
             square_list(lua, anchors)
         });
         add(m, "block_squares", |lua, anchor: String| {
@@ -466,30 +801,33 @@ pub fn api_table(lua: &Lua) -> R<Table> {
         });
         add(m, "wall_spots", |lua, ()| {
             let spots = with_run(lua, |r| Ok(r.state.board.wall_spots()))?;
-            let names = lua.app_data_ref::<Names>().ok_or_else(|| err("names are not set up"))?;
-            let all = EdgePair::all();
-            lua.create_sequence_from(
-                spots.iter().filter_map(|p| all.binary_search(p).ok()).map(|i| names.pairs[i].clone()),
-            )
+            let names = names(lua)?;
+            // Both lists are in `EdgePair::all()` order: walk them together.
+            let mut all = EdgePair::all().iter().zip(&names.pairs);
+            let spots: Vec<&LuaString> =
+                spots.iter().filter_map(|p| all.by_ref().find(|(q, _)| *q == p).map(|(_, name)| name)).collect();
+            lua.create_sequence_from(spots)
         });
 
         // ---- counters, piles, this turn ----
         add(m, "counter", |lua, (p, name): (String, String)| {
-            with_run(lua, |r| {
-                let c = r.state.counters(player(&p)?);
-                match name.as_str() {
-                    "pawns_revived" => Ok(c.pawns_revived),
-                    "emperor_captures" => Ok(c.emperor_captures),
-                    _ => Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
-                }
+            let p = player(&p)?;
+            let counter = counter_name(&name)?;
+            read(lua, |s| {
+                let n = counter.of(s, p);
+                (n, Read::Counter(p, counter, n))
             })
         });
         add(m, "piles", |lua, ()| {
-            let (ids, draw, face_up, discard) = with_run(lua, |r| {
+            let (draw, face_up, discard) = with_run(lua, |r| {
                 let p = &r.state.piles;
-                Ok((r.card_ids.clone(), p.draw.clone(), p.face_up.clone(), p.discard.clone()))
+                Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
             })?;
-            let named = |cards: Vec<CardId>| list(lua, cards.iter().map(|c| ids[usize::from(c.0)].clone()));
+            let names = names(lua)?;
+            let named = |cards: Vec<CardId>| {
+                let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
+                lua.create_sequence_from(ids)
+            };
             let t = lua.create_table()?;
             t.raw_set("draw", named(draw)?)?;
             t.raw_set("face_up", named(face_up)?)?;
@@ -524,8 +862,14 @@ pub fn api_table(lua: &Lua) -> R<Table> {
 
         // ---- move helpers ----
         add(m, "legal_moves", |lua, filter: Option<Table>| {
-            let moves = with_run(lua, |r| moves_for(r, filter))?;
+            let filter = move_filter(filter)?;
+            let moves: Vec<String> =
+                with_run(lua, |r| Ok(legal_moves_for(r, filter).iter().map(ToString::to_string).collect()))?;
             list(lua, moves)
+        });
+        add(m, "count_moves", |lua, filter: Option<Table>| {
+            let filter = move_filter(filter)?;
+            with_run(lua, |r| Ok(legal_moves_for(r, filter).len()))
         });
         add(m, "step_targets", |lua, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
@@ -548,7 +892,8 @@ pub fn api_table(lua: &Lua) -> R<Table> {
             writing(lua, |r| rule(r.state.board.place_terrain(square(&sq)?, terrain(&t)?)))
         });
         add(m, "remove_terrain", |lua, sq: String| {
-            writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?)).map(Terrain::name))
+            let t = writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?)))?;
+            names(lua)?.word(lua, t.name())
         });
         add(m, "put_token", |lua, (sq, t): (String, String)| {
             writing(lua, |r| rule(r.state.board.put_token(square(&sq)?, token(&t)?)))
@@ -573,7 +918,7 @@ pub fn api_table(lua: &Lua) -> R<Table> {
         });
         add(m, "place_monolith", |lua, sq: String| writing(lua, |r| rule(r.state.board.place_monolith(square(&sq)?))));
         add(m, "move_monolith", |lua, dir: String| {
-            let report = writing(lua, |r| rule(r.state.board.move_monolith(rule(dir.parse::<Dir>())?)))?;
+            let report = writing(lua, |r| rule(r.state.board.move_monolith(self::dir(&dir)?)))?;
             let t = lua.create_table()?;
             t.raw_set("removed", list(lua, report.removed)?)?;
             t.raw_set("pushed", report.pushed.len())?;
@@ -583,7 +928,8 @@ pub fn api_table(lua: &Lua) -> R<Table> {
             writing(lua, |r| rule(r.state.board.place_walls(r.user, rule(pair.parse::<EdgePair>())?)))
         });
         add(m, "remove_wall", |lua, edge: String| {
-            writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?)).map(|p| p.name()))
+            let owner = writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?)))?;
+            Ok(names(lua)?.player(owner))
         });
         add(m, "rotate", |lua, way: String| {
             let rotation = match way.as_str() {
@@ -609,8 +955,11 @@ pub fn api_table(lua: &Lua) -> R<Table> {
         });
         add(m, "play_move", |lua, (text, filter): (String, Option<Table>)| {
             let wanted: MoveText = rule(text.parse())?;
+            // Refused in a read-only run before the filter is read, as ever.
+            writing(lua, |_| Ok(()))?;
+            let filter = move_filter(filter)?;
             writing(lua, |r| {
-                let mut legal = legal_moves_for(r, filter)?;
+                let mut legal = legal_moves_for(r, filter);
                 legal.retain(|m| wanted.matches(m));
                 let [mv] = legal[..] else {
                     return Err(err(format!("{text} is not one legal move here")));
@@ -622,7 +971,8 @@ pub fn api_table(lua: &Lua) -> R<Table> {
         add(m, "jump", |lua, (from, landing): (String, String)| {
             let (from, landing) = (square(&from)?, square(&landing)?);
             let dir = direction(from, landing, 2).ok_or_else(|| err(format!("{landing} is not a jump from {from}")))?;
-            writing(lua, |r| rule(r.state.jump_by_card(from, dir)).map(|s| s.to_string()))
+            let at = writing(lua, |r| rule(r.state.jump_by_card(from, dir)))?;
+            Ok(names(lua)?.square(at))
         });
         add(m, "lift", |lua, sq: String| {
             let sq = square(&sq)?;
@@ -680,36 +1030,66 @@ pub fn api_table(lua: &Lua) -> R<Table> {
                 if options.raw_len() > 4096 {
                     return Err(err("a question may offer at most 4096 answers"));
                 }
-                let options = options
-                    .sequence_values::<LuaString>()
-                    .map(|s| parse_answer(kind, &s?.to_str()?))
-                    .collect::<R<Vec<_>>>()?;
-                let answer = ask(lua, kind, prompt, options, optional(&opts)?)?;
+                let table = options.to_pointer() as usize;
+                let kept = with_run(lua, |r| {
+                    Ok(r.take_halted(|h| {
+                        matches!(h, Halted::Ask { table: t, kind: k, prompt: p, .. }
+                            if *t == table && *k == kind && *p == prompt)
+                    }))
+                })?;
+                let options = match kept {
+                    Some(Halted::Ask { options, .. }) => options,
+                    _ => {
+                        let mut parsed = read_options(&*names(lua)?, kind, &options)?;
+                        // The same answer offered twice is one option (keep the first of each).
+                        dedup_keep_first(&mut parsed);
+                        parsed
+                    }
+                };
+                let answer = ask(lua, kind, prompt, options, optional(&opts)?, table)?;
                 answer_value(lua, answer)
             });
         }
         add(m, "ask_order", |lua, (prompt, items): (String, Table)| {
-            let mut left = strings(items)?;
-            if left.len() > 64 {
-                return Err(err("ask_order orders at most 64 items"));
-            }
-            let mut order = Vec::with_capacity(left.len());
-            while !left.is_empty() {
-                let position = order.len() + 1;
-                let options = left.iter().map(|s| Answer::Option(s.clone())).collect();
-                let q = format!("{prompt} (position {position} of {})", position + left.len() - 1);
-                let pick = match ask(lua, QuestionKind::Option, q, options, false)? {
-                    Asked::Halt => return Ok(Value::Table(halt_sentinel(lua)?)),
-                    Asked::Answer(Some(Answer::Option(pick))) => pick,
-                    Asked::Answer(_) => return Err(err("ask_order expected a named option")),
+            let key = items.to_pointer() as usize;
+            // The same call made again when its suspended run resumes (prelude.lua)
+            // goes on from where it halted instead of starting over.
+            let again = with_run(lua, |r| {
+                Ok(r.take_halted(|h| matches!(h, Halted::Order(o) if o.items == key && o.prompt == prompt)))
+            })?;
+            let mut o = match again {
+                Some(Halted::Order(o)) => o,
+                _ => {
+                    let left = strings(items)?;
+                    if left.len() > 64 {
+                        return Err(err("ask_order orders at most 64 items"));
+                    }
+                    let cursor = with_run(lua, |r| Ok(r.cursor))?;
+                    Ordering {
+                        items: key,
+                        prompt,
+                        total: left.len(),
+                        order: Vec::with_capacity(left.len()),
+                        left,
+                        cursor,
+                    }
+                }
+            };
+            while !o.left.is_empty() {
+                let position = o.order.len() + 1;
+                let question = || format!("{} (position {position} of {})", o.prompt, o.total);
+                let Some(i) = ask_among(lua, &o.left, question)? else {
+                    with_run(lua, |r| {
+                        r.halted = Some(Halted::Order(o));
+                        Ok(())
+                    })?;
+                    return Ok(Value::Table(halt_sentinel(lua)?));
                 };
                 // Only the first copy: a pile may hold a card more than once (R1.6).
-                if let Some(i) = left.iter().position(|s| *s == pick) {
-                    left.remove(i);
-                }
-                order.push(pick);
+                let pick = o.left.remove(i);
+                o.order.push(pick);
             }
-            Ok(Value::Table(list(lua, order)?))
+            Ok(Value::Table(list(lua, o.order)?))
         });
     }
     builder.finish()
@@ -717,6 +1097,7 @@ pub fn api_table(lua: &Lua) -> R<Table> {
 
 struct ApiBuilder<'a> {
     lua: &'a Lua,
+    shared: Rc<Shared>,
     table: Table,
     error: Option<LuaError>,
 }
@@ -739,13 +1120,14 @@ fn add<A, T, F>(m: &mut ApiBuilder, name: &str, f: F)
 where
     A: mlua::FromLuaMulti,
     T: mlua::IntoLuaMulti,
-    F: Fn(&Lua, A) -> R<T> + 'static,
+    F: Fn(&Cx, A) -> R<T> + 'static,
 {
-    let function = m.lua.create_function(move |lua, mut args: mlua::MultiValue| {
-        args.pop_front(); // the script's ctx
-        let args = A::from_lua_multi(args, lua)?;
+    let shared = Rc::clone(&m.shared);
+    // The first argument is the script's ctx, ignored: taken as a `bool`, the
+    // one conversion that reads nothing from it (a `Value` would pin the table).
+    let function = m.lua.create_function(move |lua, (_, args): (bool, A)| {
         let _unlimited = Unlimited::new(lua);
-        f(lua, args)
+        f(&Cx { lua, shared: &shared }, args)
     });
     match function.and_then(|function| m.table.raw_set(name, function)) {
         Ok(()) => {}
@@ -769,6 +1151,26 @@ impl Drop for Unlimited<'_> {
     }
 }
 
+/// The options of a question, read from its table.
+fn read_options(names: &Names, kind: QuestionKind, options: &Table) -> R<Vec<Answer>> {
+    let mut parsed = Vec::with_capacity(options.raw_len());
+    if kind == QuestionKind::Edges {
+        // Hundreds of them, each costly to parse: found by address.
+        for s in options.sequence_values::<LuaString>() {
+            let s = s?;
+            parsed.push(match names.pair(&s) {
+                Some(pair) => Answer::Edges(pair),
+                None => parse_answer(kind, &s.to_str()?)?,
+            });
+        }
+    } else {
+        for s in options.sequence_values::<String>() {
+            parsed.push(parse_answer(kind, &s?)?);
+        }
+    }
+    Ok(parsed)
+}
+
 /// A question's option, parsed by kind so the answer type is checked once here.
 fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
     Ok(match kind {
@@ -789,8 +1191,10 @@ fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
     })
 }
 
-/// `{only = {squares}, exclude = {squares}, not_to = {squares}}` for the card's user.
-fn legal_moves_for(run: &Run, filter: Option<Table>) -> R<Vec<crate::kernel::Move>> {
+/// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares
+/// whose checkers may move, and those no move may end on. Read before the run is
+/// borrowed, since reading a table can run a script's metamethod.
+fn move_filter(filter: Option<Table>) -> R<(Bitboard, Bitboard)> {
     let (only, exclude, not_to) = match &filter {
         Some(f) => (
             f.get::<Option<Table>>("only")?,
@@ -800,11 +1204,12 @@ fn legal_moves_for(run: &Run, filter: Option<Table>) -> R<Vec<crate::kernel::Mov
         None => (None, Bitboard::EMPTY, Bitboard::EMPTY),
     };
     let allowed = if only.is_some() { squares_of(only)? } else { Bitboard::ALL };
-    Ok(run.state.moves_avoiding(run.user, allowed - exclude, not_to))
+    Ok((allowed - exclude, not_to))
 }
 
-fn moves_for(run: &Run, filter: Option<Table>) -> R<Vec<String>> {
-    Ok(legal_moves_for(run, filter)?.iter().map(ToString::to_string).collect())
+/// The legal moves of the card's user under a [`move_filter`].
+fn legal_moves_for(run: &Run, (allowed, not_to): (Bitboard, Bitboard)) -> Vec<crate::kernel::Move> {
+    run.state.moves_avoiding(run.user, allowed, not_to)
 }
 
 /// The direction from `from` to `to` if `to` is exactly `distance` steps away in a line.

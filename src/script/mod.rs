@@ -5,14 +5,33 @@
 //! a question that has no answer yet, the run halts and the question becomes the
 //! game's pending decision; when the answer comes, the script runs again from the
 //! card-start snapshot with one more answer. Only a script that returns commits.
+//!
+//! Running again is what the game means (ENGINEERING.md invariant 3), but it is
+//! slow, so the engine accelerates the common case: a card's `play` runs in a
+//! coroutine, and a question suspends it instead of unwinding it. The engine keeps
+//! the last suspended run (outside the game state) together with its card-start
+//! snapshot and answers; if the next card run is the same card from an equal
+//! snapshot with those answers plus one, and no script has run in between, the
+//! coroutine is resumed with the new answer. The script then goes on exactly as a
+//! fresh run would, since up to the question a run depends only on the snapshot
+//! and the answers. Anything else (undo, load, a search trying another answer, a
+//! question asked where the coroutine cannot yield, such as inside `pcall`) runs
+//! the script from the start as before.
+//!
+//! Planet checks and `can_play` are remembered by what they read (memo.rs): when
+//! every read gives the same result again, the earlier answer is returned
+//! without running Lua. [`Accelerators`] turns either shortcut off; results are
+//! the same either way (tests/script_cache.rs).
 
 mod api;
+mod memo;
 mod sandbox;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use mlua::{Function, Lua, MultiValue, Table, Value};
+use mlua::prelude::LuaThreadStatus as ThreadStatus;
+use mlua::{Function, Lua, Table, Thread, Value};
 
 pub use sandbox::MEMORY_LIMIT;
 
@@ -48,6 +67,54 @@ struct PlanetScript {
     ctx: Table,
 }
 
+/// Ways the engine avoids running scripts; none of them changes a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accelerators {
+    /// An answer continues the card run suspended at its question instead of
+    /// running the script again from the card-start snapshot.
+    pub resume: bool,
+    /// A planet check or `can_play` whose reads all come out as last time for
+    /// the same player gives last time's answer.
+    pub memo: bool,
+}
+
+impl Default for Accelerators {
+    fn default() -> Accelerators {
+        Accelerators { resume: true, memo: true }
+    }
+}
+
+/// How often each shortcut was taken (for tests and profiling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShortcutsTaken {
+    /// Card runs continued from a suspended run.
+    pub resumed: u64,
+    /// Planet checks and `can_play` answered from memory.
+    pub remembered: u64,
+}
+
+/// A card run stopped at a question, its coroutine suspended at the `ask`.
+struct Suspended {
+    card: CardId,
+    /// The card-start snapshot the run began from.
+    snapshot: GameState,
+    thread: Thread,
+    /// The run as the question left it; `run.answers` are the answers given so far.
+    run: Run,
+    /// Instructions used so far (the budget covers the whole run, as if run afresh).
+    used: u64,
+}
+
+impl Suspended {
+    /// Whether running `card` from `state` with `answers` continues this run.
+    fn continues(&self, state: &GameState, card: CardId, answers: &[Answer]) -> bool {
+        self.card == card
+            && answers.len() == self.run.answers.len() + 1
+            && answers[..self.run.answers.len()] == self.run.answers[..]
+            && *state == self.snapshot
+    }
+}
+
 /// What a card run produced, with what the script logged.
 #[derive(Debug)]
 pub struct CardRun {
@@ -61,6 +128,8 @@ pub struct ScriptEngine {
     prelude: sandbox::Prelude,
     /// The host functions every script's `ctx` copies.
     api: Table,
+    /// The current run and the names, shared with the host functions.
+    shared: Rc<api::Shared>,
     content: Content,
     cards: Vec<CardScript>,
     planets: Vec<PlanetScript>,
@@ -68,6 +137,16 @@ pub struct ScriptEngine {
     budgets: Budgets,
     /// Failures of `can_play` and planet checks, which cannot fail the game.
     errors: RefCell<Vec<String>>,
+    /// The last card run, if it stopped at a question and no script ran since.
+    suspended: RefCell<Option<Suspended>>,
+    /// A finished card-run coroutine, reset and ready for the next run.
+    spare: RefCell<Option<Thread>>,
+    accelerators: Accelerators,
+    /// The last answer of each planet's check, by planet and player.
+    planet_memos: RefCell<Vec<Option<memo::Memo>>>,
+    /// The last answer of each card's `can_play`.
+    card_memos: RefCell<Vec<Option<memo::Memo>>>,
+    taken: Cell<ShortcutsTaken>,
 }
 
 impl ScriptEngine {
@@ -76,20 +155,30 @@ impl ScriptEngine {
         let fail =
             |e: mlua::Error| Problems(vec![Problem::file(content.root.path(), format!("cannot start Lua: {e}"))]);
         let (lua, prelude) = sandbox::new_state().map_err(fail)?;
-        let api = api::api_table(&lua).map_err(fail)?;
-        lua.set_app_data(api::Names::new(&lua, prelude.halt.clone()).map_err(fail)?);
+        let card_ids: Rc<[String]> = content.cards.iter().map(|c| c.id.clone()).collect();
+        let names = api::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
+        let shared = Rc::new(api::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter) });
+        let api = api::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
         let mut engine = ScriptEngine {
             lua,
             prelude,
             api,
-            card_ids: content.cards.iter().map(|c| c.id.clone()).collect(),
+            shared,
+            card_ids,
             content,
             cards: Vec::new(),
             planets: Vec::new(),
             budgets: Budgets::default(),
             errors: RefCell::new(Vec::new()),
+            suspended: RefCell::new(None),
+            spare: RefCell::new(None),
+            accelerators: Accelerators::default(),
+            planet_memos: RefCell::new(Vec::new()),
+            card_memos: RefCell::new(Vec::new()),
+            taken: Cell::new(ShortcutsTaken::default()),
         };
         engine.compile()?;
+        engine.forget();
         Ok(engine)
     }
 
@@ -162,6 +251,7 @@ impl ScriptEngine {
         let fresh = Content::load(&self.content.root, &self.content.deck_path.display().to_string())?;
         let mut next = ScriptEngine::new(fresh)?;
         next.budgets = self.budgets;
+        next.accelerators = self.accelerators;
         *self = next;
         Ok(())
     }
@@ -172,6 +262,32 @@ impl ScriptEngine {
 
     pub fn set_budgets(&mut self, budgets: Budgets) {
         self.budgets = budgets;
+        self.forget();
+    }
+
+    /// Turns the shortcuts on or off (both are on by default). Either way the
+    /// results are the same.
+    pub fn set_accelerators(&mut self, accelerators: Accelerators) {
+        self.accelerators = accelerators;
+        self.forget();
+    }
+
+    /// Drops the suspended card run and every remembered answer.
+    fn forget(&mut self) {
+        self.suspended.take();
+        *self.planet_memos.get_mut() = vec![None; self.planets.len() * 2];
+        *self.card_memos.get_mut() = vec![None; self.cards.len()];
+    }
+
+    /// How often the shortcuts were taken so far.
+    pub fn shortcuts_taken(&self) -> ShortcutsTaken {
+        self.taken.get()
+    }
+
+    fn count_shortcut(&self, f: impl FnOnce(&mut ShortcutsTaken)) {
+        let mut taken = self.taken.get();
+        f(&mut taken);
+        self.taken.set(taken);
     }
 
     /// Failures of `can_play` and planet checks since the last call.
@@ -188,26 +304,24 @@ impl ScriptEngine {
         budget: u64,
         args: impl mlua::IntoLuaMulti,
     ) -> (Run, Option<Stop>, Result<Value, String>) {
-        self.lua.set_app_data(run);
-        sandbox::begin(&self.lua, budget);
-        let result = self.prelude.runner.call::<MultiValue>((f.clone(), args));
-        let stop = sandbox::finish(&self.lua);
-        let run = self.lua.remove_app_data::<Run>().expect("the run was set above");
-        let result = match result {
-            Err(e) => Err(describe_error(&e)),
-            Ok(values) => {
-                let mut values = values.into_iter();
-                match (values.next(), values.next()) {
-                    (Some(Value::Boolean(true)), value) => Ok(value.unwrap_or(Value::Nil)),
-                    (_, Some(Value::Error(e))) => Err(describe_error(&e)),
-                    (_, Some(Value::String(s))) => Err(s.to_string_lossy()),
-                    (_, other) => {
-                        Err(format!("raised an error value of type {}", other.map_or("nil", |v| v.type_name())))
-                    }
-                }
-            }
-        };
-        (run, stop, result)
+        // Any script running ends a suspended card run: it resumes only if nothing
+        // ran in between (a script could have changed what the run reads next).
+        self.suspended.borrow_mut().take();
+        self.enter(run);
+        self.prelude.meter.borrow_mut().start(budget, 0);
+        let result = self.prelude.runner.call::<(Value, Value)>((f, args));
+        let (stop, _) = self.prelude.meter.borrow_mut().end();
+        (self.leave(), stop, outcome(result))
+    }
+
+    /// Makes `run` the current run, which ctx functions work on.
+    fn enter(&self, run: Run) {
+        *self.shared.run.borrow_mut() = Some(run);
+    }
+
+    /// Ends the current run and returns it.
+    fn leave(&self) -> Run {
+        self.shared.run.borrow_mut().take().expect("a run was entered")
     }
 
     fn call(&self, f: &Function, run: Run, budget: u64, args: impl mlua::IntoLuaMulti) -> (Run, Result<Value, String>) {
@@ -231,6 +345,8 @@ impl ScriptEngine {
             lifted: Vec::new(),
             log: Vec::new(),
             card_ids: self.card_ids.clone(),
+            trace: (!writable && self.accelerators.memo).then(Vec::new),
+            halted: None,
         }
     }
 
@@ -238,17 +354,68 @@ impl ScriptEngine {
         self.content.card(card).map_or_else(|| format!("#{}", card.0), |c| c.id.clone())
     }
 
+    /// A coroutine for a new card run, starting at the prelude's `body`.
+    fn new_thread(&self) -> mlua::Result<Thread> {
+        match self.spare.borrow_mut().take() {
+            Some(thread) => Ok(thread),
+            None => self.lua.create_thread(self.prelude.body.clone()),
+        }
+    }
+
+    /// Keeps a finished coroutine for the next run.
+    fn recycle(&self, thread: Thread) {
+        if thread.reset(self.prelude.body.clone()).is_ok() {
+            *self.spare.borrow_mut() = Some(thread);
+        }
+    }
+
     /// Runs a card's `play` from `state` (the card-start snapshot) with `answers`.
     pub fn run_card(&self, state: &GameState, card: CardId, answers: &[Answer]) -> CardRun {
-        let label = self.card_label(card);
         let Some(script) = self.cards.get(usize::from(card.0)) else {
+            let label = self.card_label(card);
             return CardRun { resolution: Resolution::Failed(format!("no card {label}")), log: Vec::new() };
         };
-        let run = self.run_for(state, state.to_move, true, answers, card);
-        let (run, stop, result) = self.invoke(&script.play, run, self.budgets.card, script.ctx.clone());
-        let failed = |m: String| Resolution::Failed(format!("card '{label}' failed: {m}"));
+        let failed = |m: String| Resolution::Failed(format!("card '{}' failed: {m}", self.card_label(card)));
+        let suspended = self.suspended.borrow_mut().take();
+        let (thread, run, used, snapshot) = match suspended {
+            Some(s) if self.accelerators.resume && s.continues(state, card, answers) => {
+                let mut run = s.run;
+                run.answers.push(answers[answers.len() - 1].clone());
+                self.count_shortcut(|t| t.resumed += 1);
+                (s.thread, run, s.used, Some(s.snapshot))
+            }
+            _ => match self.new_thread() {
+                Ok(thread) => (thread, self.run_for(state, state.to_move, true, answers, card), 0, None),
+                Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: Vec::new() },
+            },
+        };
+        let fresh = snapshot.is_none();
+        self.enter(run);
+        self.prelude.meter.borrow_mut().start(self.budgets.card, used);
+        let result = if fresh {
+            thread.resume::<(Value, Value)>((&thread, &script.play, &script.ctx))
+        } else {
+            thread.resume::<(Value, Value)>(())
+        };
+        let (stop, used) = self.prelude.meter.borrow_mut().end();
+        let run = self.leave();
+        let status = thread.status();
+        let yielded = status == ThreadStatus::Resumable;
+        let result = match result {
+            // The prelude's proxy yields only for a question, which set the stop.
+            Ok(_) if yielded => Err("attempt to yield from outside a coroutine".to_string()),
+            other => outcome(other),
+        };
         let resolution = match (stop, result) {
-            (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
+            (Some(Stop::Asked(question)), _) => {
+                if yielded && self.accelerators.resume {
+                    let log = run.log.clone();
+                    let snapshot = snapshot.unwrap_or_else(|| state.clone());
+                    *self.suspended.borrow_mut() = Some(Suspended { card, snapshot, thread, run, used });
+                    return CardRun { resolution: Resolution::Ask(question), log };
+                }
+                Resolution::Ask(question)
+            }
             (Some(stop), _) => failed(describe_stop(&stop)),
             (None, Err(e)) => failed(e),
             (None, Ok(_)) if !run.lifted.is_empty() => {
@@ -262,6 +429,9 @@ impl ScriptEngine {
                 Err(e) => failed(format!("left the board inconsistent: {e}")),
             },
         };
+        if status == ThreadStatus::Finished {
+            self.recycle(thread);
+        }
         CardRun { resolution, log: run.log }
     }
 
@@ -269,27 +439,65 @@ impl ScriptEngine {
     pub fn can_play(&self, state: &GameState, card: CardId) -> Result<bool, String> {
         let script = self.cards.get(usize::from(card.0)).ok_or("no such card")?;
         let Some(f) = &script.can_play else { return Ok(true) };
+        let slot = usize::from(card.0);
+        if let Some(answer) = self.remembered(&self.card_memos, slot, state, state.to_move) {
+            return Ok(answer);
+        }
         let run = self.run_for(state, state.to_move, false, &[], card);
-        let (_, result) = self.call(f, run, self.budgets.check, script.ctx.clone());
-        let label = self.card_label(card);
+        let (run, result) = self.call(f, run, self.budgets.check, &script.ctx);
         match result {
-            Ok(Value::Boolean(b)) => Ok(b),
-            Ok(other) => Err(format!("card '{label}': can_play returned a {}, not true or false", other.type_name())),
-            Err(e) => Err(format!("card '{label}': can_play failed: {}", e)),
+            Ok(Value::Boolean(b)) => Ok(self.remember(&self.card_memos, slot, run, b)),
+            Ok(other) => Err(format!(
+                "card '{}': can_play returned a {}, not true or false",
+                self.card_label(card),
+                other.type_name()
+            )),
+            Err(e) => Err(format!("card '{}': can_play failed: {}", self.card_label(card), e)),
         }
     }
 
     /// R9: `check(ctx, player)` of a planet's script. Read-only.
     pub fn check_planet(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<bool, String> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
-        let label = self.content.planet(planet).map_or("?", |p| p.id.as_str()).to_string();
-        let run = self.run_for(state, player, false, &[], CardId(0));
-        let (_, result) = self.call(&script.check, run, self.budgets.check, (script.ctx.clone(), player.name()));
-        match result {
-            Ok(Value::Boolean(b)) => Ok(b),
-            Ok(other) => Err(format!("planet '{label}': check returned a {}, not true or false", other.type_name())),
-            Err(e) => Err(format!("planet '{label}': check failed: {}", e)),
+        let slot = usize::from(planet.0) * 2 + player.index();
+        if let Some(answer) = self.remembered(&self.planet_memos, slot, state, player) {
+            return Ok(answer);
         }
+        let label = || self.content.planet(planet).map_or("?", |p| p.id.as_str());
+        let run = self.run_for(state, player, false, &[], CardId(0));
+        let name = self.shared.names.player(player);
+        let (run, result) = self.call(&script.check, run, self.budgets.check, (&script.ctx, name));
+        match result {
+            Ok(Value::Boolean(b)) => Ok(self.remember(&self.planet_memos, slot, run, b)),
+            Ok(other) => {
+                Err(format!("planet '{}': check returned a {}, not true or false", label(), other.type_name()))
+            }
+            Err(e) => Err(format!("planet '{}': check failed: {}", label(), e)),
+        }
+    }
+
+    /// The remembered answer in `memos[slot]`, if its reads hold on `state`.
+    fn remembered(
+        &self,
+        memos: &RefCell<Vec<Option<memo::Memo>>>,
+        slot: usize,
+        state: &GameState,
+        user: Player,
+    ) -> Option<bool> {
+        if !self.accelerators.memo {
+            return None;
+        }
+        let answer = memos.borrow().get(slot)?.as_ref()?.answer(state, user)?;
+        self.count_shortcut(|t| t.remembered += 1);
+        Some(answer)
+    }
+
+    /// Keeps `answer` in `memos[slot]` if `run` read only what a memo can check.
+    fn remember(&self, memos: &RefCell<Vec<Option<memo::Memo>>>, slot: usize, run: Run, answer: bool) -> bool {
+        if let (Some(reads), Some(entry)) = (run.trace, memos.borrow_mut().get_mut(slot)) {
+            *entry = Some(memo::Memo { user: run.user, reads, answer });
+        }
+        answer
     }
 
     /// Frees garbage left by earlier runs.
@@ -299,6 +507,17 @@ impl ScriptEngine {
 
     pub fn memory_used(&self) -> usize {
         self.lua.used_memory()
+    }
+}
+
+/// The value a script call returned, or its error, from the prelude's `ok, value`.
+fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, String> {
+    match result {
+        Err(e) => Err(describe_error(&e)),
+        Ok((Value::Boolean(true), value)) => Ok(value),
+        Ok((_, Value::Error(e))) => Err(describe_error(&e)),
+        Ok((_, Value::String(s))) => Err(s.to_string_lossy()),
+        Ok((_, other)) => Err(format!("raised an error value of type {}", other.type_name())),
     }
 }
 

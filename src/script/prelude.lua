@@ -109,21 +109,101 @@ local function runner(f, ...)
   return raw_pcall(f, ...)
 end
 
--- The value `ask_*` return when the run must stop for an answer; the proxy turns
--- it into an error that unwinds the script (the host pcall will not catch it).
+-- A card's play runs in a coroutine the engine creates around `body` (so that a
+-- question can suspend the run and the answer continue it, see mod.rs). That
+-- coroutine is RUN[1] while it runs (set here and wherever it resumes). Lua
+-- 5.4's pcall lets a yield through, so the script's errors are still caught
+-- here, without a traceback.
+local RUN = {}
+local co_running = coroutine.running
+local function body(co, f, ctx)
+  RUN[1] = co
+  return raw_pcall(f, ctx)
+end
+
+-- Scripts see the coroutine library as if they ran on the main thread: the
+-- engine's coroutine is hidden from them, and they cannot yield out of it.
+local co_isyieldable, co_yield, co_status = coroutine.isyieldable, coroutine.yield, coroutine.status
+local MAIN = co_running()
+local function script_running()
+  local co, main = co_running()
+  if co == RUN[1] then return MAIN, true end
+  return co, main
+end
+local function script_isyieldable(co)
+  if co == nil then co = co_running() end
+  if co == RUN[1] then return false end
+  return co_isyieldable(co)
+end
+local function script_yield(...)
+  if co_running() == RUN[1] then error("attempt to yield from outside a coroutine", 0) end
+  return co_yield(...)
+end
+local function script_status(co)
+  if co == MAIN and co_running() == RUN[1] then return "running" end
+  return co_status(co)
+end
+local script_coroutine = copy(coroutine)
+script_coroutine.running, script_coroutine.isyieldable = script_running, script_isyieldable
+script_coroutine.yield, script_coroutine.status = script_yield, script_status
+
+-- The value `ask_*` return when the run must stop for an answer (the host has
+-- marked the run halted). Where the engine's coroutine can yield, the proxy
+-- suspends the run there; when the engine resumes it with one more answer, the
+-- proxy asks the host again, which now finds that answer. Anywhere else (inside
+-- pcall, a script's own coroutine, a C function such as table.sort) it raises the
+-- sentinel, which unwinds the script (the host pcall will not catch it) and the
+-- engine runs the script again from the start once the answer is known.
 local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end, __metatable = "locked" })
 local ASKS = { ask_square = true, ask_checker = true, ask_edge = true, ask_edges = true,
   ask_direction = true, ask_move = true, ask_option = true, ask_order = true }
 
+-- Stops the run for the answer to a question (`answer` is HALT): suspends the
+-- engine's coroutine where it can yield, or raises HALT to unwind the run.
+local function suspend()
+  local co = RUN[1]
+  if co_running() ~= co or not co_isyieldable() then error(HALT, 0) end
+  co_yield(HALT)
+  RUN[1] = co
+end
+
+-- The host gives a checker as six values (checkers: six per checker in one list);
+-- the tables scripts see are made here, which is cheaper than making them in Rust.
+local function checker_of(f)
+  return function(self, sq)
+    local square, owner, kind, ring, snookle, hippo = f(self, sq)
+    if square == nil then return nil end
+    return { square = square, owner = owner, kind = kind, ring = ring, snookle = snookle, hippo = hippo }
+  end
+end
+local function checkers_of(f)
+  return function(self, filter)
+    local flat = f(self, filter)
+    local out = {}
+    for i = 1, #flat, 6 do
+      out[#out + 1] = { square = flat[i], owner = flat[i + 1], kind = flat[i + 2], ring = flat[i + 3],
+        snookle = flat[i + 4], hippo = flat[i + 5] }
+    end
+    return out
+  end
+end
+
 -- A script's own `ctx`: a copy of the host's functions (so one script changing
--- its ctx cannot touch another's), with each ask_* raising the halt sentinel.
+-- its ctx cannot touch another's), with each ask_* stopping the run as above.
 local function make_ctx(api)
   local ctx = {}
   for name, f in rawnext, api do
-    if ASKS[name] then
+    if name == "checker" then
+      ctx[name] = checker_of(f)
+    elseif name == "checkers" then
+      ctx[name] = checkers_of(f)
+    elseif ASKS[name] then
       ctx[name] = function(self, ...)
         local answer = f(self, ...)
-        if answer == HALT then error(HALT, 0) end
+        while answer == HALT do
+          suspend()
+          answer = f(self, ...)
+        end
         return answer
       end
     else
@@ -143,6 +223,6 @@ return {
   rawequal = rawequal, rawlen = rawlen, rawget = rawget, rawset = rawset,
   setmetatable = safe_setmetatable, getmetatable = getmetatable,
   unpack = table.unpack, _VERSION = _VERSION,
-  string = string, table = table, utf8 = utf8, coroutine = coroutine,
+  string = string, table = table, utf8 = utf8, coroutine = script_coroutine,
   math = copy(math, { random = true, randomseed = true }),
-}, copy, runner, HALT, make_ctx
+}, copy, runner, HALT, make_ctx, body

@@ -14,6 +14,9 @@
 //!   `xpcall` re-raise instead of catching, so no script can swallow the stop.
 //! - Pattern functions estimate their cost first; a memory limit bounds the rest.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use mlua::chunk::ChunkMode;
 use mlua::{Error as LuaError, Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
 
@@ -35,7 +38,9 @@ pub enum Stop {
     Memory,
 }
 
-/// The meter for the current run, kept in the Lua state's app data.
+/// The meter for the current run. One per Lua state, shared by the hook, the
+/// host's `pcall`, the engine and the host functions (and kept in the state's
+/// app data for the rest).
 #[derive(Debug, Default)]
 pub struct Meter {
     used: u64,
@@ -43,9 +48,33 @@ pub struct Meter {
     stop: Option<Stop>,
 }
 
+pub type SharedMeter = Rc<RefCell<Meter>>;
+
 impl Meter {
     pub fn halted(&self) -> bool {
         self.stop.is_some()
+    }
+
+    /// Starts metering a run with an instruction budget, `used` already spent.
+    pub fn start(&mut self, budget: u64, used: u64) {
+        *self = Meter { used, limit: budget, stop: None };
+    }
+
+    /// Ends a run; returns why it was stopped, if it was, and the instructions
+    /// it used. Outside runs no budget is left, so any stray Lua code (there
+    /// should be none) stops at once.
+    pub fn end(&mut self) -> (Option<Stop>, u64) {
+        let ended = (self.stop.take(), self.used);
+        *self = Meter::default();
+        ended
+    }
+
+    /// Marks the run halted for `stop` (unless it already is); the caller makes
+    /// the script stop.
+    pub fn mark(&mut self, stop: Stop) {
+        if self.stop.is_none() {
+            self.stop = Some(stop);
+        }
     }
 }
 
@@ -63,14 +92,19 @@ pub struct Prelude {
     pub halt: Table,
     /// Makes a script's own `ctx` proxy over the userdata.
     pub make_ctx: Function,
+    /// The body of a card run's coroutine: `body(itself, play, ctx)` returns `ok, ...`.
+    pub body: Function,
+    pub meter: SharedMeter,
 }
 
 pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
-    lua.set_app_data(Meter::default());
-    lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), |lua, debug| {
-        let Some(mut meter) = lua.app_data_mut::<Meter>() else { return Ok(VmState::Continue) };
+    let meter = SharedMeter::default();
+    lua.set_app_data(Rc::clone(&meter));
+    let hook_meter = Rc::clone(&meter);
+    lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_, debug| {
+        let Ok(mut meter) = hook_meter.try_borrow_mut() else { return Ok(VmState::Continue) };
         if meter.stop.is_none() {
             meter.used += u64::from(HOOK_EVERY);
             if meter.used <= meter.limit {
@@ -83,19 +117,21 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
         }
         Err(LuaError::runtime("the script was stopped"))
     })?;
-    let pcall = lua.create_function(host_pcall)?;
-    let xpcall = lua.create_function(host_xpcall)?;
+    let (m1, m2) = (Rc::clone(&meter), Rc::clone(&meter));
+    let pcall = lua.create_function(move |lua, args| host_pcall(lua, &m1, args))?;
+    let xpcall = lua.create_function(move |lua, args| host_xpcall(lua, &m2, args))?;
     // Lock the string metatable before anything untrusted runs.
     lua.load("local mt = getmetatable(''); mt.__metatable = 'locked'").set_name("=prelude").exec()?;
     begin(&lua, u64::MAX);
-    let (base, copy, runner, halt, make_ctx): (Table, Function, Function, Table, Function) =
+    type Parts = (Table, Function, Function, Table, Function, Function);
+    let (base, copy, runner, halt, make_ctx, body): Parts =
         lua.load(include_str!("prelude.lua")).set_name("=prelude").set_mode(ChunkMode::Text).call((pcall, xpcall))?;
     finish(&lua);
     // Card runs make many short-lived tables and strings: a generational
     // collector handles them far more cheaply than the incremental one.
     lua.gc_set_mode(mlua::prelude::LuaGcMode::Generational(mlua::prelude::LuaGcGenParams::default()));
     lua.set_memory_limit(MEMORY_LIMIT)?;
-    Ok((lua, Prelude { base, copy, runner, halt, make_ctx }))
+    Ok((lua, Prelude { base, copy, runner, halt, make_ctx, body, meter }))
 }
 
 /// Makes a private environment for one script: a copy of the base with its own
@@ -142,38 +178,30 @@ pub fn load_script(lua: &Lua, name: &str, source: &str, env: Table, budget: u64)
     }
 }
 
+fn meter(lua: &Lua) -> Option<SharedMeter> {
+    lua.app_data_ref::<SharedMeter>().map(|m| Rc::clone(&m))
+}
+
 /// Starts metering a run with an instruction budget.
 pub fn begin(lua: &Lua, budget: u64) {
-    if let Some(mut meter) = lua.app_data_mut::<Meter>() {
-        *meter = Meter { used: 0, limit: budget, stop: None };
+    if let Some(meter) = meter(lua) {
+        meter.borrow_mut().start(budget, 0);
     }
 }
 
-/// Ends a run; returns why it was stopped, if it was. Outside runs no budget is
-/// left, so any stray Lua code (there should be none) stops at once.
+/// Ends a run; returns why it was stopped, if it was (see [`Meter::end`]).
 pub fn finish(lua: &Lua) -> Option<Stop> {
-    let mut meter = lua.app_data_mut::<Meter>()?;
-    let stop = meter.stop.take();
-    *meter = Meter::default();
-    stop
+    meter(lua).and_then(|m| m.borrow_mut().end().0)
 }
 
 /// Halts the current run for `stop` and returns the error that unwinds the script.
-pub fn halt(lua: &Lua, stop: Stop) -> LuaError {
-    if let Some(mut meter) = lua.app_data_mut::<Meter>()
-        && meter.stop.is_none()
-    {
-        meter.stop = Some(stop);
-    }
+fn halt(meter: &SharedMeter, stop: Stop) -> LuaError {
+    meter.borrow_mut().mark(stop);
     LuaError::runtime("the script was stopped")
 }
 
-fn halted(lua: &Lua) -> bool {
-    lua.app_data_ref::<Meter>().is_some_and(|m| m.halted())
-}
-
 /// `pcall` for scripts: like Lua's, but a halted run is never caught.
-fn host_pcall(lua: &Lua, (f, args): (Value, MultiValue)) -> mlua::Result<MultiValue> {
+fn host_pcall(lua: &Lua, meter: &SharedMeter, (f, args): (Value, MultiValue)) -> mlua::Result<MultiValue> {
     let result = match &f {
         Value::Function(f) => f.call::<MultiValue>(args),
         other => Err(LuaError::runtime(format!("attempt to call a {} value", other.type_name()))),
@@ -183,23 +211,32 @@ fn host_pcall(lua: &Lua, (f, args): (Value, MultiValue)) -> mlua::Result<MultiVa
             values.push_front(Value::Boolean(true));
             Ok(values)
         }
-        Err(e) => caught(lua, e).map(|message| MultiValue::from_iter([Value::Boolean(false), message])),
+        Err(e) => caught(lua, meter, e).map(|message| MultiValue::from_iter([Value::Boolean(false), message])),
     }
 }
 
 /// `xpcall` for scripts: like Lua's, but a halted run is never caught.
-fn host_xpcall(lua: &Lua, (f, handler, args): (Function, Function, MultiValue)) -> mlua::Result<MultiValue> {
+fn host_xpcall(
+    lua: &Lua,
+    meter: &SharedMeter,
+    (f, handler, args): (Value, Value, MultiValue),
+) -> mlua::Result<MultiValue> {
+    let function = |pos: usize, v: Value| match v {
+        Value::Function(f) => Ok(f),
+        other => Err(LuaError::runtime(format!("bad argument #{pos}: expected function, got {}", other.type_name()))),
+    };
+    let (f, handler) = (function(1, f)?, function(2, handler)?);
     match f.call::<MultiValue>(args) {
         Ok(mut values) => {
             values.push_front(Value::Boolean(true));
             Ok(values)
         }
         Err(e) => {
-            let message = caught(lua, e)?;
+            let message = caught(lua, meter, e)?;
             let handled = handler.call::<Value>(message);
             let value = match handled {
                 Ok(v) => v,
-                Err(e) => caught(lua, e)?,
+                Err(e) => caught(lua, meter, e)?,
             };
             Ok(MultiValue::from_iter([Value::Boolean(false), value]))
         }
@@ -208,11 +245,11 @@ fn host_xpcall(lua: &Lua, (f, handler, args): (Function, Function, MultiValue)) 
 
 /// An error a script's `pcall` may catch, as the message it sees; or the error
 /// again if the run is halting.
-fn caught(lua: &Lua, e: LuaError) -> mlua::Result<Value> {
+fn caught(lua: &Lua, meter: &SharedMeter, e: LuaError) -> mlua::Result<Value> {
     if matches!(innermost(&e), LuaError::MemoryError(_)) {
-        return Err(halt(lua, Stop::Memory));
+        return Err(halt(meter, Stop::Memory));
     }
-    if halted(lua) {
+    if meter.borrow().halted() {
         return Err(e);
     }
     Ok(Value::String(lua.create_string(describe_error(&e))?))
@@ -239,13 +276,9 @@ pub fn describe_error(e: &LuaError) -> String {
         LuaError::FromLuaConversionError { from, to, message } => {
             format!("expected {to}, got {from}{}", message.as_ref().map(|m| format!(": {m}")).unwrap_or_default())
         }
-        LuaError::BadArgument { pos, name, cause, .. } => {
-            format!(
-                "bad argument #{pos}{}: {}",
-                name.as_ref().map(|n| format!(" '{n}'")).unwrap_or_default(),
-                describe_error(cause)
-            )
-        }
+        // A ctx function's argument of the wrong type (its position would count
+        // the ctx itself): the cause says what was wrong.
+        LuaError::BadArgument { cause, .. } => describe_error(cause),
         other => other.to_string(),
     };
     let message = message.lines().next().unwrap_or("").to_string();

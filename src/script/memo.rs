@@ -1,0 +1,247 @@
+//! Read-only runs remembered by what they read.
+//!
+//! A planet check or a `can_play` only reads the game, through `ctx`. While one
+//! runs, each read it makes through a function listed in [`Read`] is noted with
+//! its result (any other `ctx` function, or more than [`MAX_READS`] reads, and
+//! the run is not remembered). The script is a function of what it reads (no
+//! clock, no randomness, sorted `pairs`), so the next time the same check runs
+//! for the same player, if every noted read gives the same result on the new
+//! state, the script would take the same path and return the same answer: the
+//! engine returns it without running Lua. Only answers are remembered, never
+//! failures.
+
+use crate::game::GameState;
+use crate::kernel::{Bitboard, Board, Checker, Player, Square, Terrain, Token};
+
+/// Traces longer than this are not kept (a check that reads this much is rare).
+pub const MAX_READS: usize = 32;
+
+/// `{owner=, kind=, ring=, snookle=, hippo=, colour=}`, parsed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckerFilter {
+    pub owner: Option<Player>,
+    pub kind: Option<KindFilter>,
+    pub colour: Option<Bitboard>,
+    /// Ring, snookle, hippo, in `Token::ALL` order.
+    pub tokens: [Option<bool>; 3],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KindFilter {
+    Pawn,
+    King,
+    Emperor,
+    Crowned,
+}
+
+impl CheckerFilter {
+    pub fn apply(&self, board: &Board) -> Bitboard {
+        let mut set = board.occupied();
+        if let Some(p) = self.owner {
+            set &= board.checkers(p);
+        }
+        if let Some(kind) = self.kind {
+            set &= match kind {
+                KindFilter::Pawn => board.pawns(),
+                KindFilter::King => board.kings() - board.emperors(),
+                KindFilter::Emperor => board.emperors(),
+                KindFilter::Crowned => board.kings(),
+            };
+        }
+        if let Some(mask) = self.colour {
+            set &= mask;
+        }
+        for (t, wanted) in Token::ALL.into_iter().zip(self.tokens) {
+            match wanted {
+                Some(true) => set &= board.tokens(t),
+                Some(false) => set = set - board.tokens(t),
+                None => {}
+            }
+        }
+        set
+    }
+}
+
+/// `{empty=, colour=, half=, back_row=, king_row=, terrain=}`, parsed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SquareFilter {
+    pub empty: Option<bool>,
+    pub colour: Option<Bitboard>,
+    pub half: Option<Player>,
+    pub back_row: Option<Player>,
+    pub king_row: Option<Player>,
+    /// `None` inside for `any`.
+    pub terrain: Option<Option<Terrain>>,
+}
+
+impl SquareFilter {
+    pub fn apply(&self, board: &Board) -> Bitboard {
+        let mut set = Bitboard::ALL;
+        let orientation = board.orientation();
+        match self.empty {
+            Some(true) => set &= board.empty_squares(),
+            Some(false) => set = set - board.empty_squares(),
+            None => {}
+        }
+        if let Some(mask) = self.colour {
+            set &= mask;
+        }
+        if let Some(p) = self.half {
+            set &= orientation.half(p);
+        }
+        if let Some(p) = self.back_row {
+            set &= orientation.back_row(p);
+        }
+        if let Some(p) = self.king_row {
+            set &= orientation.king_row(p);
+        }
+        match self.terrain {
+            Some(Some(t)) => set &= board.terrain(t),
+            Some(None) => set &= board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
+            None => {}
+        }
+        set
+    }
+}
+
+/// `{owners = {players…}, empty = bool}` for 2×2 blocks, parsed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockFilter {
+    /// At least one checker of each player set here (R8.19).
+    pub owners: [bool; 2],
+    pub empty: Option<bool>,
+}
+
+impl BlockFilter {
+    /// Lower-left squares of the matching blocks.
+    pub fn apply(&self, board: &Board) -> Bitboard {
+        // A block's squares are its anchor a and a+1, a+8, a+9; anchors are
+        // off file h and rank 8. "Some square of the block is in s" is the union
+        // of s shifted back by those offsets.
+        let anchors = !(Bitboard::FILE_H.0 | Bitboard::RANK_8.0);
+        let touching = |s: Bitboard| (s.0 | s.0 >> 1 | s.0 >> 8 | s.0 >> 9) & anchors;
+        let mut set = anchors;
+        for p in Player::BOTH {
+            if self.owners[p.index()] {
+                set &= touching(board.checkers(p));
+            }
+        }
+        let occupied = touching(!board.empty_squares());
+        match self.empty {
+            Some(true) => set &= !occupied,
+            Some(false) => set &= occupied,
+            None => {}
+        }
+        Bitboard(set)
+    }
+}
+
+/// A counter a planet reads (R9.2, R9.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterName {
+    PawnsRevived,
+    EmperorCaptures,
+}
+
+impl CounterName {
+    pub fn of(self, state: &GameState, player: Player) -> u32 {
+        let c = state.counters(player);
+        match self {
+            CounterName::PawnsRevived => c.pawns_revived,
+            CounterName::EmperorCaptures => c.emperor_captures,
+        }
+    }
+}
+
+/// One read a run made, with what it found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Read {
+    Turn(u32),
+    ToMove(Player),
+    Checker(Square, Option<Checker>),
+    CheckerSquares(CheckerFilter, Bitboard),
+    Count(CheckerFilter, u32),
+    Reserve(Player, u8),
+    IsEmpty(Square, bool),
+    Squares(SquareFilter, Bitboard),
+    Terrain(Square, Option<Terrain>),
+    Monolith(Option<Square>),
+    Blocks(BlockFilter, Bitboard),
+    Counter(Player, CounterName, u32),
+}
+
+impl Read {
+    /// Whether the same read finds the same on `state`.
+    pub fn holds(&self, state: &GameState) -> bool {
+        let board = &state.board;
+        match self {
+            Read::Turn(t) => state.turn == *t,
+            Read::ToMove(p) => state.to_move == *p,
+            Read::Checker(sq, c) => board.checker(*sq) == *c,
+            Read::CheckerSquares(f, set) => f.apply(board) == *set,
+            Read::Count(f, n) => f.apply(board).count() == *n,
+            Read::Reserve(p, n) => board.reserve(*p) == *n,
+            Read::IsEmpty(sq, e) => board.is_empty(*sq) == *e,
+            Read::Squares(f, set) => f.apply(board) == *set,
+            Read::Terrain(sq, t) => board.terrain_at(*sq) == *t,
+            Read::Monolith(m) => board.monolith() == *m,
+            Read::Blocks(f, set) => f.apply(board) == *set,
+            Read::Counter(p, c, n) => c.of(state, *p) == *n,
+        }
+    }
+}
+
+/// What a read-only run answered, and what it read to answer it.
+#[derive(Clone, Debug)]
+pub struct Memo {
+    pub user: Player,
+    pub reads: Vec<Read>,
+    pub answer: bool,
+}
+
+impl Memo {
+    /// The remembered answer, if the run for `user` would read the same on `state`.
+    pub fn answer(&self, state: &GameState, user: Player) -> Option<bool> {
+        (self.user == user && self.reads.iter().all(|r| r.holds(state))).then_some(self.answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameState, Setup};
+    use crate::kernel::block;
+
+    /// The shifted masks find the same blocks as testing each block in turn.
+    #[test]
+    fn block_filters_match_the_blocks_one_by_one() {
+        let mut state = GameState::new(&Setup::blank(4), 3);
+        for (i, sq) in ["c3", "e3", "d6", "h8", "a1"].iter().enumerate() {
+            let _ = state.board.remove_checker(sq.parse().unwrap());
+            if i == 2 {
+                let _ = state.board.relocate("b6".parse().unwrap(), "d4".parse().unwrap());
+            }
+        }
+        let board = &state.board;
+        for owners in [[false, false], [true, false], [false, true], [true, true]] {
+            for empty in [None, Some(true), Some(false)] {
+                let filter = BlockFilter { owners, empty };
+                let mut slow = Bitboard::EMPTY;
+                for a in Square::all() {
+                    let Some(b) = block(a) else { continue };
+                    let owned = Player::BOTH.into_iter().all(|p| !owners[p.index()] || (b & board.checkers(p)).any());
+                    let free = board.empty_squares();
+                    let ok = match empty {
+                        Some(true) => (b - free).is_empty(),
+                        Some(false) => (b - free).any(),
+                        None => true,
+                    };
+                    if owned && ok {
+                        slow.insert(a);
+                    }
+                }
+                assert_eq!(filter.apply(board), slow, "{filter:?}");
+            }
+        }
+    }
+}

@@ -169,7 +169,10 @@ fn rule<T, E: std::fmt::Display>(r: Result<T, E>) -> R<T> {
 }
 
 fn square(s: &str) -> R<Square> {
-    rule(s.parse::<Square>())
+    match square_named(s.as_bytes()) {
+        Some(sq) => Ok(sq),
+        None => rule(s.parse::<Square>()),
+    }
 }
 
 fn player(s: &str) -> R<Player> {
@@ -181,12 +184,24 @@ fn player(s: &str) -> R<Player> {
     }
 }
 
+/// A script's value as text without running any of its code: strings and numbers
+/// only. (`Value::to_string` would call a `__tostring` metamethod, letting script
+/// code run inside a host function, and shows a table's address.)
+fn text_of(v: &Value) -> R<String> {
+    match v {
+        Value::String(s) => Ok(s.to_str()?.to_string()),
+        Value::Integer(i) => Ok(i.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(err(format!("expected a string, got a {}", other.type_name()))),
+    }
+}
+
 /// A filter's player value: a string naming one, as `player` reads it.
 fn player_value(v: &Value) -> R<Player> {
     match v {
         Value::String(s) if s.as_bytes().as_ref() == b"dark" => Ok(Player::Dark),
         Value::String(s) if s.as_bytes().as_ref() == b"light" => Ok(Player::Light),
-        other => player(&other.to_string()?),
+        other => player(&text_of(other)?),
     }
 }
 
@@ -312,13 +327,13 @@ impl Names {
     }
 }
 
-fn names<'a>(cx: &'a Cx) -> R<&'a Names> {
-    Ok(&cx.shared.names)
+fn names<'a>(cx: &'a Cx) -> &'a Names {
+    &cx.shared.names
 }
 
 /// A list of square names, from the interned strings.
 fn square_list(lua: &Cx, squares: impl IntoIterator<Item = Square>) -> R<Table> {
-    let names = names(lua)?;
+    let names = names(lua);
     // Collected first so that the table is made at its full size: growing it
     // one rehash at a time costs several times more.
     let (mut list, mut n) = ([Square::A1; 64], 0);
@@ -349,7 +364,7 @@ fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
     let Some(f) = filter else { return Ok(parsed) };
     // Only the keys present are visited, so a small filter costs little.
     f.for_each::<LuaString, Value>(|key, value| {
-        let text = |v: &Value| -> R<String> { v.to_string() };
+        let text = |v: &Value| -> R<String> { text_of(v) };
         match key.as_bytes().as_ref() {
             b"owner" => parsed.owner = Some(player_value(&value)?),
             b"kind" => {
@@ -401,7 +416,7 @@ fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
     let mut parsed = SquareFilter::default();
     let Some(f) = filter else { return Ok(parsed) };
     f.for_each::<LuaString, Value>(|key, value| {
-        let text = || -> R<String> { value.to_string() };
+        let text = || -> R<String> { text_of(&value) };
         match key.as_bytes().as_ref() {
             b"empty" => match value {
                 Value::Boolean(b) => parsed.empty = Some(b),
@@ -435,12 +450,12 @@ fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
 fn block_filter(filter: Option<Table>) -> R<BlockFilter> {
     let mut parsed = BlockFilter::default();
     if let Some(f) = filter {
-        if let Some(t) = f.get::<Option<Table>>("owners")? {
+        if let Some(t) = f.raw_get::<Option<Table>>("owners")? {
             for p in strings(t)? {
                 parsed.owners[player(&p)?.index()] = true;
             }
         }
-        parsed.empty = f.get::<Option<bool>>("empty")?;
+        parsed.empty = f.raw_get::<Option<bool>>("empty")?;
     }
     Ok(parsed)
 }
@@ -595,18 +610,18 @@ fn answer_value(lua: &Cx, asked: Asked) -> R<Value> {
     Ok(match asked {
         Asked::Halt => Value::Table(halt_sentinel(lua)?),
         Asked::Answer(None) => Value::Nil,
-        Asked::Answer(Some(Answer::Square(sq))) => Value::String(names(lua)?.square(sq)),
+        Asked::Answer(Some(Answer::Square(sq))) => Value::String(names(lua).square(sq)),
         Asked::Answer(Some(a)) => Value::String(lua.create_string(a.to_string())?),
     })
 }
 
 fn halt_sentinel(lua: &Cx) -> R<Table> {
-    Ok(names(lua)?.halt.clone())
+    Ok(names(lua).halt.clone())
 }
 
 fn optional(opts: &Option<Table>) -> R<bool> {
     Ok(match opts {
-        Some(t) => t.get::<Option<bool>>("optional")?.unwrap_or(false),
+        Some(t) => t.raw_get::<Option<bool>>("optional")?.unwrap_or(false),
         None => false,
     })
 }
@@ -635,10 +650,10 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         // returns would be made with the memory limit in place, which is slow.
         // Functions that read through `read` (or only `user`) can be replayed by
         // the memo of read-only runs; the others go through `with_run`.
-        add(m, "player", |lua, ()| Ok(names(lua)?.player(user(lua)?)));
-        add(m, "opponent", |lua, ()| Ok(names(lua)?.player(!user(lua)?)));
+        add(m, "player", |lua, ()| Ok(names(lua).player(user(lua)?)));
+        add(m, "opponent", |lua, ()| Ok(names(lua).player(!user(lua)?)));
         add(m, "turn", |lua, ()| read(lua, |s| (s.turn + 1, Read::Turn(s.turn))));
-        add(m, "to_move", |lua, ()| Ok(names(lua)?.player(read(lua, |s| (s.to_move, Read::ToMove(s.to_move)))?)));
+        add(m, "to_move", |lua, ()| Ok(names(lua).player(read(lua, |s| (s.to_move, Read::ToMove(s.to_move)))?)));
 
         // ---- checkers ----
         // The prelude's ctx turns these values into `{square, owner, kind, ring,
@@ -651,7 +666,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             })?;
             Ok(match c {
                 Some(c) => {
-                    let (square, owner, kind, ring, snookle, hippo) = checker_values(&*names(lua)?, sq, &c);
+                    let (square, owner, kind, ring, snookle, hippo) = checker_values(names(lua), sq, &c);
                     (Some(square), Some(owner), Some(kind), ring, snookle, hippo)
                 }
                 None => (None, None, None, false, false, false),
@@ -663,10 +678,10 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 let board = &r.state.board;
                 Ok(filter.apply(board).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
             })?;
-            let names = names(lua)?;
+            let names = names(lua);
             let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
             for (i, (sq, c)) in found.iter().enumerate() {
-                let (square, owner, kind, ring, snookle, hippo) = checker_values(&names, *sq, c);
+                let (square, owner, kind, ring, snookle, hippo) = checker_values(names, *sq, c);
                 let at = i * 6;
                 t.raw_set(at + 1, square)?;
                 t.raw_set(at + 2, owner)?;
@@ -722,19 +737,19 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 let t = s.board.terrain_at(sq);
                 (t, Read::Terrain(sq, t))
             })?;
-            t.map(|t| names(lua)?.word(lua, t.name())).transpose()
+            t.map(|t| names(lua).word(lua, t.name())).transpose()
         });
         add(m, "colour", |lua, sq: String| {
             let colour = if square(&sq)?.colour() == Colour::Dark { Player::Dark } else { Player::Light };
-            Ok(names(lua)?.player(colour))
+            Ok(names(lua).player(colour))
         });
         add(m, "neighbour", |lua, (sq, dir): (String, String)| {
             let next = square(&sq)?.step(self::dir(&dir)?);
-            next.map(|s| names(lua).map(|n| n.square(s))).transpose()
+            Ok(next.map(|s| names(lua).square(s)))
         });
         add(m, "orientation", |lua, ()| {
             let forward = with_run(lua, |r| Ok(r.state.board.orientation().forward(Player::Dark)))?;
-            names(lua)?.word(lua, forward.name())
+            names(lua).word(lua, forward.name())
         });
         add(m, "supply", |lua, (kind, owner): (String, Option<String>)| {
             with_run(lua, |r| {
@@ -759,7 +774,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         // ---- the monolith and walls ----
         add(m, "monolith", |lua, ()| {
             let at = read(lua, |s| (s.board.monolith(), Read::Monolith(s.board.monolith())))?;
-            at.map(|s| names(lua).map(|n| n.square(s))).transpose()
+            Ok(at.map(|s| names(lua).square(s)))
         });
         add(m, "monolith_squares", |lua, ()| {
             let block = with_run(lua, |r| Ok(r.state.board.monolith_block()))?;
@@ -801,7 +816,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         });
         add(m, "wall_spots", |lua, ()| {
             let spots = with_run(lua, |r| Ok(r.state.board.wall_spots()))?;
-            let names = names(lua)?;
+            let names = names(lua);
             // Both lists are in `EdgePair::all()` order: walk them together.
             let mut all = EdgePair::all().iter().zip(&names.pairs);
             let spots: Vec<&LuaString> =
@@ -823,7 +838,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 let p = &r.state.piles;
                 Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
             })?;
-            let names = names(lua)?;
+            let names = names(lua);
             let named = |cards: Vec<CardId>| {
                 let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
                 lua.create_sequence_from(ids)
@@ -893,7 +908,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         });
         add(m, "remove_terrain", |lua, sq: String| {
             let t = writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?)))?;
-            names(lua)?.word(lua, t.name())
+            names(lua).word(lua, t.name())
         });
         add(m, "put_token", |lua, (sq, t): (String, String)| {
             writing(lua, |r| rule(r.state.board.put_token(square(&sq)?, token(&t)?)))
@@ -929,7 +944,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         });
         add(m, "remove_wall", |lua, edge: String| {
             let owner = writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?)))?;
-            Ok(names(lua)?.player(owner))
+            Ok(names(lua).player(owner))
         });
         add(m, "rotate", |lua, way: String| {
             let rotation = match way.as_str() {
@@ -972,7 +987,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             let (from, landing) = (square(&from)?, square(&landing)?);
             let dir = direction(from, landing, 2).ok_or_else(|| err(format!("{landing} is not a jump from {from}")))?;
             let at = writing(lua, |r| rule(r.state.jump_by_card(from, dir)))?;
-            Ok(names(lua)?.square(at))
+            Ok(names(lua).square(at))
         });
         add(m, "lift", |lua, sq: String| {
             let sq = square(&sq)?;
@@ -1040,7 +1055,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 let options = match kept {
                     Some(Halted::Ask { options, .. }) => options,
                     _ => {
-                        let mut parsed = read_options(&*names(lua)?, kind, &options)?;
+                        let mut parsed = read_options(names(lua), kind, &options)?;
                         // The same answer offered twice is one option (keep the first of each).
                         dedup_keep_first(&mut parsed);
                         parsed
@@ -1171,6 +1186,15 @@ fn read_options(names: &Names, kind: QuestionKind, options: &Table) -> R<Vec<Ans
     Ok(parsed)
 }
 
+/// The square a name such as `d4` (as the API writes it) names, without
+/// allocating; `None` for any other text, which the kernel's parser reads.
+fn square_named(name: &[u8]) -> Option<Square> {
+    match name {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::at((file - b'a') as i8, (rank - b'1') as i8),
+        _ => None,
+    }
+}
+
 /// A question's option, parsed by kind so the answer type is checked once here.
 fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
     Ok(match kind {
@@ -1197,9 +1221,9 @@ fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
 fn move_filter(filter: Option<Table>) -> R<(Bitboard, Bitboard)> {
     let (only, exclude, not_to) = match &filter {
         Some(f) => (
-            f.get::<Option<Table>>("only")?,
-            squares_of(f.get::<Option<Table>>("exclude")?)?,
-            squares_of(f.get::<Option<Table>>("not_to")?)?,
+            f.raw_get::<Option<Table>>("only")?,
+            squares_of(f.raw_get::<Option<Table>>("exclude")?)?,
+            squares_of(f.raw_get::<Option<Table>>("not_to")?)?,
         ),
         None => (None, Bitboard::EMPTY, Bitboard::EMPTY),
     };

@@ -290,6 +290,14 @@ impl ScriptEngine {
         self.taken.set(taken);
     }
 
+    /// Keeps a `can_play` or planet failure for `take_errors`, at most 100 of them.
+    fn note_error(&self, e: String) {
+        let mut errors = self.errors.borrow_mut();
+        if errors.len() < 100 {
+            errors.push(sandbox::clean(&e));
+        }
+    }
+
     /// Failures of `can_play` and planet checks since the last call.
     pub fn take_errors(&self) -> Vec<String> {
         std::mem::take(&mut *self.errors.borrow_mut())
@@ -516,7 +524,7 @@ fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, String> {
         Err(e) => Err(describe_error(&e)),
         Ok((Value::Boolean(true), value)) => Ok(value),
         Ok((_, Value::Error(e))) => Err(describe_error(&e)),
-        Ok((_, Value::String(s))) => Err(s.to_string_lossy()),
+        Ok((_, Value::String(s))) => Err(sandbox::clean(&s.to_string_lossy())),
         Ok((_, other)) => Err(format!("raised an error value of type {}", other.type_name())),
     }
 }
@@ -524,7 +532,7 @@ fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, String> {
 impl CardHost for ScriptEngine {
     fn playable(&self, state: &GameState, card: CardId) -> bool {
         self.can_play(state, card).unwrap_or_else(|e| {
-            self.errors.borrow_mut().push(e);
+            self.note_error(e);
             false
         })
     }
@@ -535,7 +543,7 @@ impl CardHost for ScriptEngine {
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {
         self.check_planet(state, planet, player).unwrap_or_else(|e| {
-            self.errors.borrow_mut().push(e);
+            self.note_error(e);
             false
         })
     }

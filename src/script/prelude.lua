@@ -87,11 +87,31 @@ end
 -- No finalizers: a __gc metamethod would run at an unpredictable moment,
 -- possibly inside another script's run.
 local raw_setmetatable = setmetatable
+-- Metamethods whose effect depends on the collector or on unwinding, not on the
+-- state and the answers: a finalizer (__gc), weak references (__mode) and
+-- to-be-closed handlers (__close, which could run after the budget is spent).
+local FORBIDDEN = { __gc = true, __mode = true, __close = true }
+
+-- setmetatable for scripts: the table gets a snapshot of `mt`, so fields added to
+-- `mt` later change nothing; getmetatable still returns the script's own `mt`
+-- (unless it sets __metatable). Forbidden fields are refused.
 local function safe_setmetatable(t, mt)
-  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-    error("setmetatable: __gc metamethods are not allowed in card scripts", 2)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
   end
-  return raw_setmetatable(t, mt)
+  if mt == nil then return raw_setmetatable(t, nil) end
+  if type(mt) ~= "table" then
+    error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
+  end
+  local snapshot = {}
+  for k, v in rawnext, mt do
+    if FORBIDDEN[k] then
+      error("setmetatable: " .. tostring(k) .. " metamethods are not allowed in card scripts", 2)
+    end
+    snapshot[k] = v
+  end
+  if rawget(mt, "__metatable") == nil then snapshot.__metatable = mt end
+  return raw_setmetatable(t, snapshot)
 end
 
 local function copy(t, without)

@@ -281,11 +281,42 @@ pub fn describe_error(e: &LuaError) -> String {
         LuaError::BadArgument { cause, .. } => describe_error(cause),
         other => other.to_string(),
     };
-    let message = message.lines().next().unwrap_or("").to_string();
+    let message = clean(message.lines().next().unwrap_or(""));
     match place {
         Some(place) if !message.contains(".lua:") => format!("{place}: {message}"),
         _ => message,
     }
+}
+
+/// Longest error message passed on, in characters.
+pub const MAX_MESSAGE: usize = 300;
+
+/// An error message fit for scripts and players: without memory addresses (Lua
+/// writes `table: 0x55…` for values without `__tostring`; an address differs from
+/// run to run, so a script must never see one) and at most [`MAX_MESSAGE`] long.
+pub fn clean(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MAX_MESSAGE + 3));
+    let mut rest = message;
+    while let Some(at) = rest.find("0x") {
+        let hex = rest[at + 2..].chars().take_while(char::is_ascii_hexdigit).count();
+        if hex < 4 {
+            out.push_str(&rest[..at + 2]);
+            rest = &rest[at + 2..];
+            continue;
+        }
+        out.push_str(rest[..at].strip_suffix(": ").unwrap_or(&rest[..at]));
+        rest = &rest[at + 2 + hex..];
+    }
+    out.push_str(rest);
+    let chars: Vec<char> = out.chars().collect();
+    if chars.len() > MAX_MESSAGE {
+        // Keep both ends: the place comes first, the cause often last.
+        let half = MAX_MESSAGE / 2;
+        out = chars[..half].iter().collect::<String>()
+            + " ... "
+            + &chars[chars.len() - half..].iter().collect::<String>();
+    }
+    out
 }
 
 pub fn describe_stop(stop: &Stop) -> String {

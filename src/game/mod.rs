@@ -228,12 +228,26 @@ impl GameState {
 
     /// The state a card's script starts from: now, with the card off the face-up row.
     pub fn card_snapshot(&self, card: CardId) -> GameState {
-        let mut snapshot = self.clone();
-        if let Some(i) = snapshot.piles.face_up.iter().position(|&c| c == card) {
-            snapshot.piles.face_up.remove(i);
+        // Field by field, so a pending question (the step) is not copied only to
+        // be replaced.
+        let mut piles = self.piles.clone();
+        if let Some(i) = piles.face_up.iter().position(|&c| c == card) {
+            piles.face_up.remove(i);
         }
-        snapshot.step = Step::Card;
-        snapshot
+        GameState {
+            board: self.board,
+            rules: self.rules,
+            piles,
+            planets: self.planets,
+            counters: self.counters,
+            constraint: self.constraint,
+            next_constraint: self.next_constraint,
+            turn: self.turn,
+            to_move: self.to_move,
+            step: Step::Card,
+            moved: self.moved,
+            rng: self.rng,
+        }
     }
 
     fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {

@@ -834,11 +834,4 @@ impl Board {
     pub(super) fn shift_checker_out(&mut self, sq: Square) {
         self.write_checker(sq, None);
     }
-
-    /// Whether both squares beside `edge` lie under the monolith.
-    pub(super) fn edge_in_monolith(&self, edge: Edge) -> bool {
-        let (a, b) = edge.squares();
-        let block = self.monolith_block();
-        block.contains(a) && block.contains(b)
-    }
 }

@@ -9,40 +9,17 @@
 //! `cargo test --release --test hostile_scripts -- --ignored`).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
 
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{CardHost, CardId, Choice, GameError, GameState, PlanetId, Step};
 use alien_checkers::kernel::Player;
 use alien_checkers::script::{MEMORY_LIMIT, ScriptEngine};
 
-/// A content root in a fresh temporary folder holding `cards` (id, Lua source),
-/// the planets `planets` (id, Lua source) and a deck `test` with all of them.
+mod common;
+
+/// A content root holding `cards` and `planets` (id, Lua source) and a deck `test`.
 fn content(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ContentRoot {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let root: PathBuf = std::env::temp_dir().join(format!("alien-hostile-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
-    std::fs::create_dir_all(root.join("planets")).unwrap();
-    let mut deck = String::from("name: test\ncards:\n");
-    for (id, source) in cards {
-        std::fs::write(root.join(format!("cards/{id}.yaml")), format!("name: {id}\ntext: a test card\n")).unwrap();
-        std::fs::write(root.join(format!("cards/{id}.lua")), source).unwrap();
-        deck.push_str(&format!("  {id}: 1\n"));
-    }
-    let mut names = Vec::new();
-    for (id, source) in planets {
-        std::fs::write(root.join(format!("planets/{id}.yaml")), format!("name: {id}\ntext: a test planet\n")).unwrap();
-        std::fs::write(root.join(format!("planets/{id}.lua")), source).unwrap();
-        names.push(id.to_string());
-    }
-    deck.push_str(&format!(
-        "planets: [{}]\nrules: {{crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}}\n",
-        names.join(", ")
-    ));
-    std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
-    ContentRoot::new(root)
+    common::scratch_content("hostile", cards, planets)
 }
 
 const NEVER: &str = "function check(ctx, player) return false end";

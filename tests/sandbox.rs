@@ -2,35 +2,17 @@
 //! stopped or refused with a clear message naming the card and `file:line`, and
 //! the game state is exactly as before.
 
-use std::path::PathBuf;
-
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{CardHost, Choice, GameError, GameState, Step};
 use alien_checkers::kernel::Player;
 use alien_checkers::script::ScriptEngine;
 
-/// A content root in a fresh temporary folder with the given cards (id, Lua source)
-/// and one planet, and a deck `test` holding them all.
+mod common;
+
+/// A content root with the given cards, two planets running `planet`, and a deck
+/// `test` holding them all.
 fn content_with(cards: &[(&str, &str)], planet: &str) -> ContentRoot {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let root: PathBuf = std::env::temp_dir().join(format!("alien-sandbox-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
-    std::fs::create_dir_all(root.join("planets")).unwrap();
-    let mut deck = String::from("name: test\ncards:\n");
-    for (id, source) in cards {
-        std::fs::write(root.join(format!("cards/{id}.yaml")), format!("name: {id}\ntext: a test card\n")).unwrap();
-        std::fs::write(root.join(format!("cards/{id}.lua")), source).unwrap();
-        deck.push_str(&format!("  {id}: 1\n"));
-    }
-    for id in ["home", "away"] {
-        std::fs::write(root.join(format!("planets/{id}.yaml")), "name: p\ntext: a test planet\n").unwrap();
-        std::fs::write(root.join(format!("planets/{id}.lua")), planet).unwrap();
-    }
-    deck.push_str("planets: [home, away]\nrules: {crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}\n");
-    std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
-    ContentRoot::new(root)
+    common::scratch_content("sandbox", cards, &[("home", planet), ("away", planet)])
 }
 
 const NEVER: &str = "function check(ctx, player) return false end";

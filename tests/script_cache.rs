@@ -2,8 +2,6 @@
 //! (src/script/mod.rs): with it on or off, every game, every card run and every
 //! failure comes out the same.
 
-use std::path::PathBuf;
-
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
@@ -11,6 +9,8 @@ use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Answer, CardHost, CardId, Choice, GameState, PlanetId, Resolution, Step};
 use alien_checkers::kernel::Player;
 use alien_checkers::script::{Accelerators, ScriptEngine, ShortcutsTaken};
+
+mod common;
 
 fn shipped(deck: &str, resume: bool) -> ScriptEngine {
     let mut engine =
@@ -123,26 +123,7 @@ fn content_with(cards: &[(&str, &str)]) -> ContentRoot {
 const NEVER: &str = "function check(ctx, player) return false end";
 
 fn content_with_planets(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ContentRoot {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let root: PathBuf = std::env::temp_dir().join(format!("alien-cache-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
-    std::fs::create_dir_all(root.join("planets")).unwrap();
-    let mut deck = String::from("name: test\ncards:\n");
-    for (id, source) in cards {
-        std::fs::write(root.join(format!("cards/{id}.yaml")), format!("name: {id}\ntext: a test card\n")).unwrap();
-        std::fs::write(root.join(format!("cards/{id}.lua")), source).unwrap();
-        deck.push_str(&format!("  {id}: 1\n"));
-    }
-    for (id, source) in planets {
-        std::fs::write(root.join(format!("planets/{id}.yaml")), "name: p\ntext: a test planet\n").unwrap();
-        std::fs::write(root.join(format!("planets/{id}.lua")), source).unwrap();
-    }
-    let names: Vec<&str> = planets.iter().map(|(id, _)| *id).collect();
-    deck.push_str(&format!("planets: [{}]\nrules: {{crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}}\n", names.join(", ")));
-    std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
-    ContentRoot::new(root)
+    common::scratch_content("cache", cards, planets)
 }
 
 fn engines(cards: &[(&str, &str)]) -> (ScriptEngine, ScriptEngine) {

@@ -81,3 +81,36 @@ pub fn play(board: &mut Board, player: Player, text: &str) {
 pub fn squares(names: &[&str]) -> Bitboard {
     names.iter().map(|n| sq(n)).collect()
 }
+
+/// A content root in a fresh temporary folder (named after `tag`): the `cards`
+/// and `planets` given as (id, Lua source), and a deck `test` holding them all.
+pub fn scratch_content(
+    tag: &str,
+    cards: &[(&str, &str)],
+    planets: &[(&str, &str)],
+) -> alien_checkers::content::ContentRoot {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let root = std::env::temp_dir().join(format!("alien-{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
+    std::fs::create_dir_all(root.join("planets")).unwrap();
+    let mut deck = String::from("name: test\ncards:\n");
+    for (id, source) in cards {
+        std::fs::write(root.join(format!("cards/{id}.yaml")), format!("name: {id}\ntext: a test card\n")).unwrap();
+        std::fs::write(root.join(format!("cards/{id}.lua")), source).unwrap();
+        deck.push_str(&format!("  {id}: 1\n"));
+    }
+    for (id, source) in planets {
+        std::fs::write(root.join(format!("planets/{id}.yaml")), format!("name: {id}\ntext: a test planet\n")).unwrap();
+        std::fs::write(root.join(format!("planets/{id}.lua")), source).unwrap();
+    }
+    let names: Vec<&str> = planets.iter().map(|(id, _)| *id).collect();
+    deck.push_str(&format!(
+        "planets: [{}]\nrules: {{crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}}\n",
+        names.join(", ")
+    ));
+    std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
+    alien_checkers::content::ContentRoot::new(root)
+}

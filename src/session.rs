@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::content::ContentRoot;
-use crate::game::{Answer, CardHost, Choice, DecisionKind, EndReason, GameState, Outcome};
+use crate::game::{Choice, DecisionKind, EndReason, GameState, Outcome};
 use crate::kernel::Player;
 use crate::script::ScriptEngine;
 
@@ -345,19 +345,6 @@ impl Session {
     /// Errors from `can_play` and planet checks since the last call.
     pub fn script_errors(&self) -> Vec<String> {
         self.engine.take_errors()
-    }
-
-    pub fn host(&self) -> &dyn CardHost {
-        &self.engine
-    }
-
-    /// The answer `text` means for the pending question, if any.
-    pub fn parse_answer(&self, text: &str) -> Option<Answer> {
-        let decision = self.state.pending(&self.engine)?;
-        decision.options.into_iter().find_map(|c| match c {
-            Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text) => Some(a),
-            _ => None,
-        })
     }
 }
 

@@ -57,11 +57,6 @@ impl Move {
     fn landing(&self, i: usize) -> Square {
         Square::new(self.landings[i]).expect("Move invariant: landings are squares")
     }
-
-    /// `c3-d4` for a step, `c3xe5xg7` for a jump chain.
-    pub fn notation(&self) -> String {
-        self.to_string()
-    }
 }
 
 impl fmt::Display for Move {

@@ -635,8 +635,3 @@ fn help(topic: &str) -> String {
         None => format!("no command '{topic}'; 'help' lists them"),
     }
 }
-
-/// The REPL's command words.
-pub fn command_names() -> Vec<&'static str> {
-    COMMANDS.iter().map(|(c, _, _)| *c).collect()
-}

@@ -152,7 +152,7 @@ fn one_card_cannot_change_another() {
     let e = engine(&[
         (
             "vandal",
-            "function play(ctx)\n  string.upper = function() return 'zz' end\n  table.insert = nil\n  math.floor = nil\n  rawset(_G, 'shared', 1)\n  local ok = pcall(function() getmetatable('').__index = { upper = function() return 'zz' end } end)\n  assert(not ok)\n  assert(getmetatable('') == 'locked')\n  local ok2 = pcall(setmetatable, 'x', {})\n  assert(not ok2)\n  local mt = getmetatable(ctx)\n  if type(mt) == 'table' then pcall(function() mt.__index = nil end) end\nend",
+            "function play(ctx)\n  assert(not pcall(function() string.upper = function() return 'zz' end end))\n  assert(not pcall(function() table.insert = nil end))\n  assert(not pcall(function() math.floor = nil end))\n  assert(not pcall(function() ctx.place_terrain = nil end))\n  shared = 1\n  local ok = pcall(function() getmetatable('').__index = { upper = function() return 'zz' end } end)\n  assert(not ok)\n  assert(getmetatable('') == 'locked')\n  local ok2 = pcall(setmetatable, 'x', {})\n  assert(not ok2)\n  local mt = getmetatable(ctx)\n  if type(mt) == 'table' then pcall(function() mt.__index = nil end) end\nend",
         ),
         (
             "victim",
@@ -160,7 +160,9 @@ fn one_card_cannot_change_another() {
         ),
     ]);
     let mut state = at_card_step(&e);
-    state.apply(&e, &Choice::Card(e.content().card_id("vandal").unwrap())).expect("vandal only changes its own copies");
+    state
+        .apply(&e, &Choice::Card(e.content().card_id("vandal").unwrap()))
+        .expect("vandal's writes to shared tables are refused, the rest stays in its own run");
     let mut state = at_card_step(&e);
     state.apply(&e, &Choice::Card(e.content().card_id("victim").unwrap())).expect("the victim is unaffected");
     assert!(state.board.terrain_at("d4".parse().unwrap()).is_some());

@@ -271,11 +271,14 @@ fn other_scripts_running_in_between_do_not_disturb_a_suspended_run() {
     let answers = [Answer::Square("d4".parse().unwrap())];
     for engine in [&on, &off] {
         assert!(matches!(engine.run_card(&state, card, &[]).resolution, Resolution::Ask(_)));
-        // A script runs in between (here the same card's can_play, resetting its global).
+        // Scripts run in between (here the same card's can_play, setting the
+        // global in its own run's environment, and a planet check).
         assert!(engine.playable(&state, card));
         assert!(!engine.planet_holds(&state, PlanetId(0), Player::Dark));
+        // Every run starts from a fresh environment, so the answered run is the
+        // card's first run with one answer, whether resumed or run again.
         let run = engine.run_card(&state, card, &answers);
-        assert_eq!(run.log, vec!["seen 101".to_string()], "the answer reran the script from the start");
+        assert_eq!(run.log, vec!["seen 1".to_string()], "a run saw what another run left behind");
     }
 }
 

@@ -1,7 +1,9 @@
 //! Cards and planets as sandboxed Lua scripts (ENGINEERING.md invariants 3–5).
 //!
-//! One Lua state per engine; every script is compiled once, into its own private
-//! environment. A card runs on a scratch copy of the state: when its script asks
+//! One Lua state per engine; every script is compiled once, and each run of it
+//! executes the compiled chunk again into a fresh environment (sandbox.rs), so
+//! a run depends on the state and the answers alone. A card runs on a scratch
+//! copy of the state: when its script asks
 //! a question that has no answer yet, the run halts and the question becomes the
 //! game's pending decision; when the answer comes, the script runs again from the
 //! card-start snapshot with one more answer. Only a script that returns commits.
@@ -55,15 +57,16 @@ impl Default for Budgets {
     }
 }
 
-/// A compiled card: its functions and its own `ctx` proxy.
+/// A compiled card: its chunk (run afresh for every run, see sandbox.rs) and its
+/// own `ctx` proxy.
 struct CardScript {
-    play: Function,
-    can_play: Option<Function>,
+    chunk: Function,
+    has_can_play: bool,
     ctx: Table,
 }
 
 struct PlanetScript {
-    check: Function,
+    chunk: Function,
     ctx: Table,
 }
 
@@ -195,20 +198,16 @@ impl ScriptEngine {
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
             match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
-                Ok((env, ctx)) => cards.push(CardScript {
-                    play: env.raw_get("play").expect("checked present"),
-                    can_play: env.raw_get("can_play").ok(),
-                    ctx,
-                }),
+                Ok((chunk, defined, ctx)) => {
+                    cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play"), ctx })
+                }
                 Err(message) => problems.push(Problem::file(&card.script.path, message)),
             }
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
             match self.compile_one(&name, &planet.script.source, &["check"], &[]) {
-                Ok((env, ctx)) => {
-                    planets.push(PlanetScript { check: env.raw_get("check").expect("checked present"), ctx })
-                }
+                Ok((chunk, _, ctx)) => planets.push(PlanetScript { chunk, ctx }),
                 Err(message) => problems.push(Problem::file(&planet.script.path, message)),
             }
         }
@@ -218,31 +217,39 @@ impl ScriptEngine {
         Ok(())
     }
 
-    /// Compiles one script into its own environment; returns it and the script's `ctx`.
-    fn compile_one(
+    /// Compiles one script and runs its top level once, under the load budget,
+    /// to check the functions it defines. Returns the chunk, the optional
+    /// functions defined, and the script's `ctx`.
+    fn compile_one<'n>(
         &self,
         name: &str,
         source: &str,
         required: &[&str],
-        optional: &[&str],
-    ) -> Result<(Table, Table), String> {
-        let env =
-            sandbox::new_env(&self.lua, &self.prelude.base, &self.prelude.copy).map_err(|e| describe_error(&e))?;
+        optional: &[&'n str],
+    ) -> Result<(Function, Vec<&'n str>, Table), String> {
         sandbox::begin(&self.lua, self.budgets.load);
         let ctx = self.prelude.make_ctx.call::<Table>(self.api.clone());
         sandbox::finish(&self.lua);
         let ctx = ctx.map_err(|e| describe_error(&e))?;
-        sandbox::load_script(&self.lua, name, source, env.clone(), self.budgets.load)?;
+        let chunk = sandbox::compile_script(&self.lua, name, source, self.prelude.void.clone())?;
+        sandbox::begin(&self.lua, self.budgets.load);
+        let env = self.prelude.instantiate.call::<Table>(&chunk);
+        let stop = sandbox::finish(&self.lua);
+        let env = match (stop, env) {
+            (Some(stop), _) => return Err(describe_stop(&stop)),
+            (None, result) => result.map_err(|e| describe_error(&e))?,
+        };
+        let mut defined = Vec::new();
         for &f in required.iter().chain(optional) {
             match env.raw_get::<Value>(f) {
-                Ok(Value::Function(_)) => {}
+                Ok(Value::Function(_)) => defined.extend(optional.iter().find(|&&o| o == f)),
                 Ok(Value::Nil) if optional.contains(&f) => {}
                 Ok(Value::Nil) => return Err(format!("{name} defines no function {f}")),
                 Ok(other) => return Err(format!("{name}: {f} must be a function, not a {}", other.type_name())),
                 Err(e) => return Err(describe_error(&e)),
             }
         }
-        Ok((env, ctx))
+        Ok((chunk, defined, ctx))
     }
 
     /// Reloads the deck's manifests and scripts from disk. On any problem the
@@ -303,11 +310,13 @@ impl ScriptEngine {
         std::mem::take(&mut *self.errors.borrow_mut())
     }
 
-    /// Calls `f(args…)` through the raw-pcall runner with `run` as the current run.
+    /// Runs `function(args…)` of a script (a fresh run of its chunk, see
+    /// sandbox.rs) through the raw-pcall runner with `run` as the current run.
     /// Returns the run, why it was stopped (if it was), and the result.
     fn invoke(
         &self,
-        f: &Function,
+        chunk: &Function,
+        function: &str,
         run: Run,
         budget: u64,
         args: impl mlua::IntoLuaMulti,
@@ -317,7 +326,7 @@ impl ScriptEngine {
         self.suspended.borrow_mut().take();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(budget, 0);
-        let result = self.prelude.runner.call::<(Value, Value)>((f, args));
+        let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
         let (stop, _) = self.prelude.meter.borrow_mut().end();
         (self.leave(), stop, outcome(result))
     }
@@ -332,8 +341,15 @@ impl ScriptEngine {
         self.shared.run.borrow_mut().take().expect("a run was entered")
     }
 
-    fn call(&self, f: &Function, run: Run, budget: u64, args: impl mlua::IntoLuaMulti) -> (Run, Result<Value, String>) {
-        let (run, stop, result) = self.invoke(f, run, budget, args);
+    fn call(
+        &self,
+        chunk: &Function,
+        function: &str,
+        run: Run,
+        budget: u64,
+        args: impl mlua::IntoLuaMulti,
+    ) -> (Run, Result<Value, String>) {
+        let (run, stop, result) = self.invoke(chunk, function, run, budget, args);
         let outcome = match (stop, result) {
             (Some(Stop::Asked(q)), _) => Err(format!("asked '{}' where no question may be asked", q.prompt)),
             (Some(stop), _) => Err(describe_stop(&stop)),
@@ -401,7 +417,7 @@ impl ScriptEngine {
         self.enter(run);
         self.prelude.meter.borrow_mut().start(self.budgets.card, used);
         let result = if fresh {
-            thread.resume::<(Value, Value)>((&thread, &script.play, &script.ctx))
+            thread.resume::<(Value, Value)>((&thread, &script.chunk, &script.ctx))
         } else {
             thread.resume::<(Value, Value)>(())
         };
@@ -446,13 +462,15 @@ impl ScriptEngine {
     /// R8.0, R8.19: a card without `can_play` is always playable.
     pub fn can_play(&self, state: &GameState, card: CardId) -> Result<bool, String> {
         let script = self.cards.get(usize::from(card.0)).ok_or("no such card")?;
-        let Some(f) = &script.can_play else { return Ok(true) };
+        if !script.has_can_play {
+            return Ok(true);
+        }
         let slot = usize::from(card.0);
         if let Some(answer) = self.remembered(&self.card_memos, slot, state, state.to_move) {
             return Ok(answer);
         }
         let run = self.run_for(state, state.to_move, false, &[], card);
-        let (run, result) = self.call(f, run, self.budgets.check, &script.ctx);
+        let (run, result) = self.call(&script.chunk, "can_play", run, self.budgets.check, &script.ctx);
         match result {
             Ok(Value::Boolean(b)) => Ok(self.remember(&self.card_memos, slot, run, b)),
             Ok(other) => Err(format!(
@@ -474,7 +492,7 @@ impl ScriptEngine {
         let label = || self.content.planet(planet).map_or("?", |p| p.id.as_str());
         let run = self.run_for(state, player, false, &[], CardId(0));
         let name = self.shared.names.player(player);
-        let (run, result) = self.call(&script.check, run, self.budgets.check, (&script.ctx, name));
+        let (run, result) = self.call(&script.chunk, "check", run, self.budgets.check, (&script.ctx, name));
         match result {
             Ok(Value::Boolean(b)) => Ok(self.remember(&self.planet_memos, slot, run, b)),
             Ok(other) => {

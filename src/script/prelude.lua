@@ -1,6 +1,12 @@
 -- Trusted set-up code, run once before any card or planet script is loaded.
--- It receives the host's pcall and xpcall and returns the base environment that
--- every script gets a private copy of.
+-- It receives the host's pcall and xpcall and returns what the engine needs to
+-- run scripts (see the `return` at the end).
+--
+-- Invariant: a run of a script depends only on the game state and the answers
+-- (ENGINEERING.md invariant 3). Every run therefore starts from nothing: the
+-- script's compiled chunk is executed again into a fresh environment, so its
+-- top-level locals, globals and tables are new each time, and everything shared
+-- between runs (the libraries, ctx, the halt sentinel) is read-only.
 local host_pcall, host_xpcall = ...
 
 -- Bounded pattern matching: the instruction budget cannot interrupt C code, so
@@ -49,9 +55,24 @@ local function key_less(a, b)
   if ta == "boolean" then return (not a) and b end
   error("pairs: a table with " .. ta .. " keys has no fixed order; keep such values in a list", 3)
 end
+-- The tables behind the read-only proxies scripts see (the libraries and ctx,
+-- filled below), so that pairs over a proxy lists what it reads through to.
+local PROXIED = {}
+-- The base names environments read through to (filled below): pairs over an
+-- environment lists them too, unless the script's own global hides one.
+local BASE_NAMES = {}
+local function is_env(t)
+  return rawget(t, "_G") == t and getmetatable(t) == "locked"
+end
 local function sorted_pairs(t)
+  t = PROXIED[t] or t
   local keys = {}
   for k in rawnext, t do keys[#keys + 1] = k end
+  if type(t) == "table" and is_env(t) then
+    for k in rawnext, BASE_NAMES do
+      if rawget(t, k) == nil then keys[#keys + 1] = k end
+    end
+  end
   tsort(keys, key_less)
   local i = 0
   return function()
@@ -136,9 +157,10 @@ end
 -- here, without a traceback.
 local RUN = {}
 local co_running = coroutine.running
-local function body(co, f, ctx)
+local call_script -- defined below
+local function body(co, chunk, ctx)
   RUN[1] = co
-  return raw_pcall(f, ctx)
+  return raw_pcall(call_script, chunk, "play", ctx)
 end
 
 -- Scripts see the coroutine library as if they ran on the main thread: the
@@ -174,7 +196,11 @@ script_coroutine.yield, script_coroutine.status = script_yield, script_status
 -- pcall, a script's own coroutine, a C function such as table.sort) it raises the
 -- sentinel, which unwinds the script (the host pcall will not catch it) and the
 -- engine runs the script again from the start once the answer is known.
-local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end, __metatable = "locked" })
+local function refuse_write(what)
+  return function() error(what .. " is read-only", 2) end
+end
+local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end,
+  __newindex = refuse_write("the halt value"), __metatable = "locked" })
 local ASKS = { ask_square = true, ask_checker = true, ask_edge = true, ask_edges = true,
   ask_direction = true, ask_move = true, ask_option = true, ask_order = true }
 
@@ -208,17 +234,19 @@ local function checkers_of(f)
   end
 end
 
--- A script's own `ctx`: a copy of the host's functions (so one script changing
--- its ctx cannot touch another's), with each ask_* stopping the run as above.
+-- A script's `ctx`: an empty, read-only table that reads through to the host's
+-- functions (each ask_* wrapped to stop the run as above). Being empty, every
+-- write to it reaches __newindex and is refused, so no run can leave anything
+-- in it for the next.
 local function make_ctx(api)
-  local ctx = {}
+  local methods = {}
   for name, f in rawnext, api do
     if name == "checker" then
-      ctx[name] = checker_of(f)
+      methods[name] = checker_of(f)
     elseif name == "checkers" then
-      ctx[name] = checkers_of(f)
+      methods[name] = checkers_of(f)
     elseif ASKS[name] then
-      ctx[name] = function(self, ...)
+      methods[name] = function(self, ...)
         local answer = f(self, ...)
         while answer == HALT do
           suspend()
@@ -227,22 +255,81 @@ local function make_ctx(api)
         return answer
       end
     else
-      ctx[name] = f
+      methods[name] = f
     end
   end
-  return raw_setmetatable(ctx, {
-    __metatable = "locked",
+  raw_setmetatable(methods, {
     __index = function(_, name) error("ctx has no method '" .. tostring(name) .. "'", 2) end,
   })
+  local ctx = raw_setmetatable({}, { __index = methods, __newindex = refuse_write("ctx"), __metatable = "locked" })
+  PROXIED[ctx] = methods
+  return ctx
 end
 
-return {
+-- A library as scripts see it: an empty table that reads through to the
+-- library and refuses writes (scripts have no rawset, and the metatable is
+-- locked), so one library serves every script and every run.
+local function read_only(name, library)
+  local proxy = raw_setmetatable({}, { __index = library, __newindex = refuse_write(name), __metatable = "locked" })
+  PROXIED[proxy] = library
+  return proxy
+end
+
+local LIBS = {
+  string = read_only("string", string), table = read_only("table", copy(table)),
+  utf8 = read_only("utf8", copy(utf8)), coroutine = read_only("coroutine", script_coroutine),
+  math = read_only("math", copy(math, { random = true, randomseed = true })),
+}
+
+-- What every environment reads through to. Reachable only through the locked
+-- metatable of environments, so no script can change it; reading a name it
+-- does not have either is an error.
+local BASE = raw_setmetatable({
   assert = assert, error = error, ipairs = ipairs, pairs = sorted_pairs,
   select = select, tonumber = tonumber, tostring = safe_tostring, type = type,
   pcall = host_pcall, xpcall = host_xpcall,
-  rawequal = rawequal, rawlen = rawlen, rawget = rawget, rawset = rawset,
+  rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   setmetatable = safe_setmetatable, getmetatable = getmetatable,
   unpack = table.unpack, _VERSION = _VERSION,
-  string = string, table = table, utf8 = utf8, coroutine = script_coroutine,
-  math = copy(math, { random = true, randomseed = true }),
-}, copy, runner, HALT, make_ctx, body
+  string = LIBS.string, table = LIBS.table, utf8 = LIBS.utf8, coroutine = LIBS.coroutine, math = LIBS.math,
+}, {
+  __index = function(_, name) error("undefined global '" .. tostring(name) .. "'", 2) end,
+})
+local ENV_MT = { __index = BASE, __metatable = "locked" }
+for k in rawnext, BASE do BASE_NAMES[k] = true end
+
+-- A fresh environment: empty but for `_G`, which names the environment itself;
+-- the base names are read through the metatable. (This runs before every run
+-- of every script, so it is kept this small.)
+local function new_env()
+  local env = { _G = false }
+  env._G = env
+  return raw_setmetatable(env, ENV_MT)
+end
+
+-- One run of a script: its chunk (compiled with `local _ENV = ...` in front)
+-- runs into a fresh environment, then the function `name` it defined is called.
+function call_script(chunk, name, ...)
+  local env = new_env()
+  chunk(env)
+  local f = rawget(env, name)
+  if type(f) ~= "function" then error("the script no longer defines a function " .. name, 0) end
+  return f(...)
+end
+
+-- Runs a chunk's top level once, into a fresh environment, and returns the
+-- environment (the engine checks what the script defines when it loads).
+local function instantiate(chunk)
+  local env = new_env()
+  chunk(env)
+  return env
+end
+
+return {
+  call_script = call_script, instantiate = instantiate, runner = runner,
+  halt = HALT, make_ctx = make_ctx, body = body, void = raw_setmetatable({}, {
+    __index = function() error("a script's chunk ran outside its environment", 2) end,
+    __newindex = function() error("a script's chunk ran outside its environment", 2) end,
+    __metatable = "locked",
+  }),
+}

@@ -4,10 +4,12 @@
 //! - Only the table, string, math, utf8 and coroutine libraries are loaded
 //!   (coroutines are pure computation and the global hook reaches them); no `io`,
 //!   `os`, `package`, `debug`, `load`, `dofile`, `loadfile`, `require`,
-//!   `collectgarbage`, `print`, `next`, `math.random` or `string.dump`.
-//! - Scripts are loaded as text only, each with a private environment holding its
-//!   own copies of the library tables; reading an undefined global is an error.
-//!   The string metatable is locked.
+//!   `collectgarbage`, `print`, `next`, `rawset`, `math.random` or `string.dump`.
+//! - Scripts are compiled from text only. Every run of a script executes its
+//!   chunk again into a fresh environment (prelude.lua), so nothing a run leaves
+//!   in its locals, globals or tables reaches the next run or another script;
+//!   what runs share (the libraries, `ctx`, the halt value) is read-only, and
+//!   reading an undefined global is an error. The string metatable is locked.
 //! - A count hook meters instructions. When a run must stop (budget spent, out of
 //!   memory, or a question that needs an answer), the meter is marked halted:
 //!   from then on every hook call raises an error, and the host's `pcall` and
@@ -78,25 +80,28 @@ impl Meter {
     }
 }
 
-/// Creates the restricted Lua state with the hook, the memory limit and the base
-/// environment installed. Returns the state and the base table.
 /// What the prelude hands the host.
 pub struct Prelude {
-    /// The base environment scripts get copies of.
-    pub base: Table,
-    /// Copies a table (shallowly).
-    pub copy: Function,
+    /// `call_script(chunk, name, ...)`: one run of a script: its chunk into a
+    /// fresh environment, then the function `name` it defines.
+    pub call_script: Function,
+    /// `instantiate(chunk)`: runs a chunk into a fresh environment and returns it.
+    pub instantiate: Function,
     /// Calls a function under the raw `pcall`: returns `ok, ...`.
     pub runner: Function,
     /// The sentinel `ask_*` return to stop a run.
     pub halt: Table,
     /// Makes a script's own `ctx` proxy over the userdata.
     pub make_ctx: Function,
-    /// The body of a card run's coroutine: `body(itself, play, ctx)` returns `ok, ...`.
+    /// The body of a card run's coroutine: `body(itself, chunk, ctx)` returns `ok, ...`.
     pub body: Function,
+    /// An empty environment whose reads fail: the `_ENV` upvalue of compiled chunks.
+    pub void: Table,
     pub meter: SharedMeter,
 }
 
+/// Creates the restricted Lua state with the hook, the memory limit and the
+/// prelude installed.
 pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
@@ -123,59 +128,40 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     // Lock the string metatable before anything untrusted runs.
     lua.load("local mt = getmetatable(''); mt.__metatable = 'locked'").set_name("=prelude").exec()?;
     begin(&lua, u64::MAX);
-    type Parts = (Table, Function, Function, Table, Function, Function);
-    let (base, copy, runner, halt, make_ctx, body): Parts =
+    let parts: Table =
         lua.load(include_str!("prelude.lua")).set_name("=prelude").set_mode(ChunkMode::Text).call((pcall, xpcall))?;
     finish(&lua);
+    let prelude = Prelude {
+        call_script: parts.get("call_script")?,
+        instantiate: parts.get("instantiate")?,
+        runner: parts.get("runner")?,
+        halt: parts.get("halt")?,
+        make_ctx: parts.get("make_ctx")?,
+        body: parts.get("body")?,
+        void: parts.get("void")?,
+        meter,
+    };
     // Card runs make many short-lived tables and strings: a generational
     // collector handles them far more cheaply than the incremental one.
     lua.gc_set_mode(mlua::prelude::LuaGcMode::Generational(mlua::prelude::LuaGcGenParams::default()));
     lua.set_memory_limit(MEMORY_LIMIT)?;
-    Ok((lua, Prelude { base, copy, runner, halt, make_ctx, body, meter }))
+    Ok((lua, prelude))
 }
 
-/// Makes a private environment for one script: a copy of the base with its own
-/// library tables, where reading an undefined global is an error.
-pub fn new_env(lua: &Lua, base: &Table, copy: &Function) -> mlua::Result<Table> {
-    begin(lua, 1_000_000);
-    let env = fill_env(lua, base, copy);
-    finish(lua);
-    env
-}
-
-fn fill_env(lua: &Lua, base: &Table, copy: &Function) -> mlua::Result<Table> {
-    let env = lua.create_table()?;
-    for pair in base.pairs::<String, Value>() {
-        let (name, value) = pair?;
-        let value = match value {
-            Value::Table(t) => Value::Table(copy.call::<Table>(t)?),
-            other => other,
-        };
-        env.raw_set(name, value)?;
+/// Compiles a script's text (text only, never bytecode) into a chunk that
+/// takes its environment as its argument: `local _ENV = ...` goes in front, on
+/// the first line, so line numbers stay the script's own. The chunk's own
+/// `_ENV` upvalue is `void`, an empty table whose reads fail.
+pub fn compile_script(lua: &Lua, name: &str, source: &str, void: Table) -> Result<Function, String> {
+    if source.starts_with('\x1b') {
+        return Err(format!("{name} is a binary (precompiled) chunk; only Lua source text is accepted"));
     }
-    env.raw_set("_G", env.clone())?;
-    let strict = lua.create_table()?;
-    strict.raw_set(
-        "__index",
-        lua.create_function(|_, (_, key): (Value, Value)| -> mlua::Result<Value> {
-            let name = key.to_string().unwrap_or_else(|_| "?".into());
-            Err(LuaError::runtime(format!("undefined global '{name}'")))
-        })?,
-    )?;
-    env.set_metatable(Some(strict))?;
-    Ok(env)
-}
-
-/// Loads a script's text into `env` (text only) and runs its top level.
-pub fn load_script(lua: &Lua, name: &str, source: &str, env: Table, budget: u64) -> Result<(), String> {
-    begin(lua, budget);
-    let result = lua.load(source).set_name(format!("@{name}")).set_mode(ChunkMode::Text).set_environment(env).exec();
-    let stop = finish(lua);
-    match (stop, result) {
-        (Some(stop), _) => Err(describe_stop(&stop)),
-        (None, Err(e)) => Err(describe_error(&e)),
-        (None, Ok(())) => Ok(()),
-    }
+    lua.load(format!("local _ENV = ...; {source}"))
+        .set_name(format!("@{name}"))
+        .set_mode(ChunkMode::Text)
+        .set_environment(void)
+        .into_function()
+        .map_err(|e| describe_error(&e))
 }
 
 fn meter(lua: &Lua) -> Option<SharedMeter> {

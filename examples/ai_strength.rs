@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 
 use alien_checkers::ai::{
-    Agent, Evaluator, GameEnd, GreedyAgent, HostFactory, Level, MatchResult, MctsAgent, NoPlanetProgress, RandomAgent,
-    SearchConfig, Side, Weights, game_seed, mix_seed, play_game,
+    Agent, Evaluator, GameEnd, GreedyAgent, HostFactory, Level, MatchResult, MctsAgent, RandomAgent, SearchConfig,
+    Side, Weights, game_seed, mix_seed, play_game,
 };
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{BlankCards, CardHost, Choice, GameState, PlanetId, Setup};
@@ -138,7 +138,7 @@ fn make_agent(
     let config = SearchConfig { threads: threads.unwrap_or(config.threads), ..config };
     let rules = rules.to_string();
     let factory: HostFactory = Arc::new(move || host(&rules));
-    let evaluator = Evaluator::new(weights, Arc::new(NoPlanetProgress));
+    let evaluator = Evaluator::new(weights);
     let agent =
         MctsAgent::new(config, planets.to_vec(), seed).with_host_factory(factory).with_heuristic(Arc::new(evaluator));
     Box::new(Timed { agent, timing: Arc::clone(timing) })

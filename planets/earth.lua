@@ -4,3 +4,8 @@
 function check(ctx, player)
   return ctx:counter(player, "pawns_revived") >= 6
 end
+
+-- For the computer players: revivals so far, out of six.
+function progress(ctx, player)
+  return math.min(ctx:counter(player, "pawns_revived") / 6, 1)
+end

@@ -4,3 +4,8 @@
 function check(ctx, player)
   return ctx:counter(player, "emperor_captures") >= 3
 end
+
+-- For the computer players: emperor captures so far, out of three.
+function progress(ctx, player)
+  return math.min(ctx:counter(player, "emperor_captures") / 3, 1)
+end

@@ -2,3 +2,8 @@
 function check(ctx, player)
   return #ctx:squares{ terrain = "water" } >= 3
 end
+
+-- For the computer players: water squares so far, out of three.
+function progress(ctx, player)
+  return math.min(#ctx:squares{ terrain = "water" } / 3, 1)
+end

@@ -9,3 +9,12 @@ function check(ctx, player)
   return (holds_corner(ctx, "a1", player) and holds_corner(ctx, "h8", player))
     or (holds_corner(ctx, "a8", player) and holds_corner(ctx, "h1", player))
 end
+
+-- For the computer players: the better pair of opposite corners, by how many
+-- of its two squares the player holds (one is worth a third: the far corner is
+-- the hard part).
+function progress(ctx, player)
+  local function held(sq) return holds_corner(ctx, sq, player) and 1 or 0 end
+  local best = math.max(held("a1") + held("h8"), held("a8") + held("h1"))
+  return ({ 0, 1 / 3, 1 })[best + 1]
+end

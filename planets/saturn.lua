@@ -2,3 +2,8 @@
 function check(ctx, player)
   return ctx:count{ owner = player, ring = true } >= 4
 end
+
+-- For the computer players: ringed checkers, out of four.
+function progress(ctx, player)
+  return math.min(ctx:count{ owner = player, ring = true } / 4, 1)
+end

@@ -3,3 +3,8 @@
 function check(ctx, player)
   return ctx:count{ owner = player, colour = "light" } >= 4
 end
+
+-- For the computer players: checkers on light squares, out of four.
+function progress(ctx, player)
+  return math.min(ctx:count{ owner = player, colour = "light" } / 4, 1)
+end

@@ -2,3 +2,8 @@
 function check(ctx, player)
   return ctx:count{ owner = player, snookle = true } >= 4
 end
+
+-- For the computer players: checkers with snookles, out of four.
+function progress(ctx, player)
+  return math.min(ctx:count{ owner = player, snookle = true } / 4, 1)
+end

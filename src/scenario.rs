@@ -105,6 +105,9 @@ pub struct Expect {
     /// For planets: the condition holds.
     #[serde(default)]
     pub holds: Option<bool>,
+    /// For planets: `progress` says this (within 0.001).
+    #[serde(default)]
+    pub progress: Option<f32>,
     #[serde(default)]
     pub reserve: Option<BTreeMap<Player, u8>>,
     /// Tokens left in the supply; only the kinds named are compared.
@@ -293,14 +296,24 @@ fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), 
     match subject {
         Subject::Planet(planet) => {
             let player = s.player.unwrap_or(state.to_move);
-            let holds = engine.check_planet(&state, planet, player)?;
-            let want = s.expect.holds.ok_or("a planet scenario needs expect.holds")?;
-            if holds != want {
-                return Err(format!(
-                    "expected the planet to {}hold for {player}, but it does{}",
-                    if want { "" } else { "not " },
-                    if holds { "" } else { " not" }
-                ));
+            if s.expect.holds.is_none() && s.expect.progress.is_none() {
+                return Err("a planet scenario needs expect.holds or expect.progress".into());
+            }
+            if let Some(want) = s.expect.holds {
+                let holds = engine.check_planet(&state, planet, player)?;
+                if holds != want {
+                    return Err(format!(
+                        "expected the planet to {}hold for {player}, but it does{}",
+                        if want { "" } else { "not " },
+                        if holds { "" } else { " not" }
+                    ));
+                }
+            }
+            if let Some(want) = s.expect.progress {
+                let got = engine.planet_progress(&state, planet, player)?;
+                if (got - want).abs() > 0.001 {
+                    return Err(format!("expected progress {want} for {player}, got {got}"));
+                }
             }
             Ok(())
         }

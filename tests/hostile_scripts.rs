@@ -711,3 +711,36 @@ fn a_card_cannot_observe_the_garbage_collector() {
     }
     assert!(seen.len() <= 1, "the same card from the same state had {} different outcomes", seen.len());
 }
+
+// ---- planet progress (the computer players' hint) ----
+
+#[test]
+fn planet_progress_is_read_only_bounded_and_never_fails_the_game() {
+    let e = engine(
+        &[GOOD_CARD],
+        &[
+            ("half", "function check(ctx, player) return false end\nfunction progress(ctx, player) return 0.5 end"),
+            ("too_much", "function check(ctx, player) return false end\nfunction progress(ctx, player) return 2 end"),
+            ("word", "function check(ctx, player) return false end\nfunction progress(ctx, player) return 'most' end"),
+            (
+                "writer",
+                "function check(ctx, player) return false end\nfunction progress(ctx, player)\n  ctx:place_terrain('d4', 'fire')\n  return 1\nend",
+            ),
+            ("none", NEVER),
+        ],
+    );
+    let state = at_card_step(&e);
+    let before = state.digest();
+    let progress = |id: &str| e.planet_progress(&state, planet(&e, id), Player::Dark);
+    assert_eq!(progress("half"), Ok(0.5));
+    assert_eq!(progress("none"), Ok(0.0), "a planet without progress reports none");
+    assert!(progress("too_much").unwrap_err().contains("not a number from 0 to 1"));
+    assert!(progress("word").unwrap_err().contains("returned a string"));
+    let m = progress("writer").unwrap_err();
+    assert!(m.contains("planets/writer.lua:3"), "{m}");
+    // Through the card-host interface a failure counts as no progress and is reported.
+    assert_eq!(CardHost::planet_progress(&e, &state, planet(&e, "writer"), Player::Dark), 0.0);
+    assert!(e.take_errors().iter().any(|m| m.contains("writer")));
+    assert_eq!(state.digest(), before);
+    engine_still_works(&e);
+}

@@ -324,3 +324,30 @@ fn remembered_checks_answer_as_the_scripts_would() {
     }
     assert!(on.shortcuts_taken().remembered > 100, "{:?}", on.shortcuts_taken());
 }
+
+#[test]
+fn shipped_planet_progress_is_remembered_faithfully_and_full_exactly_when_the_planet_holds() {
+    let (on, off) = (shipped("standard", true), shipped("standard", false));
+    let planets = off.content().planets.len() as u16;
+    for seed in 0..12 {
+        let mut state = GameState::new(&off.content().setup(), seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(d) = state.pending(&off) {
+            for planet in (0..planets).map(PlanetId) {
+                for player in Player::BOTH {
+                    let here = format!("seed {seed}, turn {}, planet {}, {player}", state.turn, planet.0);
+                    let (a, b) =
+                        (on.planet_progress(&state, planet, player), off.planet_progress(&state, planet, player));
+                    assert_eq!(a, b, "{here}");
+                    let progress = b.unwrap_or_else(|e| panic!("{here}: {e}"));
+                    assert!((0.0..=1.0).contains(&progress), "{here}: {progress}");
+                    let holds = off.check_planet(&state, planet, player).unwrap();
+                    assert_eq!(progress == 1.0, holds, "{here}: progress {progress}, holds {holds}");
+                }
+            }
+            let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+            state.apply(&off, &pick).unwrap();
+        }
+    }
+    assert!(on.shortcuts_taken().remembered > 1000, "{:?}", on.shortcuts_taken());
+}

@@ -2,39 +2,21 @@
 //!
 //! [`Heuristic`] is what search and the greedy baseline call; [`Evaluator`] is
 //! the built-in one (material, kings, advancement, back-row guard, centre, and
-//! progress toward the player's own planet through a [`PlanetProgress`] that a
-//! content layer can supply).
+//! progress toward each player's planet as the card host reports it, which for
+//! scripts is the planet's optional `progress` function).
 
-use std::sync::Arc;
-
-use crate::game::{GameState, PlanetId};
+use crate::game::{CardHost, GameState};
 use crate::kernel::{Bitboard, Dir, Player, Square};
 
 /// Scores positions. Implementations must be pure functions of their
-/// arguments and antisymmetric: `score(s, p) == -score(s, !p)`, so that a
-/// search can read one number from both sides.
+/// arguments and antisymmetric: `score(s, p, h) == -score(s, !p, h)`, so that
+/// a search can read one number from both sides.
 pub trait Heuristic: Send + Sync {
     /// How good `state` is for `player`, in pawns (positive: better for `player`).
     /// Called on states whose game is not over. It sees whatever state it is
     /// given: search passes determinized states, never the real hidden ones.
-    fn score(&self, state: &GameState, player: Player) -> f32;
-}
-
-/// How far a player has come toward a planet's condition (R9). The content
-/// layer knows what each planet asks for; it can feed that here.
-pub trait PlanetProgress: Send + Sync {
-    /// From 0 (nothing done) to 1 (the condition holds).
-    fn progress(&self, state: &GameState, planet: PlanetId, player: Player) -> f32;
-}
-
-/// Knows no planet: progress is always 0.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoPlanetProgress;
-
-impl PlanetProgress for NoPlanetProgress {
-    fn progress(&self, _: &GameState, _: PlanetId, _: Player) -> f32 {
-        0.0
-    }
+    /// `host` answers what only the content knows (planet progress).
+    fn score(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32;
 }
 
 /// The weights of [`Evaluator`], in pawns.
@@ -57,7 +39,8 @@ pub struct Weights {
     /// Times the material lead times the share of material already off the
     /// board: trading down pays when ahead.
     pub trade_down: f32,
-    /// Weight of full progress toward the own planet (R9).
+    /// Weight of full progress toward a player's planet (R9), from
+    /// [`CardHost::planet_progress`].
     pub planet: f32,
     /// When one side leads by a pawn or more: per square of distance between
     /// the leader's kings and the nearest opposing checker, a penalty for the
@@ -87,22 +70,9 @@ impl Default for Weights {
 }
 
 /// The built-in heuristic.
-#[derive(Clone)]
+#[derive(Clone, Debug, Default)]
 pub struct Evaluator {
     weights: Weights,
-    planets: Arc<dyn PlanetProgress>,
-}
-
-impl Default for Evaluator {
-    fn default() -> Evaluator {
-        Evaluator::new(Weights::STANDARD, Arc::new(NoPlanetProgress))
-    }
-}
-
-impl std::fmt::Debug for Evaluator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Evaluator").field("weights", &self.weights).finish_non_exhaustive()
-    }
 }
 
 const CENTRE: Bitboard = Bitboard(0x0000_3c3c_3c3c_0000);
@@ -129,8 +99,8 @@ fn rows_from_back(state: &GameState, player: Player, sq: Square) -> usize {
 }
 
 impl Evaluator {
-    pub fn new(weights: Weights, planets: Arc<dyn PlanetProgress>) -> Evaluator {
-        Evaluator { weights, planets }
+    pub fn new(weights: Weights) -> Evaluator {
+        Evaluator { weights }
     }
 
     pub fn weights(&self) -> &Weights {
@@ -138,7 +108,7 @@ impl Evaluator {
     }
 
     /// One side's terms, before subtracting the other's.
-    fn side(&self, state: &GameState, player: Player) -> f32 {
+    fn side(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32 {
         let w = &self.weights;
         let board = &state.board;
         let orientation = board.orientation();
@@ -157,20 +127,25 @@ impl Evaluator {
             score += (mine & board.kings()).count() as f32 * w.five_kings;
         }
         if let Some(planet) = state.planet(player) {
-            score += w.planet * self.planets.progress(state, planet, player).clamp(0.0, 1.0);
+            let progress = host.planet_progress(state, planet, player);
+            // A broken host must not poison the score.
+            if progress.is_finite() {
+                score += w.planet * progress.clamp(0.0, 1.0);
+            }
         }
         score
     }
 }
 
 impl Heuristic for Evaluator {
-    fn score(&self, state: &GameState, player: Player) -> f32 {
+    fn score(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32 {
         let w = &self.weights;
         let (mine, theirs) = (material(w, state, player), material(w, state, !player));
         let lead = mine - theirs;
         // 12 pawns a side at the start (R1.3).
         let off_board = (1.0 - (mine + theirs) / (24.0 * w.pawn)).clamp(0.0, 1.0);
-        let mut score = self.side(state, player) - self.side(state, !player) + w.trade_down * lead * off_board;
+        let mut score =
+            self.side(state, player, host) - self.side(state, !player, host) + w.trade_down * lead * off_board;
         if lead.abs() >= w.pawn {
             let leader = if lead > 0.0 { player } else { !player };
             let distance = hunting_distance(state, leader) as f32;
@@ -208,37 +183,49 @@ pub fn expected_result(score: f32, scale: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Setup;
+    use crate::game::{Answer, BlankCards, CardId, PlanetId, Resolution, Setup};
 
     #[test]
     fn the_start_is_even_and_scores_are_antisymmetric() {
         let eval = Evaluator::default();
         for setup in [Setup::plain(), Setup::blank(21)] {
             let mut state = GameState::new(&setup, 1);
-            assert_eq!(eval.score(&state, Player::Dark), 0.0, "R2.1: the start is symmetric");
+            assert_eq!(eval.score(&state, Player::Dark, &BlankCards), 0.0, "R2.1: the start is symmetric");
             // Take one Light checker off: Dark is a pawn up, Light a pawn down.
             let victim = state.board.checkers(Player::Light).first().unwrap();
             state.board.remove_checker(victim).unwrap();
-            let dark = eval.score(&state, Player::Dark);
+            let dark = eval.score(&state, Player::Dark, &BlankCards);
             assert!(dark > 0.9, "{dark}");
-            assert_eq!(dark, -eval.score(&state, Player::Light));
+            assert_eq!(dark, -eval.score(&state, Player::Light, &BlankCards));
             assert!(expected_result(dark, 0.9) > 0.6 && expected_result(-dark, 0.9) < 0.4);
         }
     }
 
     #[test]
-    fn planet_progress_counts_for_its_holder_only() {
+    fn planet_progress_counts_for_its_holder() {
+        /// Planet 1 is half done for whoever holds it; the others not at all.
         struct Half;
-        impl PlanetProgress for Half {
-            fn progress(&self, _: &GameState, planet: PlanetId, _: Player) -> f32 {
+        impl CardHost for Half {
+            fn playable(&self, _: &GameState, _: CardId) -> bool {
+                true
+            }
+            fn resolve(&self, state: &GameState, _: CardId, _: &[Answer]) -> Resolution {
+                Resolution::Done(Box::new(state.clone()))
+            }
+            fn planet_holds(&self, _: &GameState, _: PlanetId, _: Player) -> bool {
+                false
+            }
+            fn planet_progress(&self, _: &GameState, planet: PlanetId, _: Player) -> f32 {
                 if planet == PlanetId(1) { 0.5 } else { 0.0 }
             }
         }
-        let eval = Evaluator::new(Weights::STANDARD, Arc::new(Half));
+        let eval = Evaluator::default();
         let mut state = GameState::new(&Setup::blank(21), 1);
         state.planets = [Some(PlanetId(1)), Some(PlanetId(2))];
-        assert_eq!(eval.score(&state, Player::Dark), 0.5 * Weights::STANDARD.planet);
+        assert_eq!(eval.score(&state, Player::Dark, &Half), 0.5 * Weights::STANDARD.planet);
+        assert_eq!(eval.score(&state, Player::Light, &Half), -0.5 * Weights::STANDARD.planet);
+        // An unknown planet (the opponent's, as a player sees it) counts nothing.
         state.planets = [Some(PlanetId(2)), None];
-        assert_eq!(eval.score(&state, Player::Dark), 0.0);
+        assert_eq!(eval.score(&state, Player::Dark, &Half), 0.0);
     }
 }

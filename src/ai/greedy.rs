@@ -37,14 +37,14 @@ impl GreedyAgent {
     }
 
     /// The value of `state` for `me`: terminal results dominate any score.
-    fn value(&self, state: &GameState, me: Player) -> f32 {
+    fn value(&self, state: &GameState, me: Player, host: &dyn CardHost) -> f32 {
         match state.outcome() {
             Some(outcome) => match outcome.winner {
                 Some(w) if w == me => 1e6,
                 Some(_) => -1e6,
                 None => 0.0,
             },
-            None => self.heuristic.score(state, me),
+            None => self.heuristic.score(state, me, host),
         }
     }
 
@@ -88,7 +88,7 @@ impl Agent for GreedyAgent {
                 continue;
             }
             self.complete(&mut scratch, host, me);
-            let value = self.value(&scratch, me);
+            let value = self.value(&scratch, me, host);
             if value > best_value {
                 best_value = value;
                 best.clear();

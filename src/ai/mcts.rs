@@ -542,7 +542,7 @@ impl<'a> Searcher<'a> {
                 None => 0.5,
             },
             None => {
-                let score = self.job.heuristic.score(&self.state, Player::Dark);
+                let score = self.job.heuristic.score(&self.state, Player::Dark, self.host);
                 let value = f64::from(expected_result(score, self.job.config.eval_scale));
                 // A heuristic that returns NaN must not poison the statistics.
                 if value.is_finite() { value } else { 0.5 }

@@ -24,7 +24,7 @@ mod pool;
 mod random;
 mod rng;
 
-pub use eval::{Evaluator, Heuristic, NoPlanetProgress, PlanetProgress, Weights, expected_result};
+pub use eval::{Evaluator, Heuristic, Weights, expected_result};
 pub use greedy::GreedyAgent;
 pub use matchplay::{GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match};
 pub use mcts::{HostFactory, Level, MctsAgent, RootStat, SearchConfig, SearchReport};

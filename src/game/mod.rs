@@ -31,6 +31,14 @@ pub trait CardHost {
 
     /// R9: does `player`'s planet condition hold? Must not change anything.
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool;
+
+    /// How far `player` has come toward the planet's condition, from 0 (nothing
+    /// done) to 1 (it holds). Only the computer players ask, to steer toward
+    /// their planet and away from the opponent's; no rule depends on it. Must
+    /// not change anything. By default nothing is known: 0.
+    fn planet_progress(&self, _state: &GameState, _planet: PlanetId, _player: Player) -> f32 {
+        0.0
+    }
 }
 
 /// The result of running a card script once.

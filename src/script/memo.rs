@@ -191,17 +191,18 @@ impl Read {
     }
 }
 
-/// What a read-only run answered, and what it read to answer it.
+/// What a read-only run answered (a yes or no, or a planet's progress), and
+/// what it read to answer it.
 #[derive(Clone, Debug)]
-pub struct Memo {
+pub struct Memo<T> {
     pub user: Player,
     pub reads: Vec<Read>,
-    pub answer: bool,
+    pub answer: T,
 }
 
-impl Memo {
+impl<T: Copy> Memo<T> {
     /// The remembered answer, if the run for `user` would read the same on `state`.
-    pub fn answer(&self, state: &GameState, user: Player) -> Option<bool> {
+    pub fn answer(&self, state: &GameState, user: Player) -> Option<T> {
         (self.user == user && self.reads.iter().all(|r| r.holds(state))).then_some(self.answer)
     }
 }

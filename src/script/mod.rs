@@ -67,6 +67,8 @@ struct CardScript {
 
 struct PlanetScript {
     chunk: Function,
+    /// Whether the script defines `progress(ctx, player)`.
+    has_progress: bool,
     ctx: Table,
 }
 
@@ -146,9 +148,11 @@ pub struct ScriptEngine {
     spare: RefCell<Option<Thread>>,
     accelerators: Accelerators,
     /// The last answer of each planet's check, by planet and player.
-    planet_memos: RefCell<Vec<Option<memo::Memo>>>,
+    planet_memos: RefCell<Vec<Option<memo::Memo<bool>>>>,
+    /// The last answer of each planet's `progress`, by planet and player.
+    progress_memos: RefCell<Vec<Option<memo::Memo<f32>>>>,
     /// The last answer of each card's `can_play`.
-    card_memos: RefCell<Vec<Option<memo::Memo>>>,
+    card_memos: RefCell<Vec<Option<memo::Memo<bool>>>>,
     taken: Cell<ShortcutsTaken>,
 }
 
@@ -177,6 +181,7 @@ impl ScriptEngine {
             spare: RefCell::new(None),
             accelerators: Accelerators::default(),
             planet_memos: RefCell::new(Vec::new()),
+            progress_memos: RefCell::new(Vec::new()),
             card_memos: RefCell::new(Vec::new()),
             taken: Cell::new(ShortcutsTaken::default()),
         };
@@ -206,8 +211,10 @@ impl ScriptEngine {
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
-            match self.compile_one(&name, &planet.script.source, &["check"], &[]) {
-                Ok((chunk, _, ctx)) => planets.push(PlanetScript { chunk, ctx }),
+            match self.compile_one(&name, &planet.script.source, &["check"], &["progress"]) {
+                Ok((chunk, defined, ctx)) => {
+                    planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress"), ctx })
+                }
                 Err(message) => problems.push(Problem::file(&planet.script.path, message)),
             }
         }
@@ -283,6 +290,7 @@ impl ScriptEngine {
     fn forget(&mut self) {
         self.suspended.take();
         *self.planet_memos.get_mut() = vec![None; self.planets.len() * 2];
+        *self.progress_memos.get_mut() = vec![None; self.planets.len() * 2];
         *self.card_memos.get_mut() = vec![None; self.cards.len()];
     }
 
@@ -502,14 +510,43 @@ impl ScriptEngine {
         }
     }
 
+    /// `progress(ctx, player)` of a planet's script, from 0 to 1 (0 when the
+    /// script defines none). Read-only; only the computer players ask.
+    pub fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<f32, String> {
+        let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
+        if !script.has_progress {
+            return Ok(0.0);
+        }
+        let slot = usize::from(planet.0) * 2 + player.index();
+        if let Some(answer) = self.remembered(&self.progress_memos, slot, state, player) {
+            return Ok(answer);
+        }
+        let label = || self.content.planet(planet).map_or("?", |p| p.id.as_str());
+        let run = self.run_for(state, player, false, &[], CardId(0));
+        let name = self.shared.names.player(player);
+        let (run, result) = self.call(&script.chunk, "progress", run, self.budgets.check, (&script.ctx, name));
+        let number = match result {
+            Ok(Value::Number(n)) => n,
+            Ok(Value::Integer(n)) => n as f64,
+            Ok(other) => {
+                return Err(format!("planet '{}': progress returned a {}, not a number", label(), other.type_name()));
+            }
+            Err(e) => return Err(format!("planet '{}': progress failed: {}", label(), e)),
+        };
+        if !(0.0..=1.0).contains(&number) {
+            return Err(format!("planet '{}': progress returned {number}, not a number from 0 to 1", label()));
+        }
+        Ok(self.remember(&self.progress_memos, slot, run, number as f32))
+    }
+
     /// The remembered answer in `memos[slot]`, if its reads hold on `state`.
-    fn remembered(
+    fn remembered<T: Copy>(
         &self,
-        memos: &RefCell<Vec<Option<memo::Memo>>>,
+        memos: &RefCell<Vec<Option<memo::Memo<T>>>>,
         slot: usize,
         state: &GameState,
         user: Player,
-    ) -> Option<bool> {
+    ) -> Option<T> {
         if !self.accelerators.memo {
             return None;
         }
@@ -519,7 +556,7 @@ impl ScriptEngine {
     }
 
     /// Keeps `answer` in `memos[slot]` if `run` read only what a memo can check.
-    fn remember(&self, memos: &RefCell<Vec<Option<memo::Memo>>>, slot: usize, run: Run, answer: bool) -> bool {
+    fn remember<T: Copy>(&self, memos: &RefCell<Vec<Option<memo::Memo<T>>>>, slot: usize, run: Run, answer: T) -> T {
         if let (Some(reads), Some(entry)) = (run.trace, memos.borrow_mut().get_mut(slot)) {
             *entry = Some(memo::Memo { user: run.user, reads, answer });
         }
@@ -563,6 +600,13 @@ impl CardHost for ScriptEngine {
         self.check_planet(state, planet, player).unwrap_or_else(|e| {
             self.note_error(e);
             false
+        })
+    }
+
+    fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> f32 {
+        ScriptEngine::planet_progress(self, state, planet, player).unwrap_or_else(|e| {
+            self.note_error(e);
+            0.0
         })
     }
 }

@@ -84,7 +84,7 @@ impl Agent for Timed {
 
 /// `mcts:KEY=VALUE,...` over the normal level: `it` (iterations), `rollout`,
 /// `quiet`, `c` (exploration), `scale` (eval scale), `t` (temperature), `ms` (time limit), and the
-/// evaluator weights `hunt`, `trade`, `king`, `guard`, `centre`.
+/// evaluator weights `hunt`, `trade`, `king`, `guard`, `centre`, `fk` (five kings), `planet`.
 fn custom(spec: &str) -> Option<(SearchConfig, Weights)> {
     let mut config = SearchConfig::level(Level::Normal);
     let mut w = Weights::STANDARD;
@@ -103,6 +103,8 @@ fn custom(spec: &str) -> Option<(SearchConfig, Weights)> {
             "king" => w.king = value.parse().ok()?,
             "guard" => w.back_guard = value.parse().ok()?,
             "centre" => w.centre = value.parse().ok()?,
+            "fk" => w.five_kings = value.parse().ok()?,
+            "planet" => w.planet = value.parse().ok()?,
             _ => return None,
         }
     }

@@ -9,13 +9,13 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use serde::Serialize;
 
-use crate::ai::{Agent, GreedyAgent, Level, MctsAgent, RandomAgent, SearchConfig, game_seed, mix_seed};
-use crate::content::ContentRoot;
-use crate::game::{Choice, EndReason, GameState, PlanetId};
+use crate::ai::{Agent, GreedyAgent, HostFactory, Level, MctsAgent, RandomAgent, SearchConfig, game_seed, mix_seed};
+use crate::content::{Content, ContentRoot};
+use crate::game::{CardHost, Choice, EndReason, GameState, PlanetId};
 use crate::kernel::Player;
 use crate::script::ScriptEngine;
 
@@ -31,8 +31,17 @@ pub enum Budget {
     Interactive,
 }
 
-/// An agent by name: `random`, `greedy`, or a search level `easy`, `normal`, `hard`.
-pub fn make_agent(name: &str, seed: u64, planet_deck: Vec<PlanetId>, budget: Budget) -> Result<Box<dyn Agent>, String> {
+/// An agent by name: `random`, `greedy`, or a search level `easy`, `normal`,
+/// `hard`. With `helpers`, a level that searches on more than one thread
+/// (`hard`) makes its extra hosts with it; without, it searches on one thread
+/// (as `simulate` wants, which plays games side by side instead).
+pub fn make_agent(
+    name: &str,
+    seed: u64,
+    planet_deck: Vec<PlanetId>,
+    budget: Budget,
+    helpers: Option<HostFactory>,
+) -> Result<Box<dyn Agent>, String> {
     Ok(match name {
         "random" => Box::new(RandomAgent::new(seed)),
         "greedy" => Box::new(GreedyAgent::new(seed)),
@@ -43,8 +52,22 @@ pub fn make_agent(name: &str, seed: u64, planet_deck: Vec<PlanetId>, budget: Bud
                 Budget::Reproducible => SearchConfig::level(level),
                 Budget::Interactive => SearchConfig::interactive(level),
             };
-            Box::new(MctsAgent::new(config, planet_deck, seed))
+            let agent = MctsAgent::new(config, planet_deck, seed);
+            match helpers {
+                Some(factory) if agent.config().threads > 1 => Box::new(agent.with_host_factory(factory)),
+                _ => Box::new(agent),
+            }
         }
+    })
+}
+
+/// Makes script engines for helper search threads from `content` (already
+/// compiled once, so compiling it again succeeds).
+pub fn engine_factory(content: &Content) -> HostFactory {
+    let content = content.clone();
+    Arc::new(move || {
+        let engine = ScriptEngine::new(content.clone()).unwrap_or_else(|p| panic!("the deck compiled before: {p}"));
+        Box::new(engine) as Box<dyn CardHost>
     })
 }
 
@@ -86,7 +109,7 @@ fn play_one(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<GameSummar
     let side = |p: Player| if p == a_plays { 'A' } else { 'B' };
     let mut agents = [Player::Dark, Player::Light].map(|p| {
         let name = if p == a_plays { &plan.a } else { &plan.b };
-        make_agent(name, mix_seed(seed, p.index() as u64 + 1), setup.planets.clone(), Budget::Reproducible)
+        make_agent(name, mix_seed(seed, p.index() as u64 + 1), setup.planets.clone(), Budget::Reproducible, None)
     });
     for agent in &agents {
         if let Err(e) = agent {

@@ -42,3 +42,24 @@ fn the_report_adds_up() {
     assert_eq!(uses, games.iter().map(|g| g.cards.len()).sum::<usize>());
     assert!(r.turns_min <= r.turns_max && r.turns_mean >= f64::from(r.turns_min));
 }
+
+#[test]
+fn hard_searches_with_helper_engines_and_answers_a_pending_option() {
+    use alien_checkers::game::GameState;
+    use alien_checkers::script::ScriptEngine;
+    use alien_checkers::simulate::{Budget, engine_factory, make_agent};
+
+    let engine = ScriptEngine::load(&ContentRoot::new(env!("CARGO_MANIFEST_DIR")), "standard").unwrap();
+    let setup = engine.content().setup();
+    let state = GameState::new(&setup, 3);
+    let options = state.pending(&engine).unwrap().options;
+    let helpers = Some(engine_factory(engine.content()));
+    let mut hard = make_agent("hard", 1, setup.planets.clone(), Budget::Reproducible, helpers.clone()).unwrap();
+    let choice = hard.choose(&state, &engine).expect("a decision is pending");
+    assert!(options.contains(&choice), "{choice} is not an option");
+    // The helper thread's engine is compiled from the same content, so a second
+    // agent with the same seed decides the same.
+    let mut again = make_agent("hard", 1, setup.planets.clone(), Budget::Reproducible, helpers).unwrap();
+    assert_eq!(again.choose(&state, &engine), Some(choice));
+    assert!(make_agent("wizard", 1, setup.planets, Budget::Reproducible, None).is_err());
+}

@@ -34,7 +34,8 @@ pub struct Weights {
     pub back_guard: f32,
     /// Per own checker on the 16 central squares.
     pub centre: f32,
-    /// Per king or emperor when five of them win (R10.1), on top of `king`.
+    /// When five kings win (R10.1): the weight of the threat at five kings or
+    /// emperors, growing with the square of their number (on top of `king`).
     pub five_kings: f32,
     /// Times the material lead times the share of material already off the
     /// board: trading down pays when ahead.
@@ -56,7 +57,7 @@ impl Weights {
         advance: [0.0, 0.0, 0.02, 0.05, 0.09, 0.14, 0.2, 0.0],
         back_guard: 0.06,
         centre: 0.04,
-        five_kings: 0.15,
+        five_kings: 3.0,
         trade_down: 0.6,
         planet: 3.0,
         hunt: 0.02,
@@ -124,7 +125,8 @@ impl Evaluator {
         }
         score += (mine & CENTRE).count() as f32 * w.centre;
         if state.rules.five_kings_win {
-            score += (mine & board.kings()).count() as f32 * w.five_kings;
+            let share = ((mine & board.kings()).count().min(5) as f32) / 5.0;
+            score += w.five_kings * share * share;
         }
         if let Some(planet) = state.planet(player) {
             let progress = host.planet_progress(state, planet, player);

@@ -7,8 +7,9 @@
 //! Each iteration deals a fresh determinization of what the deciding player
 //! cannot see ([`Determinizer`]), walks the tree with UCB1 over the children
 //! legal in that determinization (counting availability, not parent visits),
-//! expands one untried option, plays a short random continuation, and scores
-//! the end by the result or by the [`Heuristic`].
+//! expands one untried option, plays out pending captures (and, if configured,
+//! a few random decisions), and scores the end by the result or by the
+//! [`Heuristic`].
 
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -34,7 +35,7 @@ pub enum Level {
     Easy,
     /// 1500 iterations on one thread: "challenging but fallible" (issue 5).
     Normal,
-    /// 30 000 iterations on two threads (root-parallel, given a host factory).
+    /// 10 000 iterations on two threads (root-parallel, given a host factory).
     Hard,
 }
 
@@ -97,7 +98,10 @@ impl SearchConfig {
             time_limit: None,
             threads: 1,
             exploration: 0.6,
-            rollout_plies: 4,
+            // Scoring the leaf (once captures are played out) beat random
+            // plies before it on the standard deck: 35-5 against greedy where
+            // four plies went 23-5 of 28, at twice the iterations per second.
+            rollout_plies: 0,
             quiet_plies: 8,
             eval_scale: 0.9,
             temperature: 0.0,
@@ -105,7 +109,7 @@ impl SearchConfig {
         match level {
             Level::Easy => SearchConfig { iterations: 150, temperature: 1.0, ..base },
             Level::Normal => base,
-            Level::Hard => SearchConfig { iterations: 30_000, threads: 2, ..base },
+            Level::Hard => SearchConfig { iterations: 10_000, threads: 2, ..base },
         }
     }
 

@@ -16,7 +16,7 @@ use crate::content::ContentRoot;
 use crate::game::{Choice, DecisionKind};
 use crate::kernel::{MoveText, Player};
 use crate::session::Session;
-use crate::simulate::{Budget, make_agent};
+use crate::simulate::{Budget, engine_factory, make_agent};
 use input::{Input, Line};
 use render::View;
 
@@ -148,12 +148,17 @@ fn report_replay(replay: &crate::session::Replay) {
 }
 
 impl Repl {
+    /// The computer seats' agents, for the current game and scripts (`hard`
+    /// searches on two threads, the second with its own engine).
     fn make_agents(&mut self) {
-        let planets = self.session.engine.content().setup().planets;
+        let content = self.session.engine.content();
+        let planets = content.setup().planets;
         let seed = self.session.seed();
+        let helpers = engine_factory(content);
         self.agents = [Player::Dark, Player::Light].map(|p| {
             let Seat::Computer(level) = &self.seats[p.index()] else { return None };
-            make_agent(level, mix_seed(seed, p.index() as u64 + 1), planets.clone(), Budget::Interactive).ok()
+            let seed = mix_seed(seed, p.index() as u64 + 1);
+            make_agent(level, seed, planets.clone(), Budget::Interactive, Some(helpers.clone())).ok()
         });
     }
 
@@ -421,6 +426,7 @@ impl Repl {
             Ok(replay) => {
                 println!("reloaded the scripts");
                 report_replay(&replay);
+                self.make_agents();
                 if replay.changed.is_empty() {
                     println!("no script or manifest changed");
                 }

@@ -493,14 +493,12 @@ impl ScriptEngine {
     /// R9: `check(ctx, player)` of a planet's script. Read-only.
     pub fn check_planet(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<bool, String> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
-        let slot = usize::from(planet.0) * 2 + player.index();
+        let slot = planet_slot(planet, player);
         if let Some(answer) = self.remembered(&self.planet_memos, slot, state, player) {
             return Ok(answer);
         }
-        let label = || self.content.planet(planet).map_or("?", |p| p.id.as_str());
-        let run = self.run_for(state, player, false, &[], CardId(0));
-        let name = self.shared.names.player(player);
-        let (run, result) = self.call(&script.chunk, "check", run, self.budgets.check, (&script.ctx, name));
+        let label = || self.planet_label(planet);
+        let (run, result) = self.run_planet(script, "check", state, player);
         match result {
             Ok(Value::Boolean(b)) => Ok(self.remember(&self.planet_memos, slot, run, b)),
             Ok(other) => {
@@ -517,14 +515,12 @@ impl ScriptEngine {
         if !script.has_progress {
             return Ok(0.0);
         }
-        let slot = usize::from(planet.0) * 2 + player.index();
+        let slot = planet_slot(planet, player);
         if let Some(answer) = self.remembered(&self.progress_memos, slot, state, player) {
             return Ok(answer);
         }
-        let label = || self.content.planet(planet).map_or("?", |p| p.id.as_str());
-        let run = self.run_for(state, player, false, &[], CardId(0));
-        let name = self.shared.names.player(player);
-        let (run, result) = self.call(&script.chunk, "progress", run, self.budgets.check, (&script.ctx, name));
+        let label = || self.planet_label(planet);
+        let (run, result) = self.run_planet(script, "progress", state, player);
         let number = match result {
             Ok(Value::Number(n)) => n,
             Ok(Value::Integer(n)) => n as f64,
@@ -537,6 +533,23 @@ impl ScriptEngine {
             return Err(format!("planet '{}': progress returned {number}, not a number from 0 to 1", label()));
         }
         Ok(self.remember(&self.progress_memos, slot, run, number as f32))
+    }
+
+    /// Runs `function(ctx, player)` of a planet's script, read-only.
+    fn run_planet(
+        &self,
+        script: &PlanetScript,
+        function: &str,
+        state: &GameState,
+        player: Player,
+    ) -> (Run, Result<Value, String>) {
+        let run = self.run_for(state, player, false, &[], CardId(0));
+        let name = self.shared.names.player(player);
+        self.call(&script.chunk, function, run, self.budgets.check, (&script.ctx, name))
+    }
+
+    fn planet_label(&self, planet: PlanetId) -> &str {
+        self.content.planet(planet).map_or("?", |p| p.id.as_str())
     }
 
     /// The remembered answer in `memos[slot]`, if its reads hold on `state`.
@@ -571,6 +584,11 @@ impl ScriptEngine {
     pub fn memory_used(&self) -> usize {
         self.lua.used_memory()
     }
+}
+
+/// Where a planet's remembered answers for `player` are kept.
+fn planet_slot(planet: PlanetId, player: Player) -> usize {
+    usize::from(planet.0) * 2 + player.index()
 }
 
 /// The value a script call returned, or its error, from the prelude's `ok, value`.

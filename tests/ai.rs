@@ -16,6 +16,8 @@ use alien_checkers::game::{
 use alien_checkers::kernel::{Bitboard, Dir, Edge, EdgePair, Player, Side as EdgeSide, Square, Terrain};
 use alien_checkers::script::ScriptEngine;
 
+mod common;
+
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
@@ -449,4 +451,45 @@ fn levels_grow_in_budget_and_only_interactive_play_is_timed() {
     let capped = SearchConfig::interactive(Level::Normal);
     assert!(capped.time_limit.is_some_and(|t| t <= Duration::from_secs(1)), "issue 5: normal within a second");
     assert_eq!(SearchConfig { time_limit: None, ..capped }, normal);
+}
+
+#[test]
+fn a_new_card_with_a_new_chain_of_questions_is_played_without_ai_changes() {
+    // A card no shipped deck has: an order of three named options, then a
+    // direction, then an optional square that depends on both. The search has
+    // no code for it; it only sees decisions.
+    let survey = r#"
+function play(ctx)
+  local order = ctx:ask_order("survey order?", { "fire", "water", "wall" })
+  local dir = ctx:ask_direction("which way?", { "n", "e", "s", "w" })
+  local squares = {}
+  for _, sq in ipairs(ctx:squares({ empty = true, half = ctx:player() })) do
+    if (dir == "n" or dir == "e") == (#squares % 2 == 0) then squares[#squares + 1] = sq end
+  end
+  local sq = ctx:ask_square("mark where (" .. order[1] .. " first)?", squares, { optional = true })
+  if sq ~= nil and order[1] == "water" and ctx:supply("water") > 0 then ctx:place_terrain(sq, "water") end
+  ctx:log("surveyed " .. table.concat(order, ","))
+end"#;
+    let root = common::scratch_content("ai-new-card", &[("survey", survey)], &[]);
+    let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
+    let mut agent = MctsAgent::new(small(80), Vec::new(), 7);
+    let mut state = GameState::new(&engine.content().setup(), 7);
+    state.settle(&engine);
+    let mut kinds = Vec::new();
+    let mut uses = 0;
+    while uses < 6 && state.outcome().is_none() {
+        let decision = state.pending(&engine).expect("the game goes on");
+        let choice = agent.choose(&state, &engine).expect("a choice");
+        assert!(decision.options.contains(&choice), "{choice} is not an option");
+        if let Step::Resolving(r) = &state.step {
+            kinds.push(r.question.kind);
+        }
+        uses += usize::from(matches!(choice, Choice::Card(_)));
+        state.apply(&engine, &choice).unwrap_or_else(|e| panic!("{choice}: {e}"));
+    }
+    assert!(uses >= 3, "the card was used {uses} times");
+    use QuestionKind as K;
+    for kind in [K::Option, K::Direction, K::Square] {
+        assert!(kinds.contains(&kind), "no {kind:?} question was answered: {kinds:?}");
+    }
 }

@@ -5,27 +5,20 @@
 //! hash-map seeds, Lua's string-hash seed, the address space (ASLR), the clock,
 //! the time zone and the locale.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use alien_checkers::content::ContentRoot;
 use alien_checkers::game::Choice;
 use alien_checkers::kernel::Player;
 use alien_checkers::session::{Session, read_record};
 
-fn repo() -> ContentRoot {
-    ContentRoot::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::repo;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("alien-determinism-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("determinism", name)
 }
 
 /// How a player types a choice at the REPL: the move, the card's id, the answer.
@@ -50,23 +43,12 @@ fn random_game(deck: &str, seed: u64) -> (Session, Vec<String>) {
     (session, lines)
 }
 
-/// Runs the binary in `dir` with `args` and extra environment, feeding `input`.
+/// Runs the binary in `dir` with `args` and extra environment, feeding `input`;
+/// it must succeed.
 fn run(dir: &Path, args: &[&str], env: &[(&str, &str)], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && !stderr.contains("panicked"), "{stderr}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let run = common::run_binary(dir, args, env, input);
+    assert!(run.success, "{}", run.stderr);
+    run.stdout
 }
 
 /// The log lines (`   1. Dark moves c3-d4`) printed by the last `log`, without numbers.

@@ -1,33 +1,20 @@
 //! Whole sessions piped into the `alien-checkers` binary (the REPL issue): games to
 //! a win, against the computer, save/quit/load, undo, bad input of every kind.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, EndReason, GameState};
 use alien_checkers::script::ScriptEngine;
 
+mod common;
+
 /// Runs the binary with `args`, feeding `input`; returns (stdout, stderr, success).
 fn run(args: &[&str], input: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "the REPL panicked:\n{stderr}");
-    (stdout, stderr, out.status.success())
+    let run = common::run_binary(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args, &[], input);
+    (run.stdout, run.stderr, run.success)
 }
 
 /// How a player types a choice: the move, the card's id, the answer.
@@ -60,7 +47,7 @@ fn find_game(engine: &ScriptEngine, from: u64, wanted: impl Fn(&EndReason) -> bo
 }
 
 fn engine() -> ScriptEngine {
-    ScriptEngine::load(&ContentRoot::new(env!("CARGO_MANIFEST_DIR")), "standard").unwrap()
+    ScriptEngine::load(&common::repo(), "standard").unwrap()
 }
 
 #[test]

@@ -5,10 +5,8 @@
 //! now differs.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -18,16 +16,12 @@ use alien_checkers::game::Choice;
 use alien_checkers::kernel::Player;
 use alien_checkers::session::{Record, SAVE_VERSION, Session, read_record, write_atomically};
 
-fn repo() -> ContentRoot {
-    ContentRoot::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::repo;
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("alien-saves-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("saves", name)
 }
 
 /// A standard game with `seed`, played `n` random decisions on (or to its end).
@@ -272,20 +266,8 @@ fn a_bad_load_in_the_repl_leaves_the_current_game_as_it_was() {
 
 /// Runs the binary in `dir` with `args`, feeding `input`; returns (stdout, stderr).
 fn run_in(dir: &Path, args: &[&str], input: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+    let run = common::run_binary(dir, args, &[], input);
+    (run.stdout, run.stderr)
 }
 
 /// A copy of the shipped content (cards, planets, decks) in a fresh folder.

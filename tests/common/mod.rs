@@ -114,3 +114,45 @@ pub fn scratch_content(
     std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
     alien_checkers::content::ContentRoot::new(root)
 }
+
+/// The project's own content root (the shipped cards, planets and decks).
+pub fn repo() -> alien_checkers::content::ContentRoot {
+    alien_checkers::content::ContentRoot::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh, empty folder for one test: `tag` names the test file, `name` the test.
+pub fn scratch_dir(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("alien-{tag}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What one run of the `alien-checkers` binary printed, and how it exited.
+pub struct BinaryRun {
+    pub stdout: String,
+    pub stderr: String,
+    pub success: bool,
+}
+
+/// Runs the binary in `dir` with `args` and extra environment (`NO_COLOR` is
+/// set), feeding `input` on standard input. A panic fails the test.
+pub fn run_binary(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)], input: &str) -> BinaryRun {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "the binary panicked:\n{stderr}");
+    BinaryRun { stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr, success: out.status.success() }
+}

@@ -57,19 +57,16 @@ impl Default for Budgets {
     }
 }
 
-/// A compiled card: its chunk (run afresh for every run, see sandbox.rs) and its
-/// own `ctx` proxy.
+/// A compiled card: its chunk, run afresh for every run (see sandbox.rs).
 struct CardScript {
     chunk: Function,
     has_can_play: bool,
-    ctx: Table,
 }
 
 struct PlanetScript {
     chunk: Function,
     /// Whether the script defines `progress(ctx, player)`.
     has_progress: bool,
-    ctx: Table,
 }
 
 /// Ways the engine avoids running scripts; none of them changes a result.
@@ -131,8 +128,8 @@ pub struct CardRun {
 pub struct ScriptEngine {
     lua: Lua,
     prelude: sandbox::Prelude,
-    /// The host functions every script's `ctx` copies.
-    api: Table,
+    /// The `ctx` every run is given: read-only, so one serves all scripts.
+    ctx: Table,
     /// The current run and the names, shared with the host functions.
     shared: Rc<api::Shared>,
     content: Content,
@@ -166,10 +163,14 @@ impl ScriptEngine {
         let names = api::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
         let shared = Rc::new(api::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter) });
         let api = api::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
+        sandbox::begin(&lua, Budgets::default().load);
+        let ctx = prelude.make_ctx.call::<Table>(api);
+        sandbox::finish(&lua);
+        let ctx = ctx.map_err(fail)?;
         let mut engine = ScriptEngine {
             lua,
             prelude,
-            api,
+            ctx,
             shared,
             card_ids,
             content,
@@ -203,17 +204,15 @@ impl ScriptEngine {
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
             match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
-                Ok((chunk, defined, ctx)) => {
-                    cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play"), ctx })
-                }
+                Ok((chunk, defined)) => cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play") }),
                 Err(message) => problems.push(Problem::file(&card.script.path, message)),
             }
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
             match self.compile_one(&name, &planet.script.source, &["check"], &["progress"]) {
-                Ok((chunk, defined, ctx)) => {
-                    planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress"), ctx })
+                Ok((chunk, defined)) => {
+                    planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress") })
                 }
                 Err(message) => problems.push(Problem::file(&planet.script.path, message)),
             }
@@ -225,19 +224,15 @@ impl ScriptEngine {
     }
 
     /// Compiles one script and runs its top level once, under the load budget,
-    /// to check the functions it defines. Returns the chunk, the optional
-    /// functions defined, and the script's `ctx`.
+    /// to check the functions it defines. Returns the chunk and the optional
+    /// functions it defines.
     fn compile_one<'n>(
         &self,
         name: &str,
         source: &str,
         required: &[&str],
         optional: &[&'n str],
-    ) -> Result<(Function, Vec<&'n str>, Table), String> {
-        sandbox::begin(&self.lua, self.budgets.load);
-        let ctx = self.prelude.make_ctx.call::<Table>(self.api.clone());
-        sandbox::finish(&self.lua);
-        let ctx = ctx.map_err(|e| describe_error(&e))?;
+    ) -> Result<(Function, Vec<&'n str>), String> {
         let chunk = sandbox::compile_script(&self.lua, name, source, self.prelude.void.clone())?;
         sandbox::begin(&self.lua, self.budgets.load);
         let env = self.prelude.instantiate.call::<Table>(&chunk);
@@ -256,7 +251,7 @@ impl ScriptEngine {
                 Err(e) => return Err(describe_error(&e)),
             }
         }
-        Ok((chunk, defined, ctx))
+        Ok((chunk, defined))
     }
 
     /// Reloads the deck's manifests and scripts from disk. On any problem the
@@ -329,8 +324,9 @@ impl ScriptEngine {
         budget: u64,
         args: impl mlua::IntoLuaMulti,
     ) -> (Run, Option<Stop>, Result<Value, String>) {
-        // Any script running ends a suspended card run: it resumes only if nothing
-        // ran in between (a script could have changed what the run reads next).
+        // Any script running ends a suspended card run. Runs can no longer affect
+        // one another (each has a fresh environment), so this is caution, not
+        // need: an answer normally follows its question with nothing in between.
         self.suspended.borrow_mut().take();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(budget, 0);
@@ -425,7 +421,7 @@ impl ScriptEngine {
         self.enter(run);
         self.prelude.meter.borrow_mut().start(self.budgets.card, used);
         let result = if fresh {
-            thread.resume::<(Value, Value)>((&thread, &script.chunk, &script.ctx))
+            thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx))
         } else {
             thread.resume::<(Value, Value)>(())
         };
@@ -478,7 +474,7 @@ impl ScriptEngine {
             return Ok(answer);
         }
         let run = self.run_for(state, state.to_move, false, &[], card);
-        let (run, result) = self.call(&script.chunk, "can_play", run, self.budgets.check, &script.ctx);
+        let (run, result) = self.call(&script.chunk, "can_play", run, self.budgets.check, &self.ctx);
         match result {
             Ok(Value::Boolean(b)) => Ok(self.remember(&self.card_memos, slot, run, b)),
             Ok(other) => Err(format!(
@@ -545,7 +541,7 @@ impl ScriptEngine {
     ) -> (Run, Result<Value, String>) {
         let run = self.run_for(state, player, false, &[], CardId(0));
         let name = self.shared.names.player(player);
-        self.call(&script.chunk, function, run, self.budgets.check, (&script.ctx, name))
+        self.call(&script.chunk, function, run, self.budgets.check, (&self.ctx, name))
     }
 
     fn planet_label(&self, planet: PlanetId) -> &str {

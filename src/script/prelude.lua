@@ -234,10 +234,10 @@ local function checkers_of(f)
   end
 end
 
--- A script's `ctx`: an empty, read-only table that reads through to the host's
--- functions (each ask_* wrapped to stop the run as above). Being empty, every
--- write to it reaches __newindex and is refused, so no run can leave anything
--- in it for the next.
+-- The `ctx` every run is given: an empty, read-only table that reads through
+-- to the host's functions (each ask_* wrapped to stop the run as above). Being
+-- empty, every write to it reaches __newindex and is refused, so no run can
+-- leave anything in it for the next, and one ctx serves every script.
 local function make_ctx(api)
   local methods = {}
   for name, f in rawnext, api do

@@ -91,7 +91,7 @@ pub struct Prelude {
     pub runner: Function,
     /// The sentinel `ask_*` return to stop a run.
     pub halt: Table,
-    /// Makes a script's own `ctx` proxy over the userdata.
+    /// Makes the read-only `ctx` every run is given, over the host functions.
     pub make_ctx: Function,
     /// The body of a card run's coroutine: `body(itself, chunk, ctx)` returns `ok, ...`.
     pub body: Function,

@@ -4,7 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::kernel::{
-    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Player, Square, Supply, count_moves, legal_moves,
+    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Player, Square, Supply, Unrecorded, count_moves,
+    legal_moves,
 };
 
 /// R11: square `n` (1–32) in the standard numbering seen from Dark's side:
@@ -172,7 +173,7 @@ fn perft_from(board: &Board, player: Player, depth: u32, buffers: &mut [Vec<Move
             let mut leaves = 0;
             for mv in moves.iter() {
                 let mut child = *board;
-                if child.play(mv).is_ok() {
+                if child.play(mv, &mut Unrecorded).is_ok() {
                     leaves += perft_from(&child, !player, depth - 1, deeper);
                 }
             }
@@ -196,7 +197,7 @@ pub fn random_playout(
             return Some(!player);
         }
         let pick = (rng.next_u32() as usize * buf.len()) >> 32;
-        if board.play(&buf[pick]).is_err() {
+        if board.play(&buf[pick], &mut Unrecorded).is_err() {
             return None;
         }
         player = !player;

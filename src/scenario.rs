@@ -27,7 +27,7 @@ use serde::Deserialize;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{Answer, CardId, Constraint, Counters, GameState, Moved, Resolution, Step};
-use crate::kernel::{Bitboard, Dir, Orientation, Player, Square, Supply};
+use crate::kernel::{Bitboard, Dir, Orientation, Player, Square, Supply, Unrecorded};
 use crate::script::ScriptEngine;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -263,7 +263,7 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     }
     // R6.2: a pawn drawn on its king row is crowned at once if its reserve allows,
     // as it would have been in play.
-    board.settle_crowns();
+    board.settle_crowns(&mut Unrecorded);
     state.board = board;
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;

@@ -14,6 +14,7 @@ use alien_checkers::game::{
     Resolution, Setup, Step,
 };
 use alien_checkers::kernel::{Bitboard, Dir, Edge, EdgePair, Player, Side as EdgeSide, Square, Terrain};
+use alien_checkers::kernel::{Removal, Unrecorded};
 use alien_checkers::script::ScriptEngine;
 
 mod common;
@@ -42,7 +43,7 @@ impl CardHost for HiddenMatters {
         let mut after = state.clone();
         if card.0.is_multiple_of(3)
             && let Some(victim) = after.board.checkers(!after.to_move).first()
-            && let Err(e) = after.board.remove_checker(victim)
+            && let Err(e) = after.board.remove_checker(victim, Removal::Card, &mut Unrecorded)
         {
             return Resolution::Failed(e.0);
         }
@@ -174,7 +175,7 @@ fn the_determinizer_deals_only_planets_the_opponent_may_hold() {
     let mut state = GameState::new(&alien_with_planets(), 3);
     state.planets = [Some(PlanetId(0)), Some(PlanetId(2))];
     // Light already stands on c5, where planets 1 and 5 hold: the game would be over.
-    state.board.remove_checker(sq("b6")).unwrap();
+    state.board.remove_checker(sq("b6"), Removal::Card, &mut Unrecorded).unwrap();
     state
         .board
         .set_checker(sq("c5"), alien_checkers::kernel::Checker::new(Player::Light, alien_checkers::kernel::Kind::Pawn))
@@ -267,7 +268,7 @@ impl CardHost for QuestionCards {
             }
             [Answer::Dir(_), Answer::Square(s)] => {
                 let mut after = state.clone();
-                match after.board.place_terrain(*s, Terrain::Water) {
+                match after.board.place_terrain(*s, Terrain::Water, &mut Unrecorded) {
                     Ok(()) => Resolution::Done(Box::new(after)),
                     Err(e) => Resolution::Failed(e.0),
                 }
@@ -344,7 +345,7 @@ fn searches_are_reproducible_with_two_threads() {
 fn nothing_is_chosen_when_the_game_is_over() {
     let mut state = GameState::new(&Setup::plain(), 1);
     for sq in state.board.checkers(Player::Light) {
-        state.board.remove_checker(sq).unwrap();
+        state.board.remove_checker(sq, Removal::Card, &mut Unrecorded).unwrap();
     }
     assert!(state.check_end(&BlankCards), "R10.1: Light has no checker");
     assert_eq!(MctsAgent::new(small(10), Vec::new(), 1).choose(&state, &BlankCards), None);

@@ -13,6 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{CardHost, CardId, Choice, GameError, GameState, PlanetId, Step};
 use alien_checkers::kernel::Player;
+use alien_checkers::kernel::Unrecorded;
 use alien_checkers::script::{MEMORY_LIMIT, ScriptEngine};
 
 mod common;
@@ -582,7 +583,7 @@ fn a_planet_check_that_tries_every_write_changes_nothing() {
     );
     // A state with something of everything: a move made, a monolith, a wall.
     let mut state = at_card_step(&e);
-    state.board.place_monolith("d4".parse().unwrap()).unwrap();
+    state.board.place_monolith("d4".parse().unwrap(), &mut Unrecorded).unwrap();
     let before = state.clone();
     for player in Player::BOTH {
         // Every write was refused, so the check went on to return true.

@@ -17,6 +17,7 @@ use alien_checkers::kernel::{
     Bitboard, Board, Crowning, Dir, Edge, EdgePair, Kind, Player, Rotation, RuleResult, Square, Supply, Terrain, Token,
     legal_moves,
 };
+use alien_checkers::kernel::{Removal, Unrecorded};
 
 /// Everything of the finite supply (R1.5), counted on the board and in the supply:
 /// rings, snookles, hippos, water, fire, monolith, Dark's walls, Light's walls.
@@ -357,15 +358,17 @@ fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair]
     let token = pick(rng, &Token::ALL);
     let terrain = pick(rng, &[Terrain::Water, Terrain::Fire]);
     match rng.random_range(0..19) {
-        0 => b.put_token(pick_square(rng, occupied), token),
-        1 => b.remove_token(pick_square(rng, b.tokens(token)), token),
-        2 => b.place_terrain(pick_square(rng, b.empty_squares()), terrain),
-        3 => b.remove_terrain(pick_square(rng, b.terrain(Terrain::Water) | b.terrain(Terrain::Fire))).map(|_| ()),
-        4 => b.place_walls(player, pick(rng, edge_pairs)),
+        0 => b.put_token(pick_square(rng, occupied), token, &mut Unrecorded),
+        1 => b.remove_token(pick_square(rng, b.tokens(token)), token, &mut Unrecorded),
+        2 => b.place_terrain(pick_square(rng, b.empty_squares()), terrain, &mut Unrecorded),
+        3 => b
+            .remove_terrain(pick_square(rng, b.terrain(Terrain::Water) | b.terrain(Terrain::Fire)), &mut Unrecorded)
+            .map(|_| ()),
+        4 => b.place_walls(player, pick(rng, edge_pairs), &mut Unrecorded),
         5 => {
             let placed: Vec<Edge> = Player::BOTH.iter().flat_map(|&p| b.walls(p).edges().collect::<Vec<_>>()).collect();
             let edge = if !placed.is_empty() && rng.random_bool(0.5) { pick(rng, &placed) } else { pick(rng, edges) };
-            b.remove_wall(edge).map(|_| ())
+            b.remove_wall(edge, &mut Unrecorded).map(|_| ())
         }
         6 => {
             let spots = b.monolith_spots();
@@ -374,26 +377,26 @@ fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair]
             } else {
                 pick_square(rng, Bitboard::EMPTY)
             };
-            b.place_monolith(anchor)
+            b.place_monolith(anchor, &mut Unrecorded)
         }
-        7 | 8 => b.move_monolith(pick(rng, &Dir::ALL)).map(|_| ()),
-        9 => b.remove_checker(pick_square(rng, occupied)).map(|_| ()),
-        10 => b.place_from_reserve(player, pick_square(rng, b.empty_squares())),
+        7 | 8 => b.move_monolith(pick(rng, &Dir::ALL), &mut Unrecorded).map(|_| ()),
+        9 => b.remove_checker(pick_square(rng, occupied), Removal::Card, &mut Unrecorded).map(|_| ()),
+        10 => b.place_from_reserve(player, pick_square(rng, b.empty_squares()), &mut Unrecorded),
         11 => {
-            b.rotate(pick(rng, &[Rotation::Clockwise, Rotation::Counterclockwise]));
+            b.rotate(pick(rng, &[Rotation::Clockwise, Rotation::Counterclockwise]), &mut Unrecorded);
             Ok(())
         }
-        12 => b.relocate(pick_square(rng, occupied), pick_square(rng, b.empty_squares())),
-        13 => b.make_emperor(pick_square(rng, b.pawns()), pick_square(rng, b.kings() - b.emperors())),
-        14 => b.jump(pick_square(rng, occupied), pick(rng, &Dir::ALL)).map(|_| ()),
+        12 => b.relocate(pick_square(rng, occupied), pick_square(rng, b.empty_squares()), &mut Unrecorded),
+        13 => b.make_emperor(pick_square(rng, b.pawns()), pick_square(rng, b.kings() - b.emperors()), &mut Unrecorded),
+        14 => b.jump(pick_square(rng, occupied), pick(rng, &Dir::ALL), &mut Unrecorded).map(|_| ()),
         15 => {
             // R8.16: a checker lifted off and put back elsewhere, or where it was.
             let from = pick_square(rng, occupied);
-            let checker = b.set_aside(from)?;
+            let checker = b.set_aside(from, &mut Unrecorded)?;
             let to = pick_square(rng, b.empty_squares());
-            let result = b.put_back(to, checker);
+            let result = b.put_back(to, checker, &mut Unrecorded);
             if result.is_err() {
-                b.put_back(from, checker).expect("its own square is empty");
+                b.put_back(from, checker, &mut Unrecorded).expect("its own square is empty");
             }
             result
         }
@@ -404,7 +407,7 @@ fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair]
                 return Ok(());
             }
             let mv = pick(rng, &moves);
-            b.play(&mv).map(|_| ())
+            b.play(&mv, &mut Unrecorded).map(|_| ())
         }
     }
 }

@@ -13,6 +13,7 @@ use alien_checkers::kernel::{
     Bitboard, Board, Checker, Crowning, Dir, EdgePair, Kind, Move, MoveText, Orientation, Player, Rotation, Square,
     Supply, Terrain, Token,
 };
+use alien_checkers::kernel::{Removal, Unrecorded};
 
 use common::{assert_diagram, board, edge, moves, pair, play, sq, squares};
 
@@ -380,7 +381,7 @@ fn r4_7_a_frozen_checker_cannot_move_but_can_be_captured() {
     );
     assert_eq!(moves(&b, Player::Dark), ["a3-b4"], "d4xf6 would be a jump, but d4 is frozen");
     let before = b;
-    assert!(b.relocate(sq("d4"), sq("d5")).is_err());
+    assert!(b.relocate(sq("d4"), sq("d5"), &mut Unrecorded).is_err());
     assert_eq!(b, before, "a refused operation changes nothing");
     assert_eq!(moves(&b, Player::Light), ["e5xc3"]);
     let hippos = b.supply().hippos;
@@ -498,13 +499,13 @@ fn r4_9_pieces_come_back_from_the_reserve() {
     );
     assert_eq!((b.reserve(Player::Dark), b.reserve(Player::Light)), (11, 0));
     let before = b;
-    assert!(b.place_from_reserve(Player::Dark, sq("d4")).is_err(), "water (R4.5)");
-    assert!(b.place_from_reserve(Player::Dark, sq("c3")).is_err(), "a checker");
-    assert!(b.place_from_reserve(Player::Light, sq("e5")).is_err(), "Light's reserve is empty");
+    assert!(b.place_from_reserve(Player::Dark, sq("d4"), &mut Unrecorded).is_err(), "water (R4.5)");
+    assert!(b.place_from_reserve(Player::Dark, sq("c3"), &mut Unrecorded).is_err(), "a checker");
+    assert!(b.place_from_reserve(Player::Light, sq("e5"), &mut Unrecorded).is_err(), "Light's reserve is empty");
     assert_eq!(b, before);
-    b.place_from_reserve(Player::Dark, sq("b2")).unwrap();
+    b.place_from_reserve(Player::Dark, sq("b2"), &mut Unrecorded).unwrap();
     assert_eq!(b.reserve(Player::Dark), 10);
-    b.place_from_reserve(Player::Dark, sq("a8")).unwrap();
+    b.place_from_reserve(Player::Dark, sq("a8"), &mut Unrecorded).unwrap();
     assert_eq!(b.reserve(Player::Dark), 8, "one piece placed, one crowning it");
     assert_diagram(
         &b,
@@ -558,16 +559,16 @@ fn r1_5_tokens_come_from_the_supply_onto_checkers() {
         ",
     );
     let supply = *b.supply();
-    b.put_token(sq("c3"), Token::Ring).unwrap();
-    b.put_token(sq("e3"), Token::Snookle).unwrap();
+    b.put_token(sq("c3"), Token::Ring, &mut Unrecorded).unwrap();
+    b.put_token(sq("e3"), Token::Snookle, &mut Unrecorded).unwrap();
     assert_eq!(b.supply().rings, supply.rings - 1);
     assert_eq!(b.supply().snookles, supply.snookles - 1);
     assert_eq!(b.supply().hippos, supply.hippos + 1, "the hippo left e3");
     let before = b;
-    assert!(b.put_token(sq("c3"), Token::Ring).is_err(), "c3 has a ring");
-    assert!(b.put_token(sq("g3"), Token::Hippo).is_err(), "g3 has a snookle");
-    assert!(b.put_token(sq("d5"), Token::Ring).is_err(), "d5 has no checker");
-    assert!(b.remove_token(sq("d6"), Token::Ring).is_err(), "d6 has no ring");
+    assert!(b.put_token(sq("c3"), Token::Ring, &mut Unrecorded).is_err(), "c3 has a ring");
+    assert!(b.put_token(sq("g3"), Token::Hippo, &mut Unrecorded).is_err(), "g3 has a snookle");
+    assert!(b.put_token(sq("d5"), Token::Ring, &mut Unrecorded).is_err(), "d5 has no checker");
+    assert!(b.remove_token(sq("d6"), Token::Ring, &mut Unrecorded).is_err(), "d6 has no ring");
     assert_eq!(b, before);
     assert_diagram(
         &b,
@@ -596,7 +597,7 @@ fn r1_5_tokens_come_from_the_supply_onto_checkers() {
     empty.rings = 0;
     b.set_supply(empty);
     let before = b;
-    assert!(b.put_token(sq("d6"), Token::Ring).is_err(), "no ring is left");
+    assert!(b.put_token(sq("d6"), Token::Ring, &mut Unrecorded).is_err(), "no ring is left");
     assert_eq!(b, before);
 }
 
@@ -631,10 +632,10 @@ fn r5_2_walls_are_placed_in_pairs_at_a_vertex() {
     );
     let l = pair("d4/d5+d4/e4");
     assert!(!l.is_straight());
-    b.place_walls(Player::Dark, l).unwrap();
+    b.place_walls(Player::Dark, l, &mut Unrecorded).unwrap();
     let straight = pair("f2/g2+f3/g3");
     assert!(straight.is_straight());
-    b.place_walls(Player::Light, straight).unwrap();
+    b.place_walls(Player::Light, straight, &mut Unrecorded).unwrap();
     assert_eq!(b.supply().walls, [6, 6]);
 
     // Pairs that do not share a vertex are not pairs at all.
@@ -642,9 +643,9 @@ fn r5_2_walls_are_placed_in_pairs_at_a_vertex() {
     assert!("d4/e4+e4/f4".parse::<EdgePair>().is_err());
     let before = b;
     // R5.1: d4/e4 already holds Dark's wall.
-    assert!(b.place_walls(Player::Light, pair("d4/e4+d5/e5")).is_err());
+    assert!(b.place_walls(Player::Light, pair("d4/e4+d5/e5"), &mut Unrecorded).is_err());
     // R7.1: a7/b7 lies inside the monolith.
-    assert!(b.place_walls(Player::Light, pair("a6/a7+a7/b7")).is_err());
+    assert!(b.place_walls(Player::Light, pair("a6/a7+a7/b7"), &mut Unrecorded).is_err());
     assert_eq!(b, before);
     assert_diagram(
         &b,
@@ -675,7 +676,7 @@ fn r5_2_walls_are_placed_in_pairs_at_a_vertex() {
     supply.walls = [1, 6];
     b.set_supply(supply);
     let before = b;
-    assert!(b.place_walls(Player::Dark, pair("g6/g7+g6/h6")).is_err());
+    assert!(b.place_walls(Player::Dark, pair("g6/g7+g6/h6"), &mut Unrecorded).is_err());
     assert_eq!(b, before);
 }
 
@@ -1229,7 +1230,7 @@ fn r6_2_removals_crown_waiting_pawns_in_square_order() {
           a    b    c    d    e    f    g    h
         ",
     );
-    b.remove_checker(sq("g1")).unwrap();
+    b.remove_checker(sq("g1"), Removal::Card, &mut Unrecorded).unwrap();
     assert_eq!(b.reserve(Player::Dark), 0);
     assert_diagram(
         &b,
@@ -1255,7 +1256,7 @@ fn r6_2_removals_crown_waiting_pawns_in_square_order() {
         ",
     );
     // A king returns two pieces (R4.9): both remaining pawns are crowned.
-    b.remove_checker(sq("e1")).unwrap();
+    b.remove_checker(sq("e1"), Removal::Card, &mut Unrecorded).unwrap();
     assert_eq!(b.reserve(Player::Dark), 0);
     assert_diagram(
         &b,
@@ -1310,7 +1311,7 @@ fn r6_2_a_rotation_crowns_pawns_it_puts_on_a_king_row() {
     );
     assert_eq!((b.reserve(Player::Dark), b.reserve(Player::Light)), (1, 2));
     // Turned clockwise, Dark's king row is file a and Light's is file h.
-    b.rotate(Rotation::Clockwise);
+    b.rotate(Rotation::Clockwise, &mut Unrecorded);
     assert_eq!(b.orientation().king_row(Player::Dark), Bitboard::file(0));
     assert_eq!((b.reserve(Player::Dark), b.reserve(Player::Light)), (0, 1));
     let after = "
@@ -1334,7 +1335,7 @@ fn r6_2_a_rotation_crowns_pawns_it_puts_on_a_king_row() {
           a    b    c    d    e    f    g    h
     ";
     assert_diagram(&b, after);
-    b.rotate(Rotation::Counterclockwise);
+    b.rotate(Rotation::Counterclockwise, &mut Unrecorded);
     assert_eq!(b.orientation(), Orientation::default());
     assert_diagram(&b, after);
 }
@@ -1364,7 +1365,7 @@ fn r6_2_a_pawn_moved_onto_its_king_row_by_a_card_is_crowned() {
           a    b    c    d    e    f    g    h
         ",
     );
-    b.relocate(sq("c3"), sq("b8")).unwrap();
+    b.relocate(sq("c3"), sq("b8"), &mut Unrecorded).unwrap();
     assert_eq!(b.checker(sq("b8")).unwrap().kind, Kind::King);
     assert_eq!(b.reserve(Player::Dark), 12 - 3 - 1);
 }
@@ -1400,12 +1401,12 @@ fn r7_1_the_monolith_is_placed_on_an_empty_block_only() {
     let spots = b.monolith_spots();
     assert!(spots.contains(&sq("c3")) && !spots.contains(&sq("a1")) && !spots.contains(&sq("d5")));
     let before = b;
-    assert!(b.place_monolith(sq("a1")).is_err(), "b2 holds water");
-    assert!(b.place_monolith(sq("d5")).is_err(), "e5 holds a checker");
-    assert!(b.place_monolith(sq("h1")).is_err(), "the block would leave the board (R7.2)");
-    assert!(b.place_monolith(sq("a8")).is_err(), "the block would leave the board (R7.2)");
+    assert!(b.place_monolith(sq("a1"), &mut Unrecorded).is_err(), "b2 holds water");
+    assert!(b.place_monolith(sq("d5"), &mut Unrecorded).is_err(), "e5 holds a checker");
+    assert!(b.place_monolith(sq("h1"), &mut Unrecorded).is_err(), "the block would leave the board (R7.2)");
+    assert!(b.place_monolith(sq("a8"), &mut Unrecorded).is_err(), "the block would leave the board (R7.2)");
     assert_eq!(b, before);
-    b.place_monolith(sq("c3")).unwrap();
+    b.place_monolith(sq("c3"), &mut Unrecorded).unwrap();
     assert_eq!(b.supply().walls, [8, 7]);
     assert_eq!(b.supply().monolith, 0);
     assert_diagram(
@@ -1432,7 +1433,7 @@ fn r7_1_the_monolith_is_placed_on_an_empty_block_only() {
         ",
     );
     let before = b;
-    assert!(b.place_monolith(sq("f6")).is_err(), "there is one monolith");
+    assert!(b.place_monolith(sq("f6"), &mut Unrecorded).is_err(), "there is one monolith");
     assert_eq!(b, before);
 }
 
@@ -1464,10 +1465,10 @@ fn r7_2_the_monolith_steps_orthogonally_and_stays_on_the_board() {
     assert_eq!(b.monolith_directions(), [Dir::N, Dir::W]);
     let before = b;
     for dir in [Dir::E, Dir::S, Dir::NE, Dir::NW, Dir::SW, Dir::SE] {
-        assert!(b.move_monolith(dir).is_err(), "{dir}");
+        assert!(b.move_monolith(dir, &mut Unrecorded).is_err(), "{dir}");
         assert_eq!(b, before);
     }
-    b.move_monolith(Dir::W).unwrap();
+    b.move_monolith(Dir::W, &mut Unrecorded).unwrap();
     assert_diagram(
         &b,
         "
@@ -1520,7 +1521,7 @@ fn r7_3_the_monolith_clears_terrain_and_crossed_walls() {
           a    b    c    d    e    f    g    h
         ",
     );
-    let report = b.move_monolith(Dir::E).unwrap();
+    let report = b.move_monolith(Dir::E, &mut Unrecorded).unwrap();
     let mut walls = report.walls_removed.clone();
     walls.sort();
     let mut expected = vec![edge("d3/e3"), edge("d4/e4"), edge("e3/e4")];
@@ -1583,7 +1584,7 @@ fn r7_4_the_monolith_pushes_chains_of_checkers() {
           a    b    c    d    e    f    g    h
         ",
     );
-    let report = b.move_monolith(Dir::E).unwrap();
+    let report = b.move_monolith(Dir::E, &mut Unrecorded).unwrap();
     assert_eq!(report.pushed.len(), 4);
     assert!(report.removed.is_empty());
     assert_diagram(
@@ -1638,7 +1639,7 @@ fn r7_4_a_checker_pushed_off_the_board_is_removed() {
         ",
     );
     let (reserve, rings) = (b.reserve(Player::Light), b.supply().rings);
-    let report = b.move_monolith(Dir::E).unwrap();
+    let report = b.move_monolith(Dir::E, &mut Unrecorded).unwrap();
     assert_eq!(report.removed, [sq("h4")]);
     assert_eq!(b.reserve(Player::Light), reserve + 1);
     assert_eq!(b.supply().rings, rings + 1);
@@ -1693,7 +1694,7 @@ fn r7_4_a_checker_pushed_across_a_wall_is_removed_and_the_chain_stops() {
           a    b    c    d    e    f    g    h
         ",
     );
-    let report = b.move_monolith(Dir::E).unwrap();
+    let report = b.move_monolith(Dir::E, &mut Unrecorded).unwrap();
     let mut removed = report.removed.clone();
     removed.sort();
     assert_eq!(removed, [sq("c4"), sq("d5")]);
@@ -1750,7 +1751,7 @@ fn r7_4_a_checker_pushed_into_water_or_fire_is_removed() {
         ",
     );
     let rings = b.supply().rings;
-    b.move_monolith(Dir::E).unwrap();
+    b.move_monolith(Dir::E, &mut Unrecorded).unwrap();
     assert_eq!((b.reserve(Player::Dark), b.reserve(Player::Light)), (12, 12), "a pawn and a king removed");
     assert_eq!(b.supply().rings, rings + 1);
     assert_eq!(b.terrain_at(sq("d4")), Some(Terrain::Water));
@@ -1805,7 +1806,7 @@ fn r7_4_a_pawn_pushed_onto_its_king_row_is_crowned() {
           a    b    c    d    e    f    g    h
         ",
     );
-    b.move_monolith(Dir::N).unwrap();
+    b.move_monolith(Dir::N, &mut Unrecorded).unwrap();
     assert_diagram(
         &b,
         "
@@ -1861,10 +1862,10 @@ fn r7_5_a_hippo_in_the_chain_forbids_the_direction() {
     assert_eq!(b.monolith_directions(), [Dir::S]);
     let before = b;
     for dir in [Dir::N, Dir::E, Dir::W] {
-        assert!(b.move_monolith(dir).is_err(), "{dir}");
+        assert!(b.move_monolith(dir, &mut Unrecorded).is_err(), "{dir}");
         assert_eq!(b, before);
     }
-    b.move_monolith(Dir::S).unwrap();
+    b.move_monolith(Dir::S, &mut Unrecorded).unwrap();
     assert_diagram(
         &b,
         "
@@ -1919,7 +1920,7 @@ fn r7_6_with_no_direction_allowed_the_monolith_stays() {
     assert!(b.monolith_directions().is_empty());
     let before = b;
     for dir in Dir::ORTHOGONALS {
-        assert!(b.move_monolith(dir).is_err(), "{dir}");
+        assert!(b.move_monolith(dir, &mut Unrecorded).is_err(), "{dir}");
         assert_eq!(b, before);
     }
 }

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use alien_checkers::content::{Content, ContentRoot, DeckManifest, ScriptManifest, problem_parse_yaml};
 use alien_checkers::game::{Choice, GameError, GameState};
+use alien_checkers::kernel::Unrecorded;
 use alien_checkers::kernel::{Board, Crowning, Player, Terrain, Token};
 use alien_checkers::plain::{Position, perft};
 use alien_checkers::repl::{Command, parse_choice, parse_command};
@@ -137,7 +138,7 @@ pub fn fen(data: &[u8]) {
             assert_eq!(again, position);
             for mv in position.legal_moves() {
                 let mut board = position.board;
-                board.play(&mv).expect("a legal move plays");
+                board.play(&mv, &mut Unrecorded).expect("a legal move plays");
                 board.validate().expect("a board after a legal move is valid");
             }
             perft(&position, 2);

@@ -186,6 +186,7 @@ pub fn expected_result(score: f32, scale: f32) -> f32 {
 mod tests {
     use super::*;
     use crate::game::{Answer, BlankCards, CardId, PlanetId, Resolution, Setup};
+    use crate::kernel::{Removal, Unrecorded};
 
     #[test]
     fn the_start_is_even_and_scores_are_antisymmetric() {
@@ -195,7 +196,7 @@ mod tests {
             assert_eq!(eval.score(&state, Player::Dark, &BlankCards), 0.0, "R2.1: the start is symmetric");
             // Take one Light checker off: Dark is a pawn up, Light a pawn down.
             let victim = state.board.checkers(Player::Light).first().unwrap();
-            state.board.remove_checker(victim).unwrap();
+            state.board.remove_checker(victim, Removal::Card, &mut Unrecorded).unwrap();
             let dark = eval.score(&state, Player::Dark, &BlankCards);
             assert!(dark > 0.9, "{dark}");
             assert_eq!(dark, -eval.score(&state, Player::Light, &BlankCards));

@@ -2,7 +2,7 @@
 //! keep the counters planets read, and the piles (R8.18, R8.20).
 
 use super::state::GameState;
-use super::{GameError, Piles};
+use super::{GameError, GameEvent, Piles};
 use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves};
 
 impl GameState {
@@ -25,7 +25,7 @@ impl GameState {
 
     /// Plays a move outside the move step, counting emperor captures (R9.4).
     pub fn play_extra_move(&mut self, player: Player, mv: &Move) -> Result<(), GameError> {
-        let played = self.board.play(mv).map_err(|e| GameError::Illegal(e.to_string()))?;
+        let played = self.board.play(mv, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
         if played.by_emperor {
             self.counters_mut(player).emperor_captures += played.captures;
         }
@@ -35,7 +35,8 @@ impl GameState {
     /// One jump in any direction by a card (R8.10), counting emperor captures.
     pub fn jump_by_card(&mut self, from: Square, dir: Dir) -> Result<Square, GameError> {
         let owner = self.board.owner(from);
-        let (land, played) = self.board.jump(from, dir).map_err(|e| GameError::Illegal(e.to_string()))?;
+        let (land, played) =
+            self.board.jump(from, dir, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
         if let (Some(owner), true) = (owner, played.by_emperor) {
             self.counters_mut(owner).emperor_captures += played.captures;
         }
@@ -48,7 +49,11 @@ impl GameState {
         let Piles { draw, face_up, discard } = std::mem::take(&mut self.piles);
         let mut all: Vec<_> = discard.into_iter().chain(face_up).chain(draw).collect();
         self.rng.shuffle(&mut all);
+        self.journal.push(GameEvent::Reshuffled { cards: all.len(), everything: true });
         let top: Vec<_> = all.drain(..all.len().min(1)).collect();
+        if let Some(&card) = top.first() {
+            self.journal.push(GameEvent::CardDrawn { card });
+        }
         self.piles = Piles { draw: all, face_up: top, discard: Vec::new() };
     }
 
@@ -61,6 +66,7 @@ impl GameState {
             return Err(GameError::Illegal("the new order must hold exactly the cards of the draw pile".into()));
         }
         self.piles.draw = order;
+        self.journal.push(GameEvent::DrawPileReordered);
         Ok(())
     }
 }

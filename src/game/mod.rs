@@ -6,12 +6,14 @@
 
 mod decision;
 mod effects;
+mod event;
 mod rng;
 mod state;
 
 use std::fmt;
 
 pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind};
+pub use event::{Event, EventLog, GameEvent, SkipReason, SkippedStep};
 pub use rng::GameRng;
 pub use state::{
     Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck, fnv1a,
@@ -158,6 +160,7 @@ impl GameState {
             step: Step::Move,
             moved: None,
             rng,
+            journal: EventLog::default(),
         }
     }
 
@@ -255,6 +258,7 @@ impl GameState {
             step: Step::Card,
             moved: self.moved,
             rng: self.rng,
+            journal: self.journal.empty_like(),
         }
     }
 
@@ -262,10 +266,19 @@ impl GameState {
         let snapshot = self.card_snapshot(card);
         match host.resolve(&snapshot, card, &answers) {
             Resolution::Done(after) => {
-                // The script ran on a scratch copy; commit it whole (invariant 3).
-                *self = *after;
+                // The script ran on a scratch copy; commit it whole (invariant 3),
+                // its events after those recorded before it.
+                let mut after = *after;
+                let mut journal = std::mem::take(&mut self.journal);
+                if answers.is_empty() {
+                    journal.push(GameEvent::CardUsed { card });
+                }
+                journal.append(std::mem::take(&mut after.journal));
+                *self = after;
+                self.journal = journal;
                 self.step = Step::Card;
                 self.piles.discard.push(card);
+                self.journal.push(GameEvent::CardDiscarded { card });
                 self.after_card(host);
                 Ok(())
             }
@@ -274,6 +287,9 @@ impl GameState {
                 card.0, question.prompt
             ))),
             Resolution::Ask(question) => {
+                if answers.is_empty() {
+                    self.journal.push(GameEvent::CardUsed { card });
+                }
                 self.step = Step::Resolving(Resolving { card, answers, question });
                 Ok(())
             }
@@ -282,7 +298,17 @@ impl GameState {
     }
 
     fn play_move(&mut self, mv: &Move) {
-        let played = self.board.play(mv).expect("legal moves play");
+        if let Some(c) = self.constraint {
+            // R4.8: legal moves keep to the constraint unless none can, so the
+            // mover says whether it was met or lapsed.
+            let kept = if c.movers.contains(mv.from()) {
+                GameEvent::ConstraintMet { card: c.card }
+            } else {
+                GameEvent::ConstraintLapsed { card: c.card }
+            };
+            self.journal.push(kept);
+        }
+        let played = self.board.play(mv, &mut self.journal).expect("legal moves play");
         if played.by_emperor {
             self.counters_mut(self.to_move).emperor_captures += played.captures;
         }
@@ -318,27 +344,38 @@ impl GameState {
 
     /// R3.2: turn the top card face up, reshuffling the discards if the pile is empty.
     fn draw_card(&mut self) {
-        if self.piles.draw.is_empty() {
+        if self.piles.draw.is_empty() && !self.piles.discard.is_empty() {
             let mut discard = std::mem::take(&mut self.piles.discard);
             self.rng.shuffle(&mut discard);
+            self.journal.push(GameEvent::Reshuffled { cards: discard.len(), everything: false });
             self.piles.draw = discard;
         }
         if !self.piles.draw.is_empty() {
             let top = self.piles.draw.remove(0);
             self.piles.face_up.push(top);
+            self.journal.push(GameEvent::CardDrawn { card: top });
         }
     }
 
     fn end_turn(&mut self) {
         self.turn += 1;
         if self.rules.move_limit > 0 && self.turn >= self.rules.move_limit {
-            self.step = Step::Over(Outcome { winner: None, reason: EndReason::MoveLimit });
+            self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
             return;
         }
         self.to_move = !self.to_move;
         self.constraint = self.next_constraint.take();
         self.moved = None;
         self.step = Step::Move;
+        self.journal.push(GameEvent::TurnBegan { turn: self.turn, player: self.to_move });
+    }
+
+    /// R10: the game is over.
+    fn finish(&mut self, outcome: Outcome) {
+        self.step = Step::Over(outcome);
+        self.constraint = None;
+        self.next_constraint = None;
+        self.journal.push(GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason });
     }
 
     /// Runs the steps that need no decision (a move step with no legal move, a card
@@ -348,19 +385,32 @@ impl GameState {
             match self.step {
                 Step::Move if self.legal_moves().is_empty() => {
                     if self.rules.when_stuck == WhenStuck::Lose {
-                        self.step = Step::Over(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
+                        self.finish(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
                         return;
                     }
                     let mut theirs = Vec::new();
                     legal_moves(&self.board, !self.to_move, Bitboard::ALL, &mut theirs);
                     if theirs.is_empty() {
-                        self.step = Step::Over(Outcome { winner: None, reason: EndReason::NoMoves });
+                        self.finish(Outcome { winner: None, reason: EndReason::NoMoves });
                         return;
                     }
-                    // R3.1: the move step is skipped.
+                    // R3.1: the move step is skipped (and a constraint with it, R4.8).
+                    if let Some(c) = self.constraint {
+                        self.journal.push(GameEvent::ConstraintLapsed { card: c.card });
+                    }
+                    let reason = SkipReason::NoLegalMove;
+                    self.journal.push(GameEvent::StepSkipped { step: SkippedStep::Move, reason });
                     self.leave_move_step();
                 }
-                Step::Card if self.playable_cards(host).is_empty() => self.end_turn(),
+                Step::Card if self.playable_cards(host).is_empty() => {
+                    let reason = if self.piles.face_up.is_empty() {
+                        SkipReason::NoFaceUpCard
+                    } else {
+                        SkipReason::NoPlayableCard
+                    };
+                    self.journal.push(GameEvent::StepSkipped { step: SkippedStep::Card, reason });
+                    self.end_turn()
+                }
                 _ => return,
             }
         }
@@ -385,7 +435,7 @@ impl GameState {
             (None, Some(reason)) => Outcome { winner: Some(other), reason },
             (None, None) => return false,
         };
-        self.step = Step::Over(outcome);
+        self.finish(outcome);
         true
     }
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::decision::{Answer, CardId, PlanetId, Question};
+use super::event::EventLog;
 use super::rng::GameRng;
 use crate::kernel::{Bitboard, Board, Player, Square};
 
@@ -136,6 +137,10 @@ pub struct GameState {
     pub step: Step,
     pub moved: Option<Moved>,
     pub rng: GameRng,
+    /// What happened since the log was last taken (events.rs); not part of the
+    /// position, so not compared, hashed or saved.
+    #[serde(skip)]
+    pub journal: EventLog,
 }
 
 impl GameState {

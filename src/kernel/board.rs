@@ -3,13 +3,15 @@
 //!
 //! Every operation checks its preconditions first and changes nothing when it
 //! returns an error. After any change that can make crowning possible, waiting
-//! pawns are crowned (R6.2).
+//! pawns are crowned (R6.2). Every change an operation makes is told to the
+//! [`Journal`] it is given, in order (see `event.rs`).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::bitboard::Bitboard;
+use super::event::{BoardEvent, Clearing, Journal, Removal};
 use super::player::{Orientation, Player, Rotation};
 use super::square::{Dir, Square};
 use super::walls::{Edge, EdgePair, Walls};
@@ -425,6 +427,10 @@ impl Board {
 
     /// Puts the monolith without touching the supply (R7.1 still holds).
     pub fn set_monolith(&mut self, anchor: Square) -> RuleResult<()> {
+        self.put_monolith(anchor, &mut super::event::Unrecorded)
+    }
+
+    fn put_monolith(&mut self, anchor: Square, log: &mut impl Journal) -> RuleResult<()> {
         let Some(area) = block(anchor) else { refuse!("a monolith at {anchor} would leave the board (R7.2)") };
         if self.monolith.is_some() {
             refuse!("the monolith is already on the board");
@@ -433,13 +439,13 @@ impl Board {
             refuse!("the 2×2 block at {anchor} is not empty (R7.1)");
         }
         for edge in inner_edges(anchor) {
-            self.take_wall(edge);
+            self.take_wall(edge, Clearing::Monolith, log);
         }
         self.monolith = Some(anchor);
         Ok(())
     }
 
-    fn write_checker(&mut self, sq: Square, checker: Option<Checker>) {
+    pub(super) fn write_checker(&mut self, sq: Square, checker: Option<Checker>) {
         let c = checker.as_ref();
         for p in Player::BOTH {
             self.checkers[p.index()].set(sq, c.is_some_and(|c| c.owner == p));
@@ -456,10 +462,11 @@ impl Board {
         self.fire.set(sq, terrain == Some(Terrain::Fire));
     }
 
-    fn take_wall(&mut self, edge: Edge) -> Option<Player> {
+    fn take_wall(&mut self, edge: Edge, cause: Clearing, log: &mut impl Journal) -> Option<Player> {
         let owner = self.wall_owner(edge)?;
         self.walls[owner.index()].remove(edge);
         self.supply.walls[owner.index()] += 1;
+        log.record(BoardEvent::WallRemoved { edge, owner, cause });
         Some(owner)
     }
 
@@ -479,15 +486,16 @@ impl Board {
 
     /// R4.9: a removed checker's pieces go to its owner's reserve, its tokens to the
     /// supply. Then waiting pawns are crowned (R6.2).
-    pub fn remove_checker(&mut self, sq: Square) -> RuleResult<Checker> {
+    pub fn remove_checker(&mut self, sq: Square, cause: Removal, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         self.lift(sq, checker);
-        self.settle_crowns();
+        log.record(BoardEvent::Removed { at: sq, checker, cause });
+        self.settle_crowns(log);
         Ok(checker)
     }
 
     /// Takes a checker off the board into the reserve and supply, without crowning.
-    fn lift(&mut self, sq: Square, checker: Checker) {
+    pub(super) fn lift(&mut self, sq: Square, checker: Checker) {
         self.write_checker(sq, None);
         self.reserve[checker.owner.index()] += checker.kind.pieces();
         for token in Token::ALL {
@@ -498,23 +506,28 @@ impl Board {
     }
 
     /// R8.4: one piece from `player`'s reserve onto an empty square as a pawn.
-    pub fn place_from_reserve(&mut self, player: Player, sq: Square) -> RuleResult<()> {
+    pub fn place_from_reserve(&mut self, player: Player, sq: Square, log: &mut impl Journal) -> RuleResult<()> {
         if self.reserve(player) == 0 {
             refuse!("{player}'s reserve is empty");
         }
         if !self.is_empty(sq) {
             refuse!("{sq} is not empty (R4.5)");
         }
+        self.revive(sq, player);
+        log.record(BoardEvent::Revived { at: sq, player });
+        self.settle_crowns(log);
+        Ok(())
+    }
+
+    pub(super) fn revive(&mut self, sq: Square, player: Player) {
         self.reserve[player.index()] -= 1;
         self.write_checker(sq, Some(Checker::new(player, Kind::Pawn)));
-        self.settle_crowns();
-        Ok(())
     }
 
     /// Moves a checker with its tokens to an empty square (a card's move; no walls
     /// are checked here, the card decides its path). R4.7: a frozen checker cannot
     /// be moved.
-    pub fn relocate(&mut self, from: Square, to: Square) -> RuleResult<()> {
+    pub fn relocate(&mut self, from: Square, to: Square, log: &mut impl Journal) -> RuleResult<()> {
         let Some(checker) = self.checker(from) else { refuse!("there is no checker on {from}") };
         if checker.hippo {
             refuse!("the checker on {from} is frozen by a galactic hippo (R4.7)");
@@ -524,51 +537,63 @@ impl Board {
         }
         self.write_checker(from, None);
         self.write_checker(to, Some(checker));
-        self.settle_crowns();
+        log.record(BoardEvent::Moved { from, to, via: Vec::new() });
+        self.settle_crowns(log);
         Ok(())
     }
 
     /// R8.3: the pawn on `pawn` leaves the board and its piece goes onto the king on
     /// `king`, which becomes an emperor. The pawn's tokens return to the supply.
-    pub fn make_emperor(&mut self, pawn: Square, king: Square) -> RuleResult<()> {
+    pub fn make_emperor(&mut self, pawn: Square, king: Square, log: &mut impl Journal) -> RuleResult<()> {
         let (Some(p), Some(k)) = (self.checker(pawn), self.checker(king)) else {
             refuse!("an emperor needs a pawn and a king of the same player");
         };
         if p.kind != Kind::Pawn || k.kind != Kind::King || p.owner != k.owner {
             refuse!("{pawn} must hold a pawn and {king} a king of the same player (R8.3)");
         }
+        self.crown_emperor(pawn, king, p);
+        log.record(BoardEvent::MadeEmperor { pawn, king, sacrificed: p });
+        Ok(())
+    }
+
+    pub(super) fn crown_emperor(&mut self, pawn: Square, king: Square, sacrificed: Checker) {
         self.write_checker(pawn, None);
         for token in Token::ALL {
-            if p.has(token) {
+            if sacrificed.has(token) {
                 *self.supply.token(token) += 1;
             }
         }
         self.emperors.insert(king);
-        Ok(())
     }
 
     /// R6.2: crown every pawn waiting on its king row, in square order, while the
     /// reserve lasts (or always, with free crowning).
-    pub fn settle_crowns(&mut self) {
+    pub fn settle_crowns(&mut self, log: &mut impl Journal) {
         for player in Player::BOTH {
             let waiting = self.checkers(player) & self.orientation.king_row(player) & !self.kings;
             for sq in waiting {
-                match self.crowning {
-                    Crowning::Free => {}
-                    Crowning::FromReserve if self.reserve[player.index()] > 0 => {
-                        self.reserve[player.index()] -= 1;
-                    }
-                    Crowning::FromReserve => break,
+                if self.crowning == Crowning::FromReserve && self.reserve[player.index()] == 0 {
+                    break;
                 }
-                self.kings.insert(sq);
+                self.crown(sq, player);
+                log.record(BoardEvent::Crowned { at: sq, player });
             }
         }
+    }
+
+    /// Makes the pawn on `sq` a king, taking the piece from the reserve unless
+    /// crowning is free.
+    pub(super) fn crown(&mut self, sq: Square, player: Player) {
+        if self.crowning == Crowning::FromReserve {
+            self.reserve[player.index()] -= 1;
+        }
+        self.kings.insert(sq);
     }
 
     // ---- tokens ----
 
     /// R8.7, R8.8, R8.17: put a token from the supply on a checker.
-    pub fn put_token(&mut self, sq: Square, token: Token) -> RuleResult<()> {
+    pub fn put_token(&mut self, sq: Square, token: Token, log: &mut impl Journal) -> RuleResult<()> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         if checker.has(token) {
             refuse!("the checker on {sq} already carries a {}", token.name());
@@ -579,73 +604,100 @@ impl Board {
         if *self.supply.token(token) == 0 {
             refuse!("no {} is left in the supply (R1.5)", token.name());
         }
-        *self.supply.token(token) -= 1;
         if token == Token::Snookle && checker.hippo {
             // R8.8: the hippo leaves the checker that gets a snookle.
-            self.hippos.remove(sq);
-            *self.supply.token(Token::Hippo) += 1;
+            self.set_token(sq, Token::Hippo, false);
+            log.record(BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, cause: Clearing::Snookle });
         }
-        match token {
-            Token::Ring => self.rings.insert(sq),
-            Token::Snookle => self.snookles.insert(sq),
-            Token::Hippo => self.hippos.insert(sq),
-        }
+        self.set_token(sq, token, true);
+        log.record(BoardEvent::TokenPlaced { at: sq, token });
         Ok(())
     }
 
-    pub fn remove_token(&mut self, sq: Square, token: Token) -> RuleResult<()> {
+    pub fn remove_token(&mut self, sq: Square, token: Token, log: &mut impl Journal) -> RuleResult<()> {
         if !self.tokens(token).contains(sq) {
             refuse!("there is no {} on {sq}", token.name());
         }
-        match token {
-            Token::Ring => self.rings.remove(sq),
-            Token::Snookle => self.snookles.remove(sq),
-            Token::Hippo => self.hippos.remove(sq),
-        }
-        *self.supply.token(token) += 1;
+        self.set_token(sq, token, false);
+        log.record(BoardEvent::TokenRemoved { at: sq, token, cause: Clearing::Card });
         Ok(())
+    }
+
+    /// Moves a token between the supply and the checker on `sq`.
+    pub(super) fn set_token(&mut self, sq: Square, token: Token, on: bool) {
+        let bits = match token {
+            Token::Ring => &mut self.rings,
+            Token::Snookle => &mut self.snookles,
+            Token::Hippo => &mut self.hippos,
+        };
+        bits.set(sq, on);
+        let supply = self.supply.token(token);
+        *supply = if on { *supply - 1 } else { *supply + 1 };
     }
 
     // ---- terrain ----
 
     /// R8.1, R8.2: fill an empty square from the supply.
-    pub fn place_terrain(&mut self, sq: Square, terrain: Terrain) -> RuleResult<()> {
+    pub fn place_terrain(&mut self, sq: Square, terrain: Terrain, log: &mut impl Journal) -> RuleResult<()> {
         if !self.is_empty(sq) {
             refuse!("{sq} is not empty (R4.5)");
         }
         if *self.supply.terrain(terrain) == 0 {
             refuse!("no {} is left in the supply (R1.5)", terrain.name());
         }
-        *self.supply.terrain(terrain) -= 1;
-        self.write_terrain(sq, Some(terrain));
+        self.move_terrain(sq, terrain, true);
+        log.record(BoardEvent::TerrainPlaced { at: sq, terrain });
         Ok(())
     }
 
-    pub fn remove_terrain(&mut self, sq: Square) -> RuleResult<Terrain> {
+    pub fn remove_terrain(&mut self, sq: Square, log: &mut impl Journal) -> RuleResult<Terrain> {
+        self.clear_terrain(sq, Clearing::Card, log)
+    }
+
+    fn clear_terrain(&mut self, sq: Square, cause: Clearing, log: &mut impl Journal) -> RuleResult<Terrain> {
         let Some(terrain) = self.terrain_at(sq) else { refuse!("{sq} holds no water or fire") };
-        self.write_terrain(sq, None);
-        *self.supply.terrain(terrain) += 1;
+        self.move_terrain(sq, terrain, false);
+        log.record(BoardEvent::TerrainRemoved { at: sq, terrain, cause });
         Ok(terrain)
+    }
+
+    /// Moves terrain between the supply and `sq`.
+    pub(super) fn move_terrain(&mut self, sq: Square, terrain: Terrain, on: bool) {
+        self.write_terrain(sq, on.then_some(terrain));
+        let supply = self.supply.terrain(terrain);
+        *supply = if on { *supply - 1 } else { *supply + 1 };
     }
 
     // ---- walls ----
 
     /// R5.2: two walls of `owner` from the supply on two edges that meet at a corner.
-    pub fn place_walls(&mut self, owner: Player, pair: EdgePair) -> RuleResult<()> {
+    pub fn place_walls(&mut self, owner: Player, pair: EdgePair, log: &mut impl Journal) -> RuleResult<()> {
         self.check_wall_edge(pair.0)?;
         self.check_wall_edge(pair.1)?;
         if self.supply.walls[owner.index()] < 2 {
             refuse!("{owner} has fewer than two walls left in the supply (R1.5)");
         }
-        self.supply.walls[owner.index()] -= 2;
-        self.walls[owner.index()].insert(pair.0);
-        self.walls[owner.index()].insert(pair.1);
+        self.move_wall(owner, pair.0, true);
+        self.move_wall(owner, pair.1, true);
+        log.record(BoardEvent::WallsPlaced { owner, edges: pair });
         Ok(())
     }
 
+    /// Moves a wall of `owner` between their supply and `edge`.
+    pub(super) fn move_wall(&mut self, owner: Player, edge: Edge, on: bool) {
+        let supply = &mut self.supply.walls[owner.index()];
+        if on {
+            *supply -= 1;
+            self.walls[owner.index()].insert(edge);
+        } else {
+            *supply += 1;
+            self.walls[owner.index()].remove(edge);
+        }
+    }
+
     /// Takes a wall off the board back to its owner's supply.
-    pub fn remove_wall(&mut self, edge: Edge) -> RuleResult<Player> {
-        match self.take_wall(edge) {
+    pub fn remove_wall(&mut self, edge: Edge, log: &mut impl Journal) -> RuleResult<Player> {
+        match self.take_wall(edge, Clearing::Card, log) {
             Some(owner) => Ok(owner),
             None => refuse!("there is no wall on {edge}"),
         }
@@ -654,13 +706,23 @@ impl Board {
     // ---- the monolith (R7) ----
 
     /// R7.1: put the monolith from the supply on an empty 2×2 block.
-    pub fn place_monolith(&mut self, anchor: Square) -> RuleResult<()> {
+    pub fn place_monolith(&mut self, anchor: Square, log: &mut impl Journal) -> RuleResult<()> {
         if self.supply.monolith == 0 {
             refuse!("the monolith is not in the supply");
         }
-        self.set_monolith(anchor)?;
+        self.put_monolith(anchor, log)?;
         self.supply.monolith -= 1;
+        log.record(BoardEvent::MonolithPlaced { at: anchor });
         Ok(())
+    }
+
+    /// Puts the monolith at `anchor` (taking it from the supply when `from_supply`),
+    /// or off the board; changes nothing else.
+    pub(super) fn shift_monolith(&mut self, anchor: Option<Square>, from_supply: bool) {
+        if from_supply {
+            self.supply.monolith -= 1;
+        }
+        self.monolith = anchor;
     }
 
     /// Anchors of every empty 2×2 block where the monolith could be placed (R7.1).
@@ -675,7 +737,7 @@ impl Board {
     }
 
     /// R7.2–R7.5: move the monolith one square, pushing checkers in chains.
-    pub fn move_monolith(&mut self, dir: Dir) -> RuleResult<MonolithReport> {
+    pub fn move_monolith(&mut self, dir: Dir, log: &mut impl Journal) -> RuleResult<MonolithReport> {
         let plan = self.plan_monolith_move(dir)?;
         let anchor = self.monolith.expect("planned moves have a monolith");
         let mut report = MonolithReport::default();
@@ -686,34 +748,35 @@ impl Board {
         let mut edges: Vec<Edge> = (new - old).filter_map(|s| Edge::crossed(s, dir.opposite())).collect();
         edges.extend(inner_edges(target));
         for edge in edges {
-            if self.take_wall(edge).is_some() {
+            if self.take_wall(edge, Clearing::Monolith, log).is_some() {
                 report.walls_removed.push(edge);
             }
         }
         // R7.4: each chain moves from its far end; a checker that cannot land is removed.
         for chain in &plan.chains {
-            if let Some(&last) = chain.squares.last().filter(|_| chain.last_removed) {
+            if let (Some(&last), Some(cause)) = (chain.squares.last(), chain.removal) {
                 let checker = self.checker(last).expect("planned chain holds checkers");
                 self.lift(last, checker);
+                log.record(BoardEvent::Removed { at: last, checker, cause });
                 report.removed.push(last);
             }
             let moving =
-                if chain.last_removed { &chain.squares[..chain.squares.len() - 1] } else { &chain.squares[..] };
+                if chain.removal.is_some() { &chain.squares[..chain.squares.len() - 1] } else { &chain.squares[..] };
             for &sq in moving.iter().rev() {
-                let checker = self.checker(sq).expect("planned chain holds checkers");
                 let to = sq.step(dir).expect("planned push stays on the board");
-                self.write_checker(sq, None);
-                self.write_checker(to, Some(checker));
+                self.shift_checker(sq, to);
+                log.record(BoardEvent::Pushed { from: sq, to });
                 report.pushed.push((sq, to));
             }
         }
         for sq in new - old {
-            if self.remove_terrain(sq).is_ok() {
+            if self.clear_terrain(sq, Clearing::Monolith, log).is_ok() {
                 report.terrain_removed.push(sq);
             }
         }
         self.monolith = Some(target);
-        self.settle_crowns();
+        log.record(BoardEvent::MonolithMoved { from: anchor, to: target, dir });
+        self.settle_crowns(log);
         Ok(report)
     }
 
@@ -726,23 +789,26 @@ impl Board {
         let Some(target) = target else { refuse!("the monolith cannot move {dir}: it would leave the board (R7.2)") };
         let entered = block(target).expect("checked") - block(anchor).expect("monolith invariant");
         let walled = self.blocked_by_any(dir);
-        let hot = self.water | self.fire;
         let mut chains = Vec::with_capacity(2);
         for start in entered {
-            let mut chain = Chain { squares: Vec::new(), last_removed: false };
+            let mut chain = Chain { squares: Vec::new(), removal: None };
             let mut sq = start;
             while self.occupied().contains(sq) {
                 if self.hippos.contains(sq) {
                     refuse!("the monolith cannot move {dir}: it would push the frozen checker on {sq} (R7.5)");
                 }
                 chain.squares.push(sq);
-                match sq.step(dir) {
-                    Some(next) if !walled.contains(sq) && !hot.contains(next) => sq = next,
-                    _ => {
-                        chain.last_removed = true;
-                        break;
+                chain.removal = match sq.step(dir) {
+                    None => Some(Removal::PushedOff),
+                    Some(_) if walled.contains(sq) => Some(Removal::PushedIntoWall),
+                    Some(next) if self.water.contains(next) => Some(Removal::PushedIntoWater),
+                    Some(next) if self.fire.contains(next) => Some(Removal::PushedIntoFire),
+                    Some(next) => {
+                        sq = next;
+                        continue;
                     }
-                }
+                };
+                break;
             }
             chains.push(chain);
         }
@@ -752,9 +818,10 @@ impl Board {
     // ---- orientation ----
 
     /// R2.2, R8.21: turn the board 90°, then crown (R6.2).
-    pub fn rotate(&mut self, rotation: Rotation) {
+    pub fn rotate(&mut self, rotation: Rotation, log: &mut impl Journal) {
         self.orientation = self.orientation.rotated(rotation);
-        self.settle_crowns();
+        log.record(BoardEvent::Rotated { rotation, orientation: self.orientation });
+        self.settle_crowns(log);
     }
 
     /// Checks every invariant listed on [`Board`]; for tests and loaded data.
@@ -803,7 +870,8 @@ impl Board {
 
 struct Chain {
     squares: Vec<Square>,
-    last_removed: bool,
+    /// Why the last checker of the chain leaves the board, if it does (R7.4).
+    removal: Option<Removal>,
 }
 
 struct MonolithPlan {
@@ -812,11 +880,13 @@ struct MonolithPlan {
 }
 
 impl Board {
-    /// Removes every checker in `squares` to the reserves (R4.9), without crowning.
-    pub(super) fn capture_all(&mut self, squares: Bitboard) {
+    /// R4.9: the checker starting on `by` captures every checker in `squares`,
+    /// which go to the reserves, without crowning.
+    pub(super) fn capture_all(&mut self, squares: Bitboard, by: Square, log: &mut impl Journal) {
         for sq in squares {
             if let Some(checker) = self.checker(sq) {
                 self.lift(sq, checker);
+                log.record(BoardEvent::Captured { at: sq, checker, by });
             }
         }
     }
@@ -826,12 +896,5 @@ impl Board {
         let checker = self.checker(from);
         self.write_checker(from, None);
         self.write_checker(to, checker);
-    }
-}
-
-impl Board {
-    /// Clears a square's checker without touching reserve or supply.
-    pub(super) fn shift_checker_out(&mut self, sq: Square) {
-        self.write_checker(sq, None);
     }
 }

@@ -6,6 +6,7 @@
 //! and only an emperor jumps an emperor (R4.6).
 
 use super::board::{Board, Checker, Kind, RuleResult, Token, refuse};
+use super::event::{BoardEvent, Journal, Unrecorded};
 use super::moves::Played;
 use super::square::{Dir, Square};
 
@@ -68,33 +69,36 @@ impl Board {
 
     /// Makes one jump: the jumped checker goes to its owner's reserve (R4.9), then
     /// waiting pawns are crowned (R6.2). Returns the landing square.
-    pub fn jump(&mut self, from: Square, dir: Dir) -> RuleResult<(Square, Played)> {
+    pub fn jump(&mut self, from: Square, dir: Dir, log: &mut impl Journal) -> RuleResult<(Square, Played)> {
         let checker = self.movable(from)?;
         let Some(land) = self.jump_landing(&checker, from, dir) else {
             refuse!("the checker on {from} cannot jump {dir} (R4.2, R4.6, R5.5)");
         };
         let mid = from.step(dir).expect("a landing has a middle square");
-        self.capture_all(mid.into());
+        self.capture_all(mid.into(), from, log);
         self.shift_checker(from, land);
-        self.settle_crowns();
+        log.record(BoardEvent::Moved { from, to: land, via: Vec::new() });
+        self.settle_crowns(log);
         Ok((land, Played { captures: 1, by_emperor: checker.kind == Kind::Emperor }))
     }
 
     /// Takes a checker off the board without sending it anywhere, for a card that
     /// puts it back (R8.16). The caller must return it with [`Board::put_back`].
-    pub fn set_aside(&mut self, sq: Square) -> RuleResult<Checker> {
+    pub fn set_aside(&mut self, sq: Square, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
-        self.shift_checker_out(sq);
+        self.write_checker(sq, None);
+        log.record(BoardEvent::SetAside { at: sq, checker });
         Ok(checker)
     }
 
     /// Returns a checker taken by [`Board::set_aside`] to an empty square.
-    pub fn put_back(&mut self, sq: Square, checker: Checker) -> RuleResult<()> {
+    pub fn put_back(&mut self, sq: Square, checker: Checker, log: &mut impl Journal) -> RuleResult<()> {
         if !self.is_empty(sq) {
             refuse!("{sq} is not empty, so the lifted checker cannot return (R8.16)");
         }
         self.set_checker(sq, checker)?;
-        self.settle_crowns();
+        log.record(BoardEvent::PutBack { at: sq, checker });
+        self.settle_crowns(log);
         Ok(())
     }
 
@@ -114,6 +118,6 @@ impl Board {
     /// Whether a token of this kind could go on the checker on `sq` now.
     pub fn can_take_token(&self, sq: Square, token: Token) -> bool {
         let mut probe = *self;
-        probe.put_token(sq, token).is_ok()
+        probe.put_token(sq, token, &mut Unrecorded).is_ok()
     }
 }

@@ -7,6 +7,7 @@
 mod bitboard;
 mod board;
 mod card_moves;
+mod event;
 mod moves;
 mod player;
 mod square;
@@ -14,6 +15,7 @@ mod walls;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, block};
+pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
 pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves, legal_moves_avoiding};
 pub use player::{Orientation, Player, Rotation};
 pub use square::{BadSquare, Colour, Dir, Square};

@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::bitboard::Bitboard;
 use super::board::{Board, Kind, RuleResult, refuse};
+use super::event::{BoardEvent, Journal};
 use super::player::Player;
 use super::square::{Dir, Square};
 
@@ -376,15 +377,20 @@ impl Board {
     ///
     /// The caller passes a move from [`legal_moves`] for this board; the checks
     /// here only keep the board's invariants if it does not.
-    pub fn play(&mut self, mv: &Move) -> RuleResult<Played> {
+    pub fn play(&mut self, mv: &Move, log: &mut impl Journal) -> RuleResult<Played> {
         let Some(checker) = self.checker(mv.from()) else { refuse!("there is no checker on {}", mv.from()) };
         if mv.to() != mv.from() && !self.is_empty(mv.to()) {
             refuse!("{} is not empty (R4.5)", mv.to());
         }
         let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
-        self.capture_all(mv.captured());
+        self.capture_all(mv.captured(), mv.from(), log);
         self.shift_checker(mv.from(), mv.to());
-        self.settle_crowns();
+        log.record(BoardEvent::Moved {
+            from: mv.from(),
+            to: mv.to(),
+            via: mv.landings().take(mv.len as usize - 1).collect(),
+        });
+        self.settle_crowns(log);
         Ok(played)
     }
 }

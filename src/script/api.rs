@@ -12,9 +12,9 @@ use mlua::{Error as LuaError, Lua, LuaString, Table, Value};
 
 use super::memo::{self, BlockFilter, CheckerFilter, CounterName, KindFilter, Read, SquareFilter};
 use super::sandbox::{SharedMeter, Stop};
-use crate::game::{Answer, CardId, Constraint, GameState, Question, QuestionKind};
+use crate::game::{Answer, CardId, Constraint, GameEvent, GameState, Question, QuestionKind};
 use crate::kernel::{
-    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveText, Player, Rotation, Side, Square, Terrain, Token,
+    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveText, Player, Removal, Rotation, Side, Square, Terrain, Token,
 };
 
 /// One script call in progress.
@@ -869,7 +869,9 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         add(m, "log", |lua, text: String| {
             with_run(lua, |r| {
                 if r.log.len() < 64 {
-                    r.log.push(text.chars().take(200).collect());
+                    let text: String = text.chars().take(200).collect();
+                    r.state.journal.push(GameEvent::Message { text: text.clone() });
+                    r.log.push(text);
                 }
                 Ok(())
             })
@@ -904,46 +906,53 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
 
         // ---- operations (each enforces the rules; a refusal is an error) ----
         add(m, "place_terrain", |lua, (sq, t): (String, String)| {
-            writing(lua, |r| rule(r.state.board.place_terrain(square(&sq)?, terrain(&t)?)))
+            writing(lua, |r| rule(r.state.board.place_terrain(square(&sq)?, terrain(&t)?, &mut r.state.journal)))
         });
         add(m, "remove_terrain", |lua, sq: String| {
-            let t = writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?)))?;
+            let t = writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?, &mut r.state.journal)))?;
             names(lua).word(lua, t.name())
         });
         add(m, "put_token", |lua, (sq, t): (String, String)| {
-            writing(lua, |r| rule(r.state.board.put_token(square(&sq)?, token(&t)?)))
+            writing(lua, |r| rule(r.state.board.put_token(square(&sq)?, token(&t)?, &mut r.state.journal)))
         });
         add(m, "remove_token", |lua, (sq, t): (String, String)| {
-            writing(lua, |r| rule(r.state.board.remove_token(square(&sq)?, token(&t)?)))
+            writing(lua, |r| rule(r.state.board.remove_token(square(&sq)?, token(&t)?, &mut r.state.journal)))
         });
         add(m, "can_take_token", |lua, (sq, t): (String, String)| {
             with_run(lua, |r| Ok(r.state.board.can_take_token(square(&sq)?, token(&t)?)))
         });
         add(m, "remove_checker", |lua, sq: String| {
-            writing(lua, |r| rule(r.state.board.remove_checker(square(&sq)?)).map(|_| ()))
+            writing(lua, |r| {
+                rule(r.state.board.remove_checker(square(&sq)?, Removal::Card, &mut r.state.journal)).map(|_| ())
+            })
         });
         add(m, "place_from_reserve", |lua, sq: String| {
-            writing(lua, |r| rule(r.state.board.place_from_reserve(r.user, square(&sq)?)))
+            writing(lua, |r| rule(r.state.board.place_from_reserve(r.user, square(&sq)?, &mut r.state.journal)))
         });
         add(m, "relocate", |lua, (from, to): (String, String)| {
-            writing(lua, |r| rule(r.state.board.relocate(square(&from)?, square(&to)?)))
+            writing(lua, |r| rule(r.state.board.relocate(square(&from)?, square(&to)?, &mut r.state.journal)))
         });
         add(m, "make_emperor", |lua, (pawn, king): (String, String)| {
-            writing(lua, |r| rule(r.state.board.make_emperor(square(&pawn)?, square(&king)?)))
+            writing(lua, |r| rule(r.state.board.make_emperor(square(&pawn)?, square(&king)?, &mut r.state.journal)))
         });
-        add(m, "place_monolith", |lua, sq: String| writing(lua, |r| rule(r.state.board.place_monolith(square(&sq)?))));
+        add(m, "place_monolith", |lua, sq: String| {
+            writing(lua, |r| rule(r.state.board.place_monolith(square(&sq)?, &mut r.state.journal)))
+        });
         add(m, "move_monolith", |lua, dir: String| {
-            let report = writing(lua, |r| rule(r.state.board.move_monolith(self::dir(&dir)?)))?;
+            let report = writing(lua, |r| rule(r.state.board.move_monolith(self::dir(&dir)?, &mut r.state.journal)))?;
             let t = lua.create_table()?;
             t.raw_set("removed", list(lua, report.removed)?)?;
             t.raw_set("pushed", report.pushed.len())?;
             Ok(t)
         });
         add(m, "place_walls", |lua, pair: String| {
-            writing(lua, |r| rule(r.state.board.place_walls(r.user, rule(pair.parse::<EdgePair>())?)))
+            writing(lua, |r| {
+                rule(r.state.board.place_walls(r.user, rule(pair.parse::<EdgePair>())?, &mut r.state.journal))
+            })
         });
         add(m, "remove_wall", |lua, edge: String| {
-            let owner = writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?)))?;
+            let owner =
+                writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?, &mut r.state.journal)))?;
             Ok(names(lua).player(owner))
         });
         add(m, "rotate", |lua, way: String| {
@@ -953,7 +962,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 _ => return Err(err(format!("'{way}' is not a rotation (clockwise, counterclockwise)"))),
             };
             writing(lua, |r| {
-                r.state.board.rotate(rotation);
+                r.state.board.rotate(rotation, &mut r.state.journal);
                 Ok(())
             })
         });
@@ -992,7 +1001,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         add(m, "lift", |lua, sq: String| {
             let sq = square(&sq)?;
             writing(lua, |r| {
-                let c = rule(r.state.board.set_aside(sq))?;
+                let c = rule(r.state.board.set_aside(sq, &mut r.state.journal))?;
                 r.lifted.push((sq, c));
                 Ok(())
             })
@@ -1006,13 +1015,14 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                     .position(|(s, _)| *s == sq)
                     .ok_or_else(|| err(format!("no checker lifted from {sq}")))?;
                 let (_, c) = r.lifted.remove(i);
-                rule(r.state.board.put_back(sq, c))
+                rule(r.state.board.put_back(sq, c, &mut r.state.journal))
             })
         });
         add(m, "set_constraint", |lua, squares: Table| {
             let movers = squares_of(Some(squares))?;
             writing(lua, |r| {
                 r.state.next_constraint = Some(Constraint { card: r.card, movers });
+                r.state.journal.push(GameEvent::ConstraintSet { card: r.card, movers: movers.into_iter().collect() });
                 Ok(())
             })
         });

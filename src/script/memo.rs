@@ -212,15 +212,16 @@ mod tests {
     use super::*;
     use crate::game::{GameState, Setup};
     use crate::kernel::block;
+    use crate::kernel::{Removal, Unrecorded};
 
     /// The shifted masks find the same blocks as testing each block in turn.
     #[test]
     fn block_filters_match_the_blocks_one_by_one() {
         let mut state = GameState::new(&Setup::blank(4), 3);
         for (i, sq) in ["c3", "e3", "d6", "h8", "a1"].iter().enumerate() {
-            let _ = state.board.remove_checker(sq.parse().unwrap());
+            let _ = state.board.remove_checker(sq.parse().unwrap(), Removal::Card, &mut Unrecorded);
             if i == 2 {
-                let _ = state.board.relocate("b6".parse().unwrap(), "d4".parse().unwrap());
+                let _ = state.board.relocate("b6".parse().unwrap(), "d4".parse().unwrap(), &mut Unrecorded);
             }
         }
         let board = &state.board;

@@ -114,6 +114,8 @@ impl Suspended {
             && answers.len() == self.run.answers.len() + 1
             && answers[..self.run.answers.len()] == self.run.answers[..]
             && *state == self.snapshot
+            // Equal states may differ in whether they record events (game/event.rs).
+            && state.journal.is_recording() == self.snapshot.journal.is_recording()
     }
 }
 

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use alien_checkers::diagram;
+use alien_checkers::kernel::Unrecorded;
 use alien_checkers::kernel::{Bitboard, Board, Crowning, Edge, EdgePair, Player, Square, Supply, legal_moves};
 
 pub fn sq(name: &str) -> Square {
@@ -74,7 +75,7 @@ pub fn play(board: &mut Board, player: Player, text: &str) {
         let legal: Vec<String> = out.iter().map(|m| m.to_string()).collect();
         panic!("{text} is not legal for {player}; legal: {legal:?}")
     });
-    board.play(mv).unwrap_or_else(|e| panic!("{text}: {e}"));
+    board.play(mv, &mut Unrecorded).unwrap_or_else(|e| panic!("{text}: {e}"));
 }
 
 /// A set of squares from names.

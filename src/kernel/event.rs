@@ -1,0 +1,223 @@
+//! What the kernel's operations did, as typed events: every operation that
+//! changes the board tells a [`Journal`] each change it made, in the order it
+//! made them.
+//!
+//! Invariant (tested on random games of every shipped deck): replaying the
+//! events of a stretch of play onto the board it started from with
+//! [`BoardEvent::redo`] gives the board it ended on — checkers, reserves,
+//! tokens, terrain, walls, the monolith, the supply and the orientation.
+
+use serde::Serialize;
+
+use super::board::{Board, Checker, Terrain, Token};
+use super::player::{Orientation, Player, Rotation};
+use super::square::{Dir, Square};
+use super::walls::{Edge, EdgePair};
+
+/// Why a checker left the board without being jumped (R4.9).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Removal {
+    /// R7.4: pushed by the monolith off the edge of the board.
+    PushedOff,
+    /// R7.4: pushed by the monolith against a wall.
+    PushedIntoWall,
+    /// R7.4: pushed by the monolith into water.
+    PushedIntoWater,
+    /// R7.4: pushed by the monolith into fire.
+    PushedIntoFire,
+    /// A card's or an effect's script removed it (Antimatter, R8.19).
+    Card,
+}
+
+/// Why a wall, a token or terrain went back to the supply.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clearing {
+    /// A card's script took it away.
+    Card,
+    /// The monolith entered its square or crossed its edge (R7.1, R7.3).
+    Monolith,
+    /// R8.8: a snookle arrived on the hippo's checker.
+    Snookle,
+}
+
+/// One change the kernel made to the board.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BoardEvent {
+    /// A checker went from `from` to `to`; `via` holds the squares it landed on
+    /// in between (jump chains), empty for a step or a card's move.
+    Moved {
+        from: Square,
+        to: Square,
+        via: Vec<Square>,
+    },
+    /// R4.2, R4.9: the checker on `at` was jumped by the checker that started on `by`.
+    Captured {
+        at: Square,
+        checker: Checker,
+        by: Square,
+    },
+    /// R4.9: the checker on `at` left the board for its owner's reserve.
+    Removed {
+        at: Square,
+        checker: Checker,
+        cause: Removal,
+    },
+    /// R7.4: the monolith pushed a checker one square.
+    Pushed {
+        from: Square,
+        to: Square,
+    },
+    /// R6: the pawn on `at` became a king, with a piece from the reserve unless
+    /// crowning is free (R11).
+    Crowned {
+        at: Square,
+        player: Player,
+    },
+    /// R8.3: the pawn on `pawn` left the board and its piece went onto the king on `king`.
+    MadeEmperor {
+        pawn: Square,
+        king: Square,
+        sacrificed: Checker,
+    },
+    /// R8.4: a piece from `player`'s reserve came onto `at` as a pawn.
+    Revived {
+        at: Square,
+        player: Player,
+    },
+    TokenPlaced {
+        at: Square,
+        token: Token,
+    },
+    TokenRemoved {
+        at: Square,
+        token: Token,
+        cause: Clearing,
+    },
+    TerrainPlaced {
+        at: Square,
+        terrain: Terrain,
+    },
+    TerrainRemoved {
+        at: Square,
+        terrain: Terrain,
+        cause: Clearing,
+    },
+    /// R5.2: two walls of `owner` from the supply.
+    WallsPlaced {
+        owner: Player,
+        edges: EdgePair,
+    },
+    WallRemoved {
+        edge: Edge,
+        owner: Player,
+        cause: Clearing,
+    },
+    /// R7.1: the monolith came onto the block whose lower-left square is `at`.
+    MonolithPlaced {
+        at: Square,
+    },
+    /// R7.2: the monolith moved one square; `from` and `to` are its lower-left squares.
+    MonolithMoved {
+        from: Square,
+        to: Square,
+        dir: Dir,
+    },
+    /// R8.21: the board turned; `orientation` is the new one.
+    Rotated {
+        rotation: Rotation,
+        orientation: Orientation,
+    },
+    /// R8.16: a checker was lifted off the board, to come back.
+    SetAside {
+        at: Square,
+        checker: Checker,
+    },
+    /// R8.16: the lifted checker came back.
+    PutBack {
+        at: Square,
+        checker: Checker,
+    },
+}
+
+/// Where kernel operations tell what they did.
+pub trait Journal {
+    fn record(&mut self, event: BoardEvent);
+}
+
+/// A journal that keeps nothing: plain checkers, perft, and callers that only
+/// want the board.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unrecorded;
+
+impl Journal for Unrecorded {
+    #[inline(always)]
+    fn record(&mut self, _: BoardEvent) {}
+}
+
+impl Journal for Vec<BoardEvent> {
+    fn record(&mut self, event: BoardEvent) {
+        self.push(event);
+    }
+}
+
+impl BoardEvent {
+    /// Makes this change again on `board` without checking any rule: the board is
+    /// assumed to be the one the event was recorded on.
+    pub fn redo(&self, board: &mut Board) {
+        match *self {
+            BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to } => board.shift_checker(from, to),
+            BoardEvent::Captured { at, checker, .. } | BoardEvent::Removed { at, checker, .. } => {
+                board.lift(at, checker)
+            }
+            BoardEvent::Crowned { at, player } => board.crown(at, player),
+            BoardEvent::MadeEmperor { pawn, king, sacrificed } => board.crown_emperor(pawn, king, sacrificed),
+            BoardEvent::Revived { at, player } => board.revive(at, player),
+            BoardEvent::TokenPlaced { at, token } => board.set_token(at, token, true),
+            BoardEvent::TokenRemoved { at, token, .. } => board.set_token(at, token, false),
+            BoardEvent::TerrainPlaced { at, terrain } => board.move_terrain(at, terrain, true),
+            BoardEvent::TerrainRemoved { at, terrain, .. } => board.move_terrain(at, terrain, false),
+            BoardEvent::WallsPlaced { owner, edges } => {
+                board.move_wall(owner, edges.0, true);
+                board.move_wall(owner, edges.1, true);
+            }
+            BoardEvent::WallRemoved { edge, owner, .. } => board.move_wall(owner, edge, false),
+            BoardEvent::MonolithPlaced { at } => board.shift_monolith(Some(at), true),
+            BoardEvent::MonolithMoved { to, .. } => board.shift_monolith(Some(to), false),
+            BoardEvent::Rotated { orientation, .. } => board.set_orientation(orientation),
+            BoardEvent::SetAside { at, .. } => board.write_checker(at, None),
+            BoardEvent::PutBack { at, checker } => board.write_checker(at, Some(checker)),
+        }
+    }
+
+    /// The squares this event concerns, first the main one.
+    pub fn squares(&self) -> Vec<Square> {
+        match self {
+            BoardEvent::Moved { from, to, via } => {
+                let mut out = vec![*from];
+                out.extend(via.iter().copied());
+                out.push(*to);
+                out
+            }
+            BoardEvent::Pushed { from, to } => vec![*from, *to],
+            BoardEvent::MonolithMoved { from, to, .. } => vec![*from, *to],
+            BoardEvent::MadeEmperor { pawn, king, .. } => vec![*king, *pawn],
+            BoardEvent::Captured { at, .. }
+            | BoardEvent::Removed { at, .. }
+            | BoardEvent::Crowned { at, .. }
+            | BoardEvent::Revived { at, .. }
+            | BoardEvent::TokenPlaced { at, .. }
+            | BoardEvent::TokenRemoved { at, .. }
+            | BoardEvent::TerrainPlaced { at, .. }
+            | BoardEvent::TerrainRemoved { at, .. }
+            | BoardEvent::MonolithPlaced { at }
+            | BoardEvent::SetAside { at, .. }
+            | BoardEvent::PutBack { at, .. } => vec![*at],
+            BoardEvent::WallsPlaced { edges, .. } => vec![edges.0.square(), edges.1.square()],
+            BoardEvent::WallRemoved { edge, .. } => vec![edge.square()],
+            BoardEvent::Rotated { .. } => Vec::new(),
+        }
+    }
+}

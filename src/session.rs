@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::content::ContentRoot;
-use crate::game::{Choice, DecisionKind, EndReason, GameState, Outcome};
+use crate::game::{Choice, DecisionKind, EndReason, Event, EventLog, GameEvent, GameState, Outcome};
 use crate::kernel::Player;
 use crate::script::ScriptEngine;
 
@@ -75,6 +75,8 @@ pub struct Session {
     log: Vec<String>,
     /// The state digest after the deal and after each decision.
     digests: Vec<u64>,
+    /// What happened in the deal and in each decision (parallel to `digests`).
+    events: Vec<Vec<Event>>,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -103,19 +105,19 @@ impl Session {
     /// Deals a new game of `deck` with `seed`.
     pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, String> {
         let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
-        let mut state = GameState::new(&engine.content().setup(), seed);
-        state.settle(&engine);
-        let digests = vec![state.digest()];
-        Ok(Session {
+        let mut session = Session {
+            state: GameState::new(&engine.content().setup(), seed),
             engine,
             deck: deck.to_string(),
             seed,
-            state,
             decisions: Vec::new(),
             deciders: Vec::new(),
             log: Vec::new(),
-            digests,
-        })
+            digests: Vec::new(),
+            events: Vec::new(),
+        };
+        session.restart();
+        Ok(session)
     }
 
     pub fn state(&self) -> &GameState {
@@ -145,11 +147,26 @@ impl Session {
         self.state.digest()
     }
 
+    /// What happened in the deal (index 0) and in each decision since.
+    pub fn events(&self) -> &[Vec<Event>] {
+        &self.events
+    }
+
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.state.to_move;
-        let kind = self.state.pending(&self.engine).map(|d| d.kind);
+        let pending = self.state.pending(&self.engine);
+        let kind = pending.as_ref().map(|d| d.kind);
+        let only_answer = match (&pending, choice) {
+            (Some(d), Choice::Answer(a)) if d.options.len() == 1 => Some(a.clone()),
+            _ => None,
+        };
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
+        let mut events = self.state.journal.take();
+        if let Some(answer) = only_answer {
+            events.insert(0, GameEvent::AnsweredAutomatically { answer }.into());
+        }
+        self.events.push(events);
         self.decisions.push(choice.clone());
         self.deciders.push(who);
         self.digests.push(self.state.digest());
@@ -208,11 +225,13 @@ impl Session {
 
     fn restart(&mut self) {
         self.state = GameState::new(&self.engine.content().setup(), self.seed);
+        self.state.journal = EventLog::recording();
         self.state.settle(&self.engine);
         self.decisions.clear();
         self.deciders.clear();
         self.log.clear();
         self.digests = vec![self.state.digest()];
+        self.events = vec![self.state.journal.take()];
     }
 
     /// Starts a new game of the same deck.

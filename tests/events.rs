@@ -1,0 +1,154 @@
+//! The event stream (game/event.rs, kernel/event.rs): every change of the board
+//! between two decisions is explained by the events recorded for it, in random
+//! games of every shipped deck; the same decisions record the same events, also
+//! after a save and a load; and a checker leaves the board only with an event
+//! that says so.
+
+mod common;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::{Event, EventLog, GameEvent, GameState};
+use alien_checkers::kernel::{BoardEvent, Player};
+use alien_checkers::script::ScriptEngine;
+use alien_checkers::session::Session;
+
+fn engine(deck: &str) -> ScriptEngine {
+    ScriptEngine::load(&common::repo(), deck).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// Plays a random game with recording on and checks, after every decision,
+/// that redoing its board events on the board before gives the board after.
+/// Returns the events, one list per decision.
+fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Event>> {
+    let mut state = GameState::new(&engine.content().setup(), seed);
+    state.journal = EventLog::recording();
+    state.settle(engine);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xe7e7);
+    let mut all = vec![state.journal.take()];
+    while let Some(decision) = state.pending(engine) {
+        let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+        let before = state.board;
+        state.apply(engine, &pick).unwrap_or_else(|e| panic!("seed {seed}: {pick} failed: {e}"));
+        let events = state.journal.take();
+        let mut redone = before;
+        for event in &events {
+            if let Event::Board(e) = event {
+                e.redo(&mut redone);
+            }
+        }
+        assert_eq!(
+            redone, state.board,
+            "seed {seed}, turn {}: the events of {pick} do not explain the board: {events:?}",
+            state.turn
+        );
+        all.push(events);
+    }
+    all
+}
+
+#[test]
+fn events_explain_every_change_of_the_board_in_random_games_of_every_deck() {
+    let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut games = 0;
+    for deck in root.deck_names() {
+        let engine = engine(&deck);
+        let count = if deck == "plain" { 500 } else { 1000 };
+        for seed in 0..count {
+            for events in explained_game(&engine, seed) {
+                for event in events {
+                    let json = serde_json::to_value(&event).unwrap();
+                    kinds.insert(json["kind"].as_str().expect("every event has a kind").to_string());
+                }
+            }
+            games += 1;
+        }
+    }
+    assert!(games >= 2500, "{games} games");
+    // The random games reach every kind of board change the shipped cards make.
+    for kind in [
+        "moved",
+        "captured",
+        "removed",
+        "pushed",
+        "crowned",
+        "made_emperor",
+        "revived",
+        "token_placed",
+        "token_removed",
+        "terrain_placed",
+        "terrain_removed",
+        "walls_placed",
+        "wall_removed",
+        "monolith_placed",
+        "monolith_moved",
+        "rotated",
+        "set_aside",
+        "put_back",
+        "turn_began",
+        "card_drawn",
+        "card_used",
+        "card_discarded",
+        "reshuffled",
+        "draw_pile_reordered",
+        "step_skipped",
+        "constraint_set",
+        "constraint_met",
+        "constraint_lapsed",
+        "game_over",
+    ] {
+        assert!(kinds.contains(kind), "no '{kind}' event in {games} random games: {kinds:?}");
+    }
+}
+
+#[test]
+fn search_without_recording_records_nothing_and_plays_the_same_game() {
+    let engine = engine("standard");
+    let mut quiet = GameState::new(&engine.content().setup(), 5);
+    let mut loud = quiet.clone();
+    loud.journal = EventLog::recording();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    while let Some(decision) = quiet.pending(&engine) {
+        let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+        quiet.apply(&engine, &pick).unwrap();
+        loud.apply(&engine, &pick).unwrap();
+        assert!(quiet.journal.events().is_empty());
+        assert_eq!(quiet, loud);
+        assert_eq!(quiet.digest(), loud.digest(), "the journal is not part of the position");
+        loud.journal.take();
+    }
+}
+
+#[test]
+fn the_same_decisions_record_the_same_events_after_a_save_and_a_load() {
+    let root = common::repo();
+    let dir = common::scratch_dir("events", "save");
+    for seed in [11, 12] {
+        let mut session = Session::new(&root, "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.state().pending(&session.engine) {
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            session.apply(&pick).unwrap();
+        }
+        let file = dir.join(format!("game-{seed}.json"));
+        session.save(&file, Default::default()).unwrap();
+        let (loaded, replay, _) = Session::load(&root, &file).unwrap();
+        assert!(replay.same_game());
+        assert_eq!(loaded.events(), session.events(), "seed {seed}");
+        // Every checker that left the board left with a capture or removal event.
+        let events: Vec<&Event> = session.events().iter().flatten().collect();
+        let left = events
+            .iter()
+            .filter(|e| matches!(e, Event::Board(BoardEvent::Captured { .. } | BoardEvent::Removed { .. })))
+            .count();
+        let arrived = events.iter().filter(|e| matches!(e, Event::Board(BoardEvent::Revived { .. }))).count();
+        let on_board: u32 = Player::BOTH.iter().map(|&p| session.state().board.checkers(p).count()).sum();
+        // Emperors take a pawn off the board too (R8.3).
+        let sacrificed = events.iter().filter(|e| matches!(e, Event::Board(BoardEvent::MadeEmperor { .. }))).count();
+        assert_eq!(24 + arrived - left - sacrificed, on_board as usize, "seed {seed}");
+        assert!(matches!(events.last(), Some(Event::Game(GameEvent::GameOver { .. }))));
+    }
+}

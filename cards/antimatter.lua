@@ -14,7 +14,7 @@ function play(ctx)
   if #choices == 0 then
     error("Antimatter: no 2x2 block holds checkers of both players, so the card cannot be used (R8.19)")
   end
-  local anchor = ctx:ask_square("Antimatter: which 2x2 block? (give its lower-left square)", choices)
+  local anchor = ctx:ask_block("Antimatter: which 2x2 block?", choices)
   for _, sq in ipairs(ctx:block_squares(anchor)) do
     if ctx:checker(sq) then ctx:remove_checker(sq) end
     if ctx:terrain(sq) then ctx:remove_terrain(sq) end

@@ -8,17 +8,13 @@ function play(ctx)
       ctx:log("Monolith: no empty 2×2 block to put it on; nothing happens")
       return
     end
-    -- A block is named by its lower-left square (R7.1).
-    ctx:place_monolith(ctx:ask_square("Monolith: where does it go (lower-left square of the 2×2 block)?", spots))
+    ctx:place_monolith(ctx:ask_block("Monolith: on which empty 2x2 block?", spots))
     return
   end
   local dirs = ctx:monolith_directions()
   if #dirs == 0 then
-    ctx:log("Monolith: it cannot move in any direction; nothing happens (R7.6)")
+    ctx:monolith_blocked() -- R7.6: nothing happens, and the game says so
     return
   end
-  local moved = ctx:move_monolith(ctx:ask_direction("Monolith: which direction?", dirs))
-  if #moved.removed > 0 then
-    ctx:log("Monolith: removed the checkers pushed from " .. table.concat(moved.removed, ", "))
-  end
+  ctx:move_monolith(ctx:ask_direction("Monolith: which direction?", dirs))
 end

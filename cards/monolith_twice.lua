@@ -8,7 +8,7 @@ function play(ctx)
   for move = 1, 2 do
     local dirs = ctx:monolith_directions()
     if #dirs == 0 then
-      ctx:log("Monolith twice: it cannot move in any direction; it stops (R7.6)")
+      ctx:monolith_blocked() -- R7.6: it stops here
       return
     end
     local prompt = "Monolith twice: which direction for move " .. move .. " of 2?"

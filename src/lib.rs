@@ -7,6 +7,7 @@ pub mod content;
 pub mod diagram;
 pub mod game;
 pub mod kernel;
+pub mod narrate;
 pub mod plain;
 pub mod repl;
 pub mod scenario;

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::ContentRoot;
 use crate::game::{Choice, DecisionKind, EndReason, Event, EventLog, GameEvent, GameState, Outcome};
-use crate::kernel::Player;
+use crate::kernel::{Bitboard, Board, Player};
 use crate::script::ScriptEngine;
 
 /// The save format's name and version; a newer version is refused.
@@ -77,6 +77,9 @@ pub struct Session {
     digests: Vec<u64>,
     /// What happened in the deal and in each decision (parallel to `digests`).
     events: Vec<Vec<Event>>,
+    /// The board after the deal and after each decision (parallel to `digests`),
+    /// where each decision's events start.
+    boards: Vec<Board>,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -115,6 +118,7 @@ impl Session {
             log: Vec::new(),
             digests: Vec::new(),
             events: Vec::new(),
+            boards: Vec::new(),
         };
         session.restart();
         Ok(session)
@@ -152,6 +156,44 @@ impl Session {
         &self.events
     }
 
+    /// The board of the deal, where the events start.
+    pub fn start_board(&self) -> Board {
+        GameState::new(&self.engine.content().setup(), self.seed).board
+    }
+
+    /// The board the last decision started from.
+    pub fn board_before_last(&self) -> Board {
+        let n = self.boards.len();
+        self.boards[n.saturating_sub(2)]
+    }
+
+    /// The squares changed in the previous turn and in this one so far (moves,
+    /// captures, card effects), for marking on the board.
+    pub fn recent_squares(&self) -> Bitboard {
+        let all: Vec<&Event> = self.events.iter().flatten().collect();
+        let turn_starts: Vec<usize> = all
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, Event::Game(GameEvent::TurnBegan { .. })))
+            .map(|(i, _)| i)
+            .collect();
+        let from = turn_starts.len().checked_sub(2).map_or(0, |k| turn_starts[k]);
+        let mut marks = Bitboard::EMPTY;
+        for event in &all[from..] {
+            if let Event::Board(e) = event {
+                for sq in e.squares() {
+                    marks.insert(sq);
+                }
+            }
+        }
+        marks
+    }
+
+    /// The game so far as turns, in `viewer`'s frame (`None`: neutral).
+    pub fn turns(&self, viewer: Option<Player>) -> Vec<crate::narrate::TurnRecord> {
+        crate::narrate::turns(self.engine.content(), self.start_board(), &self.decisions, &self.events, viewer)
+    }
+
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.state.to_move;
@@ -167,6 +209,7 @@ impl Session {
             events.insert(0, GameEvent::AnsweredAutomatically { answer }.into());
         }
         self.events.push(events);
+        self.boards.push(self.state.board);
         self.decisions.push(choice.clone());
         self.deciders.push(who);
         self.digests.push(self.state.digest());
@@ -232,6 +275,7 @@ impl Session {
         self.log.clear();
         self.digests = vec![self.state.digest()];
         self.events = vec![self.state.journal.take()];
+        self.boards = vec![self.state.board];
     }
 
     /// Starts a new game of the same deck.

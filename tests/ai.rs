@@ -207,13 +207,14 @@ fn the_determinizer_deals_only_planets_the_opponent_may_hold() {
     assert_eq!(seen.len(), expected.len(), "every possible planet is sampled");
 }
 
-/// Test cards, one per question kind (card `i` asks `KINDS[i]`), and card 7
+/// Test cards, one per question kind (card `i` asks `KINDS[i]`), and card 8
 /// that asks a direction and then a square in that direction from d4, where
 /// it puts water (R8.1). Any other answer list is a script error.
 struct QuestionCards;
 
-const KINDS: [QuestionKind; 7] = [
+const KINDS: [QuestionKind; 8] = [
     QuestionKind::Square,
+    QuestionKind::Block,
     QuestionKind::Checker,
     QuestionKind::Edge,
     QuestionKind::Edges,
@@ -226,6 +227,7 @@ fn question(state: &GameState, kind: QuestionKind) -> Question {
     let board = &state.board;
     let options: Vec<Answer> = match kind {
         QuestionKind::Square => board.empty_squares().map(Answer::Square).collect(),
+        QuestionKind::Block => board.monolith_spots().into_iter().map(Answer::Square).collect(),
         QuestionKind::Checker => board.checkers(state.to_move).map(Answer::Square).collect(),
         QuestionKind::Edge => {
             ["c3", "d4", "e5"].iter().map(|s| Answer::Edge(Edge::new(sq(s), EdgeSide::North).unwrap())).collect()
@@ -273,7 +275,7 @@ impl CardHost for QuestionCards {
                     Err(e) => Resolution::Failed(e.0),
                 }
             }
-            _ => Resolution::Failed(format!("card 7 got {answers:?}")),
+            _ => Resolution::Failed(format!("card 8 got {answers:?}")),
         }
     }
 
@@ -322,7 +324,7 @@ fn every_agent_answers_every_kind_of_question() {
             assert!(answered.iter().all(|&k| k == kind), "{}: {answered:?}", agent.name());
         }
         // Two questions in a row: a direction, then a square that depends on it.
-        let answered = answer_card(&mut *agent, 7, 4);
+        let answered = answer_card(&mut *agent, 8, 4);
         assert!(answered.windows(2).any(|w| w == [QuestionKind::Direction, QuestionKind::Square]), "{answered:?}");
     }
 }

@@ -6,7 +6,8 @@ use std::process::{Command, Stdio};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use alien_checkers::game::{Choice, EndReason, GameState};
+use alien_checkers::game::{Answer, Choice, EndReason, GameState, QuestionKind, Step};
+use alien_checkers::narrate::Frame;
 use alien_checkers::script::ScriptEngine;
 
 mod common;
@@ -17,12 +18,17 @@ fn run(args: &[&str], input: &str) -> (String, String, bool) {
     (run.stdout, run.stderr, run.success)
 }
 
-/// How a player types a choice: the move, the card's id, the answer.
-fn typed(engine: &ScriptEngine, choice: &Choice) -> String {
-    match choice {
-        Choice::Move(m) => m.to_string(),
-        Choice::Card(c) => engine.content().card(*c).unwrap().id.clone(),
-        Choice::Answer(a) => a.to_string(),
+/// How a player types a choice: the move, the card's id, the answer (a 2×2 block
+/// by its square drawn lower left for the player deciding).
+fn typed(engine: &ScriptEngine, state: &GameState, choice: &Choice) -> String {
+    let frame = Frame { viewer: state.to_move, orientation: state.board.orientation() };
+    match (choice, &state.step) {
+        (Choice::Move(m), _) => m.to_string(),
+        (Choice::Card(c), _) => engine.content().card(*c).unwrap().id.clone(),
+        (Choice::Answer(Answer::Square(anchor)), Step::Resolving(r)) if r.question.kind == QuestionKind::Block => {
+            frame.block_corner(*anchor).to_string()
+        }
+        (Choice::Answer(a), _) => a.to_string(),
     }
 }
 
@@ -35,7 +41,7 @@ fn find_game(engine: &ScriptEngine, from: u64, wanted: impl Fn(&EndReason) -> bo
         let mut lines = Vec::new();
         while let Some(d) = state.pending(engine) {
             let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
-            lines.push(typed(engine, &pick));
+            lines.push(typed(engine, &state, &pick));
             state.apply(engine, &pick).unwrap();
         }
         let outcome = state.outcome().unwrap();

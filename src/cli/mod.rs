@@ -72,11 +72,15 @@ enum Command {
     Test(content::TestArgs),
     /// Play many games between two players on a deck and report what wins them.
     Simulate(simulate::SimulateArgs),
-    /// Replay a saved game on the current scripts: what changed, the log, and the
-    /// state digest as the last line (`digest <16 hex digits> after N decisions`).
+    /// Replay a saved game on the current scripts: what changed, the record (numbered
+    /// move pairs with each side's card and its effects), and the state digest as the
+    /// last line (`digest <16 hex digits> after N decisions`).
     Replay {
         /// The save file.
         file: std::path::PathBuf,
+        /// Print the game's events instead, one JSON object per line (README, "Events").
+        #[arg(long)]
+        events: bool,
     },
 }
 
@@ -110,7 +114,7 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),
-        Some(Command::Replay { file }) => replay(&file),
+        Some(Command::Replay { file, events }) => replay(&file, events),
         Some(Command::Play(args)) => play(args),
         None => play(cli.play),
     };
@@ -149,8 +153,14 @@ fn run_moves(fen: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replay(file: &std::path::Path) -> Result<(), Failure> {
+fn replay(file: &std::path::Path, events: bool) -> Result<(), Failure> {
     let (session, replay, _) = alien_checkers::session::Session::load(&ContentRoot::discover(), file)?;
+    if events {
+        for event in alien_checkers::narrate::events_json(session.engine.content(), session.events()) {
+            println!("{event}");
+        }
+        return Ok(());
+    }
     if !replay.changed.is_empty() {
         println!("changed since the save: {}", replay.changed.join(", "));
     }
@@ -160,9 +170,7 @@ fn replay(file: &std::path::Path) -> Result<(), Failure> {
     if let Some((_, why)) = &replay.diverged {
         println!("stops: {why}");
     }
-    for (i, line) in session.log().iter().enumerate() {
-        println!("{:>4}. {line}", i + 1);
-    }
+    print!("{}", alien_checkers::narrate::record_text(&session.turns(None)));
     println!("digest {:016x} after {} decisions", session.digest(), session.decisions().len());
     Ok(())
 }

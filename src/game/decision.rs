@@ -49,6 +49,9 @@ impl fmt::Display for Answer {
 #[serde(rename_all = "lowercase")]
 pub enum QuestionKind {
     Square,
+    /// A 2×2 block, answered by its lower-left (`a1`-most) square on the board;
+    /// players see and name it by the corner the drawn board shows lower left.
+    Block,
     Checker,
     Edge,
     Edges,

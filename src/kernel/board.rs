@@ -780,6 +780,18 @@ impl Board {
         Ok(report)
     }
 
+    /// R7.6: a monolith move when no direction is allowed does nothing; this
+    /// records that it was tried. Refused when the monolith is off the board or
+    /// could move.
+    pub fn monolith_stays(&self, log: &mut impl Journal) -> RuleResult<()> {
+        let Some(at) = self.monolith else { refuse!("the monolith is not on the board") };
+        if let Some(dir) = self.monolith_directions().first() {
+            refuse!("the monolith can move {dir}, so it must (R7.2)");
+        }
+        log.record(BoardEvent::MonolithBlocked { at });
+        Ok(())
+    }
+
     fn plan_monolith_move(&self, dir: Dir) -> RuleResult<MonolithPlan> {
         let Some(anchor) = self.monolith else { refuse!("the monolith is not on the board") };
         if dir.is_diagonal() {

@@ -125,6 +125,10 @@ pub enum BoardEvent {
         to: Square,
         dir: Dir,
     },
+    /// R7.6: the monolith was to move, but no direction was allowed; nothing changed.
+    MonolithBlocked {
+        at: Square,
+    },
     /// R8.21: the board turned; `orientation` is the new one.
     Rotated {
         rotation: Rotation,
@@ -186,6 +190,7 @@ impl BoardEvent {
             BoardEvent::WallRemoved { edge, owner, .. } => board.move_wall(owner, edge, false),
             BoardEvent::MonolithPlaced { at } => board.shift_monolith(Some(at), true),
             BoardEvent::MonolithMoved { to, .. } => board.shift_monolith(Some(to), false),
+            BoardEvent::MonolithBlocked { .. } => {}
             BoardEvent::Rotated { orientation, .. } => board.set_orientation(orientation),
             BoardEvent::SetAside { at, .. } => board.write_checker(at, None),
             BoardEvent::PutBack { at, checker } => board.write_checker(at, Some(checker)),
@@ -213,6 +218,7 @@ impl BoardEvent {
             | BoardEvent::TerrainPlaced { at, .. }
             | BoardEvent::TerrainRemoved { at, .. }
             | BoardEvent::MonolithPlaced { at }
+            | BoardEvent::MonolithBlocked { at }
             | BoardEvent::SetAside { at, .. }
             | BoardEvent::PutBack { at, .. } => vec![*at],
             BoardEvent::WallsPlaced { edges, .. } => vec![edges.0.square(), edges.1.square()],

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use crate::ai::{Agent, mix_seed};
 use crate::content::ContentRoot;
-use crate::game::{Choice, DecisionKind};
+use crate::game::{Answer, Choice, DecisionKind, QuestionKind};
 use crate::kernel::{MoveText, Player};
 use crate::session::Session;
 use crate::simulate::{Budget, engine_factory, make_agent};
@@ -186,7 +186,10 @@ impl Repl {
                 break;
             };
             match self.session.apply(&choice) {
-                Ok(line) => println!("{line}   [{}]", self.seats[p.index()]),
+                Ok(line) => {
+                    println!("{line}   [{}]", self.seats[p.index()]);
+                    self.narrate_last();
+                }
                 Err(e) => {
                     println!("{p} ({}) chose {choice}, which failed: {e}", self.seats[p.index()]);
                     break;
@@ -228,7 +231,7 @@ impl Repl {
 
     fn show(&mut self) {
         let view = self.view();
-        print!("{}", render::board(self.session.state(), view));
+        print!("{}", render::board(self.session.state(), view, self.session.recent_squares()));
         print!("{}", render::panel(&self.session, view));
         if let Some(outcome) = self.session.outcome() {
             if !self.ended_shown {
@@ -362,13 +365,25 @@ impl Repl {
         }
     }
 
+    /// Tells what the last decision did, one line per event, in the seated
+    /// player's frame.
+    fn narrate_last(&self) {
+        let (Some(choice), Some(events)) = (self.session.decisions().last(), self.session.events().last()) else {
+            return;
+        };
+        let before = self.session.board_before_last();
+        let mut narrator =
+            crate::narrate::Narrator::new(self.session.engine.content(), before, Some(self.view().viewer));
+        for line in narrator.decision_lines(choice, events) {
+            println!("  * {line}");
+        }
+    }
+
     fn show_log(&self) {
-        if self.session.log().is_empty() {
+        if self.session.decisions().is_empty() {
             println!("nothing has happened yet");
         }
-        for (i, line) in self.session.log().iter().enumerate() {
-            println!("{:>4}. {line}", i + 1);
-        }
+        print!("{}", crate::narrate::record_text(&self.session.turns(None)));
     }
 
     /// Against the computer: back to the human's previous decision; hot-seat: one decision.
@@ -455,7 +470,10 @@ impl Repl {
             }
         };
         match self.session.apply(&choice) {
-            Ok(line) => println!("{line}"),
+            Ok(line) => {
+                println!("{line}");
+                self.narrate_last();
+            }
             Err(e) => println!("{e}; choose again ('options' lists what is possible)"),
         }
         for e in self.session.script_errors() {
@@ -554,10 +572,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
             .cloned()
             .ok_or_else(|| format!("there is no option {n}; choose 1 to {}", options.len()));
     }
-    let option_name = |option: &Choice| match option {
-        Choice::Card(c) => session.card_name(*c),
-        other => other.to_string(),
-    };
+    let option_name = |option: &Choice| render::option_text(session, option);
     let listed = || {
         let names: Vec<String> = options.iter().take(12).map(option_name).collect();
         let more = if options.len() > 12 { ", ..." } else { "" };
@@ -592,11 +607,28 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                 .cloned()
                 .ok_or_else(|| format!("'{text}' is not a card you can use now; choose one of: {}", listed()))
         }
-        DecisionKind::Question => options
-            .iter()
-            .find(|o| matches!(o, Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text)))
-            .cloned()
-            .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed())),
+        DecisionKind::Question => {
+            // Directions and blocks are named as the board is drawn for the decider;
+            // the board's own n/e/s/w still work.
+            let frame = render::decider_frame(session);
+            let wanted = |a: &Answer| match (a, frame.dir(text)) {
+                (Answer::Dir(d), Some(typed)) => *d == typed,
+                _ => a.to_string().eq_ignore_ascii_case(text),
+            };
+            let block = text.parse().ok().and_then(|corner| frame.block_from_corner(corner));
+            let as_shown = |o: &Choice| render::option_text(session, o).eq_ignore_ascii_case(text);
+            options
+                .iter()
+                .find(|o| as_shown(o))
+                .or_else(|| match session.state().step {
+                    crate::game::Step::Resolving(ref r) if r.question.kind == QuestionKind::Block => {
+                        options.iter().find(|o| matches!(o, Choice::Answer(Answer::Square(a)) if Some(*a) == block))
+                    }
+                    _ => options.iter().find(|o| matches!(o, Choice::Answer(a) if wanted(a))),
+                })
+                .cloned()
+                .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed()))
+        }
     }
 }
 

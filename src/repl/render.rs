@@ -5,8 +5,9 @@
 use std::fmt::Write as _;
 
 use crate::diagram;
-use crate::game::{DecisionKind, GameState, Step};
-use crate::kernel::{Board, Colour, Dir, Edge, Player, Square, Terrain};
+use crate::game::{Answer, Choice, DecisionKind, GameState, QuestionKind, Step};
+use crate::kernel::{Bitboard, Board, Colour, Dir, Edge, Player, Square, Terrain};
+use crate::narrate::Frame;
 use crate::session::Session;
 
 /// How to draw: whose side is at the bottom, and whether to use ANSI colours.
@@ -62,9 +63,10 @@ fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> Strin
     }
 }
 
-fn cell(board: &Board, sq: Square, colour: bool) -> String {
+/// A square's four characters; a marked square (changed last turn) starts with `*`.
+fn cell(board: &Board, sq: Square, colour: bool, marked: bool) -> String {
     let code = diagram::cell(board, sq);
-    let text = format!("{code:^4}");
+    let text = if marked { format!("*{code:^3}") } else { format!("{code:^4}") };
     if !colour {
         return text;
     }
@@ -84,8 +86,9 @@ fn cell(board: &Board, sq: Square, colour: bool) -> String {
     paint(true, &style, &text)
 }
 
-/// The board in the viewer's frame with labels that follow the rotation.
-pub fn board(state: &GameState, view: View) -> String {
+/// The board in the viewer's frame with labels that follow the rotation, the
+/// `marks` squares flagged, and a compass beside it when north is not up.
+pub fn board(state: &GameState, view: View, marks: Bitboard) -> String {
     let b = &state.board;
     let forward = b.orientation().forward(view.viewer);
     let right = forward.clockwise();
@@ -106,7 +109,7 @@ pub fn board(state: &GameState, view: View) -> String {
         let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
         for x in 0..8 {
             let sq = square_at(b, view.viewer, x, y);
-            out.push_str(&cell(b, sq, view.colour));
+            out.push_str(&cell(b, sq, view.colour, marks.contains(sq)));
             if x < 7 {
                 out.push_str(&wall(b, sq, square_at(b, view.viewer, x + 1, y), "|", view.colour));
             } else {
@@ -121,7 +124,17 @@ pub fn board(state: &GameState, view: View) -> String {
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
-    out
+    let frame = Frame { viewer: view.viewer, orientation: b.orientation() };
+    match frame.compass() {
+        Some(compass) => {
+            let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
+            for (i, text) in compass.iter().enumerate() {
+                lines[1 + i].push_str(&format!("    {text}"));
+            }
+            lines.join("\n") + "\n"
+        }
+        None => out,
+    }
 }
 
 /// Whose turn, which step, the cards, piles, reserves, counters, constraint and
@@ -136,7 +149,17 @@ pub fn panel(session: &Session, view: View) -> String {
         Step::Over(_) => "game over".to_string(),
     };
     let who = paint(view.colour, player_colour(state.to_move), &state.to_move.to_string());
-    let _ = writeln!(out, "Turn {} of {}: {who} to {step}", state.turn + 1, state.rules.move_limit);
+    // Moves as checkers players count them: Dark's and Light's turns make one (R10.4's
+    // limit counts turns).
+    let (number, limit) = (state.turn / 2 + 1, state.rules.move_limit.div_ceil(2));
+    match state.step {
+        Step::Over(_) => {
+            let _ = writeln!(out, "Game over at move {number}");
+        }
+        _ => {
+            let _ = writeln!(out, "Move {number} of {limit}: {who} to {step}");
+        }
+    }
     if state.rules.cards {
         let content = session.engine.content();
         for (i, &card) in state.piles.face_up.iter().enumerate() {
@@ -192,15 +215,19 @@ pub fn options(session: &Session) -> String {
     let heading = match decision.kind {
         DecisionKind::Move => format!("{} moves", decision.player),
         DecisionKind::Card => format!("{} uses a card", decision.player),
-        DecisionKind::Question => decision.prompt.clone().unwrap_or_default(),
+        DecisionKind::Question => {
+            let prompt = decision.prompt.clone().unwrap_or_default();
+            match question_kind(session) {
+                Some(QuestionKind::Block) => format!("{prompt} (each block by its square drawn lower left)"),
+                Some(QuestionKind::Direction) => format!("{prompt} (as the board is drawn for you)"),
+                _ => prompt,
+            }
+        }
     };
     let _ = writeln!(out, "{heading}:");
     let mut line = String::new();
     for (i, option) in decision.options.iter().enumerate() {
-        let text = match option {
-            crate::game::Choice::Card(c) => session.card_name(*c),
-            other => other.to_string(),
-        };
+        let text = option_text(session, option);
         let item = format!("{:>3}. {text:<12}", i + 1);
         if line.len() + item.len() > 78 {
             let _ = writeln!(out, "{}", line.trim_end());
@@ -212,6 +239,33 @@ pub fn options(session: &Session) -> String {
         let _ = writeln!(out, "{}", line.trim_end());
     }
     out
+}
+
+/// The kind of the pending card question, if one is pending.
+fn question_kind(session: &Session) -> Option<QuestionKind> {
+    match &session.state().step {
+        Step::Resolving(r) => Some(r.question.kind),
+        _ => None,
+    }
+}
+
+/// The frame of the player who decides now: questions are asked of them, so
+/// directions and corners are named as the board is drawn for them.
+pub fn decider_frame(session: &Session) -> Frame {
+    let state = session.state();
+    Frame { viewer: state.to_move, orientation: state.board.orientation() }
+}
+
+/// An option as the player reads it: a card by name; a direction as drawn for
+/// the decider (`left (w)`); a 2×2 block by its square drawn lower left.
+pub fn option_text(session: &Session, option: &Choice) -> String {
+    let frame = decider_frame(session);
+    match (option, question_kind(session)) {
+        (Choice::Card(c), _) => session.card_name(*c),
+        (Choice::Answer(Answer::Dir(d)), _) => format!("{} ({d})", frame.word(*d)),
+        (Choice::Answer(Answer::Square(anchor)), Some(QuestionKind::Block)) => frame.block_corner(*anchor).to_string(),
+        (other, _) => other.to_string(),
+    }
 }
 
 /// `text` cut at a word boundary to at most `max` characters, with "..." when cut

@@ -881,12 +881,12 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         add(m, "legal_moves", |lua, filter: Option<Table>| {
             let filter = move_filter(filter)?;
             let moves: Vec<String> =
-                with_run(lua, |r| Ok(legal_moves_for(r, filter).iter().map(ToString::to_string).collect()))?;
+                with_run(lua, |r| Ok(legal_moves_for(r, filter)?.iter().map(ToString::to_string).collect()))?;
             list(lua, moves)
         });
         add(m, "count_moves", |lua, filter: Option<Table>| {
             let filter = move_filter(filter)?;
-            with_run(lua, |r| Ok(legal_moves_for(r, filter).len()))
+            with_run(lua, |r| Ok(legal_moves_for(r, filter)?.len()))
         });
         add(m, "step_targets", |lua, (sq, d): (String, Value)| {
             let (sq, d) = (square(&sq)?, dirs(d)?);
@@ -945,6 +945,9 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             t.raw_set("pushed", report.pushed.len())?;
             Ok(t)
         });
+        add(m, "monolith_blocked", |lua, ()| {
+            writing(lua, |r| rule(r.state.board.monolith_stays(&mut r.state.journal)))
+        });
         add(m, "place_walls", |lua, pair: String| {
             writing(lua, |r| {
                 rule(r.state.board.place_walls(r.user, rule(pair.parse::<EdgePair>())?, &mut r.state.journal))
@@ -983,7 +986,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             writing(lua, |_| Ok(()))?;
             let filter = move_filter(filter)?;
             writing(lua, |r| {
-                let mut legal = legal_moves_for(r, filter);
+                let mut legal = legal_moves_for(r, filter)?;
                 legal.retain(|m| wanted.matches(m));
                 let [mv] = legal[..] else {
                     return Err(err(format!("{text} is not one legal move here")));
@@ -1041,8 +1044,9 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
         });
 
         // ---- questions ----
-        let simple: [(&str, QuestionKind); 7] = [
+        let simple: [(&str, QuestionKind); 8] = [
             ("ask_square", QuestionKind::Square),
+            ("ask_block", QuestionKind::Block),
             ("ask_checker", QuestionKind::Checker),
             ("ask_edge", QuestionKind::Edge),
             ("ask_edges", QuestionKind::Edges),
@@ -1209,6 +1213,12 @@ fn square_named(name: &[u8]) -> Option<Square> {
 fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
     Ok(match kind {
         QuestionKind::Square | QuestionKind::Checker => Answer::Square(square(text)?),
+        QuestionKind::Block => {
+            let anchor = square(text)?;
+            crate::kernel::block(anchor)
+                .ok_or_else(|| err(format!("no 2x2 block has {anchor} as its lower-left square")))?;
+            Answer::Square(anchor)
+        }
         QuestionKind::Edge => Answer::Edge(rule(text.parse())?),
         QuestionKind::Edges => Answer::Edges(rule(text.parse())?),
         QuestionKind::Direction => Answer::Dir(rule(text.parse())?),
@@ -1228,22 +1238,39 @@ fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
 /// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares
 /// whose checkers may move, and those no move may end on. Read before the run is
 /// borrowed, since reading a table can run a script's metamethod.
-fn move_filter(filter: Option<Table>) -> R<(Bitboard, Bitboard)> {
-    let (only, exclude, not_to) = match &filter {
-        Some(f) => (
-            f.raw_get::<Option<Table>>("only")?,
-            squares_of(f.raw_get::<Option<Table>>("exclude")?)?,
-            squares_of(f.raw_get::<Option<Table>>("not_to")?)?,
-        ),
-        None => (None, Bitboard::EMPTY, Bitboard::EMPTY),
-    };
-    let allowed = if only.is_some() { squares_of(only)? } else { Bitboard::ALL };
-    Ok((allowed - exclude, not_to))
+/// Which of the user's moves a move helper lists (cards/README.md, "Moves").
+#[derive(Clone, Copy)]
+struct MoveFilter {
+    /// Checkers that may move (`only` less `exclude`).
+    allowed: Bitboard,
+    /// Squares a move may not end on.
+    not_to: Bitboard,
+    /// A checker to count as absent (R8.16), without lifting it.
+    without: Option<Square>,
 }
 
-/// The legal moves of the card's user under a [`move_filter`].
-fn legal_moves_for(run: &Run, (allowed, not_to): (Bitboard, Bitboard)) -> Vec<crate::kernel::Move> {
-    run.state.moves_avoiding(run.user, allowed, not_to)
+fn move_filter(filter: Option<Table>) -> R<MoveFilter> {
+    let Some(f) = filter else {
+        return Ok(MoveFilter { allowed: Bitboard::ALL, not_to: Bitboard::EMPTY, without: None });
+    };
+    let only = f.raw_get::<Option<Table>>("only")?;
+    let allowed = if only.is_some() { squares_of(only)? } else { Bitboard::ALL };
+    let exclude = squares_of(f.raw_get::<Option<Table>>("exclude")?)?;
+    let not_to = squares_of(f.raw_get::<Option<Table>>("not_to")?)?;
+    let without = f.raw_get::<Option<String>>("without")?.map(|s| square(&s)).transpose()?;
+    Ok(MoveFilter { allowed: allowed - exclude, not_to, without })
+}
+
+/// The legal moves of the card's user under a [`MoveFilter`].
+fn legal_moves_for(run: &Run, filter: MoveFilter) -> R<Vec<crate::kernel::Move>> {
+    let Some(absent) = filter.without else {
+        return Ok(run.state.moves_avoiding(run.user, filter.allowed, filter.not_to));
+    };
+    let mut board = run.state.board;
+    rule(board.set_aside(absent, &mut crate::kernel::Unrecorded))?;
+    let mut out = Vec::new();
+    crate::kernel::legal_moves_avoiding(&board, run.user, filter.allowed, filter.not_to, &mut out);
+    Ok(out)
 }
 
 /// The direction from `from` to `to` if `to` is exactly `distance` steps away in a line.

@@ -1,0 +1,425 @@
+//! Events told to people: one short line per event in a seated player's frame
+//! ("your d4", directions as the drawn board shows them), the game record as
+//! numbered move pairs, and events as JSON lines for tools.
+//!
+//! Architecture invariant: text only. Everything said here is read off the
+//! events and the board they were recorded on; nothing here decides anything.
+
+use serde_json::{Map, Value};
+
+use crate::content::Content;
+use crate::game::{CardId, Choice, Event, GameEvent, SkipReason, SkippedStep};
+use crate::kernel::{Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Orientation, Player, Removal, Square, block};
+
+/// How a player sees the board: which way is up on their screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub viewer: Player,
+    pub orientation: Orientation,
+}
+
+impl Frame {
+    /// The board direction drawn upward: the viewer's forward (R2.2).
+    pub fn up(self) -> Dir {
+        self.orientation.forward(self.viewer)
+    }
+
+    /// The board direction drawn to the right.
+    pub fn right(self) -> Dir {
+        self.up().clockwise()
+    }
+
+    /// Where `sq` is drawn: (column from the left, row from the bottom), up to a shift.
+    fn screen(self, sq: Square) -> (i8, i8) {
+        let dot = |d: Dir| {
+            let (f, r) = d.delta();
+            sq.file() * f + sq.rank() * r
+        };
+        (dot(self.right()), dot(self.up()))
+    }
+
+    /// `dir` as the viewer sees it on the drawn board: `up`, `down-left`, …
+    pub fn word(self, dir: Dir) -> &'static str {
+        let (df, dr) = dir.delta();
+        let along = |d: Dir| {
+            let (f, r) = d.delta();
+            df * f + dr * r
+        };
+        match (along(self.right()).signum(), along(self.up()).signum()) {
+            (0, 1) => "up",
+            (0, _) => "down",
+            (1, 0) => "right",
+            (_, 0) => "left",
+            (1, 1) => "up-right",
+            (-1, 1) => "up-left",
+            (1, _) => "down-right",
+            _ => "down-left",
+        }
+    }
+
+    /// The direction a player names: a screen word (`left`, `up-right`; `l`, `u`
+    /// for short) in this frame, or the board's own `n`, `e`, `s`, `w`, ….
+    pub fn dir(self, text: &str) -> Option<Dir> {
+        let text = text.trim().to_ascii_lowercase();
+        let short = match text.as_str() {
+            "u" => "up",
+            "d" => "down",
+            "l" => "left",
+            "r" => "right",
+            other => other,
+        };
+        Dir::ALL.into_iter().find(|&d| self.word(d) == short).or_else(|| text.parse().ok())
+    }
+
+    /// The square drawn lower left of the 2×2 block whose board anchor is `anchor`.
+    pub fn block_corner(self, anchor: Square) -> Square {
+        let squares = block(anchor).unwrap_or(Bitboard::from_square(anchor));
+        squares.into_iter().min_by_key(|&s| (self.screen(s).1, self.screen(s).0)).unwrap_or(anchor)
+    }
+
+    /// The board anchor of the block drawn with `corner` lower left, if it fits.
+    pub fn block_from_corner(self, corner: Square) -> Option<Square> {
+        let right = corner.step(self.right())?;
+        let up = corner.step(self.up())?;
+        let far = right.step(self.up())?;
+        [corner, right, up, far].into_iter().min_by_key(|s| (s.rank(), s.file()))
+    }
+
+    /// A compass for a board drawn turned: which board edge is up, right, down
+    /// and left. `None` when north is up (the board as printed in RULES.md).
+    pub fn compass(self) -> Option<[String; 3]> {
+        if self.up() == Dir::N {
+            return None;
+        }
+        let name = |d: Dir| d.to_string().to_ascii_uppercase();
+        Some([
+            format!("    {}", name(self.up())),
+            format!("  {} + {}", name(self.right().opposite()), name(self.right())),
+            format!("    {}", name(self.up().opposite())),
+        ])
+    }
+}
+
+/// Tells events as lines, keeping the board they happen on up to date.
+pub struct Narrator<'a> {
+    content: &'a Content,
+    board: Board,
+    /// Whose frame: "your d4" and screen directions; `None` for a neutral record
+    /// (player names and board directions).
+    viewer: Option<Player>,
+    /// The card being resolved, for removals by a card.
+    card: Option<CardId>,
+}
+
+impl<'a> Narrator<'a> {
+    /// A narrator for events that start on `board`.
+    pub fn new(content: &'a Content, board: Board, viewer: Option<Player>) -> Narrator<'a> {
+        Narrator { content, board, viewer, card: None }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn card_name(&self, card: CardId) -> String {
+        self.content.card(card).map_or_else(|| format!("card #{}", card.0), |c| c.manifest.name.clone())
+    }
+
+    fn whose(&self, p: Player) -> String {
+        if self.viewer == Some(p) { "your".into() } else { format!("{p}'s") }
+    }
+
+    fn piece(&self, c: &Checker, at: Square) -> String {
+        format!("{} {} on {at}", self.whose(c.owner), c.kind.name())
+    }
+
+    fn at(&self, sq: Square) -> String {
+        match self.board.checker(sq) {
+            Some(c) => self.piece(&c, sq),
+            None => sq.to_string(),
+        }
+    }
+
+    fn direction(&self, dir: Dir) -> String {
+        match self.viewer {
+            Some(viewer) => Frame { viewer, orientation: self.board.orientation() }.word(dir).to_string(),
+            None => dir.to_string(),
+        }
+    }
+
+    fn block_text(anchor: Square) -> String {
+        let squares: Vec<String> =
+            block(anchor).map_or_else(Vec::new, |b| b.into_iter().map(|s| s.to_string()).collect());
+        squares.join(" ")
+    }
+
+    /// The line for `event` (`None` for events with nothing to tell), then the
+    /// board moves on past it.
+    pub fn line(&mut self, event: &Event) -> Option<String> {
+        let line = match event {
+            Event::Board(e) => Some(self.board_line(e)),
+            Event::Game(e) => self.game_line(e),
+        };
+        if let Event::Board(e) = event {
+            e.redo(&mut self.board);
+        }
+        line
+    }
+
+    /// Lines for the events of one decision, leaving out the move that the
+    /// decision itself names (its captures and crownings are told).
+    pub fn decision_lines(&mut self, decision: &Choice, events: &[Event]) -> Vec<String> {
+        let mut named_move = matches!(decision, Choice::Move(_));
+        let mut out = Vec::new();
+        for event in events {
+            if named_move && matches!(event, Event::Board(BoardEvent::Moved { .. })) {
+                named_move = false;
+                self.line(event);
+                continue;
+            }
+            out.extend(self.line(event));
+        }
+        out
+    }
+
+    fn board_line(&self, event: &BoardEvent) -> String {
+        match event {
+            BoardEvent::Moved { from, to, via } => {
+                let mut path = vec![from.to_string()];
+                path.extend(via.iter().chain([to]).map(Square::to_string));
+                format!("{} moves {}", self.at(*from), path.join("-"))
+            }
+            BoardEvent::Captured { at, checker, .. } => format!("{} is captured", self.piece(checker, *at)),
+            BoardEvent::Removed { at, checker, cause } => {
+                let how = match cause {
+                    Removal::PushedOff => "is pushed off the board".to_string(),
+                    Removal::PushedIntoWall => "is pushed against a wall and leaves the board".to_string(),
+                    Removal::PushedIntoWater => "is pushed into water and leaves the board".to_string(),
+                    Removal::PushedIntoFire => "is pushed into fire and leaves the board".to_string(),
+                    Removal::Card => match self.card {
+                        Some(card) => format!("is removed by {}", self.card_name(card)),
+                        None => "is removed".to_string(),
+                    },
+                };
+                format!("{} {how}", self.piece(checker, *at))
+            }
+            BoardEvent::Pushed { from, to } => {
+                let dir = Dir::ALL.into_iter().find(|&d| from.step(d) == Some(*to)).unwrap_or(Dir::N);
+                format!("{} is pushed {} to {to}", self.at(*from), self.direction(dir))
+            }
+            BoardEvent::Crowned { at, player } => format!("{} pawn on {at} is crowned king", self.whose(*player)),
+            BoardEvent::MadeEmperor { pawn, king, .. } => {
+                format!("{} becomes an emperor with the piece of the pawn on {pawn}", self.at(*king))
+            }
+            BoardEvent::Revived { at, player } => format!("{} pawn comes back on {at}", self.whose(*player)),
+            BoardEvent::TokenPlaced { at, token } => format!("a {} goes on {}", token.name(), self.at(*at)),
+            BoardEvent::TokenRemoved { at, token, cause } => {
+                let why = if *cause == Clearing::Snookle { " (a snookle arrived, R8.8)" } else { "" };
+                format!("the {} leaves {}{why}", token.name(), self.at(*at))
+            }
+            BoardEvent::TerrainPlaced { at, terrain } => format!("{} fills {at}", terrain.name()),
+            BoardEvent::TerrainRemoved { at, terrain, cause } => {
+                let why = if *cause == Clearing::Monolith { " under the monolith" } else { "" };
+                format!("the {} on {at} is gone{why}", terrain.name())
+            }
+            BoardEvent::WallsPlaced { owner, edges } => {
+                format!("{} walls go up on {} and {}", self.whose(*owner), edges.0, edges.1)
+            }
+            BoardEvent::WallRemoved { edge, owner, cause } => {
+                let why = if *cause == Clearing::Monolith { " as the monolith passes" } else { "" };
+                format!("{} wall on {edge} comes down{why}", self.whose(*owner))
+            }
+            BoardEvent::MonolithPlaced { at } => format!("the monolith lands on {}", Self::block_text(*at)),
+            BoardEvent::MonolithMoved { to, dir, .. } => {
+                format!("the monolith moves {} to {}", self.direction(*dir), Self::block_text(*to))
+            }
+            BoardEvent::MonolithBlocked { .. } => "the monolith cannot move any way, so it stays (R7.6)".to_string(),
+            BoardEvent::Rotated { rotation, orientation } => {
+                let way =
+                    if *rotation == crate::kernel::Rotation::Clockwise { "clockwise" } else { "counterclockwise" };
+                format!("the board turns {way}: {}", orientation.describe())
+            }
+            BoardEvent::SetAside { at, checker } => format!("{} is lifted off the board", self.piece(checker, *at)),
+            BoardEvent::PutBack { at, checker } => format!("{} comes back", self.piece(checker, *at)),
+        }
+    }
+
+    fn game_line(&mut self, event: &GameEvent) -> Option<String> {
+        Some(match event {
+            GameEvent::TurnBegan { .. } | GameEvent::ConstraintMet { .. } | GameEvent::GameOver { .. } => return None,
+            GameEvent::CardUsed { card } => {
+                self.card = Some(*card);
+                return None;
+            }
+            GameEvent::CardDiscarded { .. } => {
+                self.card = None;
+                return None;
+            }
+            GameEvent::CardDrawn { card } => format!("{} is turned face up", self.card_name(*card)),
+            GameEvent::Reshuffled { cards, everything: false } => {
+                format!("the draw pile is empty: the {cards} discarded cards are shuffled into a new one (R3.2)")
+            }
+            GameEvent::Reshuffled { cards, everything: true } => {
+                format!("all {cards} cards are shuffled into a new draw pile")
+            }
+            GameEvent::DrawPileReordered => "the draw pile is put in a new, secret order".to_string(),
+            GameEvent::AnsweredAutomatically { answer } => format!("the only possible answer, {answer}, is taken"),
+            GameEvent::StepSkipped { step: SkippedStep::Move, .. } => {
+                "no checker can move: the move step is skipped (R3.1)".to_string()
+            }
+            GameEvent::StepSkipped { step: SkippedStep::Card, reason } => match reason {
+                SkipReason::NoFaceUpCard => "no card is face up: the card step is skipped (R3.3)".to_string(),
+                _ => "no face-up card can be used now: the card step is skipped (R3.3)".to_string(),
+            },
+            GameEvent::ConstraintSet { card, movers } => {
+                let squares: Vec<String> = movers.iter().map(Square::to_string).collect();
+                format!(
+                    "next turn the opponent must move from {} if able ({})",
+                    squares.join(" "),
+                    self.card_name(*card)
+                )
+            }
+            GameEvent::ConstraintLapsed { card } => {
+                format!(
+                    "none of the checkers {} named can move, so its constraint lapses (R4.8)",
+                    self.card_name(*card)
+                )
+            }
+            GameEvent::Message { text } => format!("\"{text}\""),
+        })
+    }
+}
+
+/// One player's turn in the record: the move, then what the cards did.
+#[derive(Clone, Debug, Default)]
+pub struct TurnRecord {
+    pub player: Option<Player>,
+    /// The move as played (`c3-d4`), or `--` when the move step was skipped.
+    pub mv: Option<String>,
+    /// What happened after the move: the card used and its effects.
+    pub lines: Vec<String>,
+}
+
+/// The game as numbered turns, from its events and decisions: `events[0]` are
+/// the deal's and `events[i + 1]` those of `decisions[i]`.
+pub fn turns(
+    content: &Content,
+    start: Board,
+    decisions: &[Choice],
+    events: &[Vec<Event>],
+    viewer: Option<Player>,
+) -> Vec<TurnRecord> {
+    let mut narrator = Narrator::new(content, start, viewer);
+    let mut turns = vec![TurnRecord { player: Some(Player::Dark), ..TurnRecord::default() }];
+    for (i, batch) in events.iter().enumerate() {
+        let decision = i.checked_sub(1).and_then(|d| decisions.get(d));
+        let mut skip_move = false;
+        match decision {
+            Some(Choice::Move(m)) => {
+                if let Some(t) = turns.last_mut() {
+                    t.mv = Some(m.to_string());
+                }
+                skip_move = true;
+            }
+            Some(Choice::Card(c)) => {
+                let name = narrator.card_name(*c);
+                if let Some(t) = turns.last_mut() {
+                    t.lines.push(format!("uses {name}"));
+                }
+            }
+            _ => {}
+        }
+        for event in batch {
+            match event {
+                Event::Game(GameEvent::TurnBegan { player, .. }) => {
+                    turns.push(TurnRecord { player: Some(*player), ..TurnRecord::default() });
+                }
+                Event::Game(GameEvent::StepSkipped { step: SkippedStep::Move, .. }) => {
+                    if let Some(t) = turns.last_mut() {
+                        t.mv = Some("--".into());
+                    }
+                }
+                Event::Board(BoardEvent::Moved { .. }) if skip_move => {
+                    skip_move = false;
+                    narrator.line(event);
+                    continue;
+                }
+                Event::Board(BoardEvent::Captured { .. }) if skip_move => {
+                    narrator.line(event);
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(line) = narrator.line(event)
+                && let Some(t) = turns.last_mut()
+            {
+                t.lines.push(line);
+            }
+        }
+    }
+    turns.retain(|t| t.mv.is_some() || !t.lines.is_empty());
+    turns
+}
+
+/// The record as checkers players write it: `1. c3-d4 f6-e5`, each side's card
+/// and its effects indented under the move pair.
+pub fn record_text(turns: &[TurnRecord]) -> String {
+    let mut out = String::new();
+    let mut pairs: Vec<(usize, Vec<&TurnRecord>)> = Vec::new();
+    for (i, t) in turns.iter().enumerate() {
+        // Dark moves first (R1.3), so turn 2k and 2k+1 make move k+1.
+        let number = i / 2 + 1;
+        match pairs.last_mut() {
+            Some((n, group)) if *n == number => group.push(t),
+            _ => pairs.push((number, vec![t])),
+        }
+    }
+    for (number, group) in pairs {
+        let moves: Vec<&str> = group.iter().map(|t| t.mv.as_deref().unwrap_or("--")).collect();
+        out.push_str(&format!("{number:>3}. {}\n", moves.join(" ")));
+        for t in group {
+            if t.lines.is_empty() {
+                continue;
+            }
+            let who = t.player.map_or(String::new(), |p| p.to_string());
+            out.push_str(&format!("       {who}: {}\n", t.lines.join("; ")));
+        }
+    }
+    out
+}
+
+/// Events as JSON objects, one per event: its fields, with `move` (the move
+/// number), `player` (whose turn), `kind`, card ids for card numbers and, for a
+/// removal by a card, the card.
+pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let (mut turn, mut player) = (0u32, Player::Dark);
+    let mut card: Option<CardId> = None;
+    let card_id = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
+    for event in events.iter().flatten() {
+        match event {
+            Event::Game(GameEvent::TurnBegan { turn: t, player: p }) => (turn, player) = (*t, *p),
+            Event::Game(GameEvent::CardUsed { card: c }) => card = Some(*c),
+            _ => {}
+        }
+        let Ok(Value::Object(fields)) = serde_json::to_value(event) else { continue };
+        let mut object = Map::new();
+        object.insert("move".into(), Value::from(turn / 2 + 1));
+        object.insert("player".into(), Value::from(player.to_string().to_ascii_lowercase()));
+        for (key, value) in fields {
+            let value = match (key.as_str(), &value) {
+                ("card", Value::Number(n)) => Value::from(card_id(CardId(n.as_u64().unwrap_or(0) as u16))),
+                _ => value,
+            };
+            object.insert(key, value);
+        }
+        if let (Event::Board(BoardEvent::Removed { cause: Removal::Card, .. }), Some(c)) = (event, card) {
+            object.insert("card".into(), Value::from(card_id(c)));
+        }
+        if let Event::Game(GameEvent::CardDiscarded { .. }) = event {
+            card = None;
+        }
+        out.push(Value::Object(object));
+    }
+    out
+}

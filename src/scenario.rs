@@ -26,8 +26,9 @@ use serde::Deserialize;
 
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
-use crate::game::{Answer, CardId, Constraint, Counters, GameState, Moved, Resolution, Step};
+use crate::game::{Answer, CardId, Constraint, Counters, EventLog, GameState, Moved, Resolution, Step};
 use crate::kernel::{Bitboard, Dir, Orientation, Player, Square, Supply, Unrecorded};
+use crate::narrate::Narrator;
 use crate::script::ScriptEngine;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -126,6 +127,10 @@ pub struct Expect {
     pub face_up: Option<Vec<String>>,
     #[serde(default)]
     pub discard: Option<Vec<String>>,
+    /// What the card's user is told, line by line, in their frame (narrate.rs):
+    /// directions as the board is drawn for them, "your" for their checkers.
+    #[serde(default)]
+    pub narration: Option<Vec<String>>,
 }
 
 /// Supply counts in a scenario; each kind is optional. Walls are per player.
@@ -265,6 +270,7 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     // as it would have been in play.
     board.settle_crowns(&mut Unrecorded);
     state.board = board;
+    state.journal = EventLog::recording();
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;
     state.moved = s.moved;
@@ -389,7 +395,15 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
     if let Some(want) = &s.expect.error {
         return Err(format!("expected an error containing '{want}', but the card finished"));
     }
-    check_state(engine, &after, &s.expect)
+    check_state(engine, &after, &s.expect)?;
+    if let Some(want) = &s.expect.narration {
+        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move));
+        let got: Vec<String> = after.journal.events().iter().filter_map(|e| narrator.line(e)).collect();
+        if *want != got {
+            return Err(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));
+        }
+    }
+    Ok(())
 }
 
 fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Result<(), String> {

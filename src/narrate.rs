@@ -196,6 +196,7 @@ impl<'a> Narrator<'a> {
                     Removal::PushedIntoWall => "is pushed against a wall and leaves the board".to_string(),
                     Removal::PushedIntoWater => "is pushed into water and leaves the board".to_string(),
                     Removal::PushedIntoFire => "is pushed into fire and leaves the board".to_string(),
+                    Removal::Sacrificed => "leaves the board to crown an emperor".to_string(),
                     Removal::Card => match self.card {
                         Some(card) => format!("is removed by {}", self.card_name(card)),
                         None => "is removed".to_string(),
@@ -208,8 +209,8 @@ impl<'a> Narrator<'a> {
                 format!("{} is pushed {} to {to}", self.at(*from), self.direction(dir))
             }
             BoardEvent::Crowned { at, player } => format!("{} pawn on {at} is crowned king", self.whose(*player)),
-            BoardEvent::MadeEmperor { pawn, king, .. } => {
-                format!("{} becomes an emperor with the piece of the pawn on {pawn}", self.at(*king))
+            BoardEvent::MadeEmperor { king, pawn } => {
+                format!("{} becomes an emperor with the piece of the pawn from {pawn}", self.at(*king))
             }
             BoardEvent::Revived { at, player } => format!("{} pawn comes back on {at}", self.whose(*player)),
             BoardEvent::TokenPlaced { at, token } => format!("a {} goes on {}", token.name(), self.at(*at)),
@@ -422,4 +423,87 @@ pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
         out.push(Value::Object(object));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::Rotation;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    fn frame(viewer: Player, dark_forward: Dir) -> Frame {
+        Frame { viewer, orientation: Orientation::with_dark_forward(dark_forward).unwrap() }
+    }
+
+    #[test]
+    fn directions_are_named_as_the_board_is_drawn_for_the_viewer() {
+        // Dark at rank 1 (R2.1): north is up, east is right.
+        let dark = frame(Player::Dark, Dir::N);
+        assert_eq!([Dir::N, Dir::E, Dir::S, Dir::W].map(|d| dark.word(d)), ["up", "right", "down", "left"]);
+        assert_eq!(
+            [Dir::NE, Dir::NW, Dir::SE, Dir::SW].map(|d| dark.word(d)),
+            ["up-right", "up-left", "down-right", "down-left"]
+        );
+        // Light sits across the board: the same board directions read the other way.
+        let light = frame(Player::Light, Dir::N);
+        assert_eq!([Dir::N, Dir::E, Dir::S, Dir::W].map(|d| light.word(d)), ["down", "left", "up", "right"]);
+        // After a clockwise turn (R8.21) Dark faces file a: west is up, north is right.
+        let turned = Orientation::default().rotated(Rotation::Clockwise);
+        let dark = Frame { viewer: Player::Dark, orientation: turned };
+        assert_eq!([Dir::W, Dir::N, Dir::E, Dir::S].map(|d| dark.word(d)), ["up", "right", "down", "left"]);
+        assert_eq!(dark.dir("left"), Some(Dir::S));
+        assert_eq!(dark.dir("u"), Some(Dir::W));
+        assert_eq!(dark.dir("up-right"), Some(Dir::NW));
+        // The board's own names still work, whatever the frame.
+        assert_eq!(dark.dir("s"), Some(Dir::S));
+        assert_eq!(dark.dir("ne"), Some(Dir::NE));
+        assert_eq!(dark.dir("sideways"), None);
+    }
+
+    #[test]
+    fn every_frame_names_every_direction_once_and_reads_its_own_words_back() {
+        for viewer in Player::BOTH {
+            for forward in [Dir::N, Dir::E, Dir::S, Dir::W] {
+                let f = frame(viewer, forward);
+                let mut words: Vec<&str> = Dir::ALL.iter().map(|&d| f.word(d)).collect();
+                words.sort();
+                words.dedup();
+                assert_eq!(words.len(), 8, "{viewer:?} {forward:?}");
+                for d in Dir::ALL {
+                    assert_eq!(f.dir(f.word(d)), Some(d));
+                }
+                assert_eq!(f.word(f.up()), "up");
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_are_named_by_the_corner_drawn_lower_left() {
+        // The block d4 e4 d5 e5 (anchor d4) as four viewers see it.
+        assert_eq!(frame(Player::Dark, Dir::N).block_corner(sq("d4")), sq("d4"));
+        assert_eq!(frame(Player::Light, Dir::N).block_corner(sq("d4")), sq("e5"));
+        assert_eq!(frame(Player::Dark, Dir::E).block_corner(sq("d4")), sq("d5"));
+        assert_eq!(frame(Player::Dark, Dir::W).block_corner(sq("d4")), sq("e4"));
+        for viewer in Player::BOTH {
+            for forward in [Dir::N, Dir::E, Dir::S, Dir::W] {
+                let f = frame(viewer, forward);
+                for anchor in Square::all().filter(|&a| block(a).is_some()) {
+                    assert_eq!(f.block_from_corner(f.block_corner(anchor)), Some(anchor));
+                }
+            }
+        }
+        // A corner drawn at the top or right edge starts no block.
+        assert_eq!(frame(Player::Dark, Dir::N).block_from_corner(sq("h4")), None);
+        assert_eq!(frame(Player::Light, Dir::N).block_from_corner(sq("a4")), None);
+    }
+
+    #[test]
+    fn a_compass_is_drawn_only_when_north_is_not_up() {
+        assert_eq!(frame(Player::Dark, Dir::N).compass(), None);
+        let compass = frame(Player::Light, Dir::N).compass().unwrap();
+        assert_eq!(compass, ["    S".to_string(), "  E + W".to_string(), "    N".to_string()]);
+    }
 }

@@ -551,18 +551,25 @@ impl Board {
         if p.kind != Kind::Pawn || k.kind != Kind::King || p.owner != k.owner {
             refuse!("{pawn} must hold a pawn and {king} a king of the same player (R8.3)");
         }
-        self.crown_emperor(pawn, king, p);
-        log.record(BoardEvent::MadeEmperor { pawn, king, sacrificed: p });
+        self.sacrifice(pawn, p);
+        log.record(BoardEvent::Removed { at: pawn, checker: p, cause: Removal::Sacrificed });
+        self.emperors.insert(king);
+        log.record(BoardEvent::MadeEmperor { king, pawn });
         Ok(())
     }
 
-    pub(super) fn crown_emperor(&mut self, pawn: Square, king: Square, sacrificed: Checker) {
-        self.write_checker(pawn, None);
+    /// R8.3: a pawn leaves the board for an emperor; its piece does not go to the
+    /// reserve, its tokens go back to the supply.
+    pub(super) fn sacrifice(&mut self, sq: Square, pawn: Checker) {
+        self.write_checker(sq, None);
         for token in Token::ALL {
-            if sacrificed.has(token) {
+            if pawn.has(token) {
                 *self.supply.token(token) += 1;
             }
         }
+    }
+
+    pub(super) fn crown_emperor(&mut self, king: Square) {
         self.emperors.insert(king);
     }
 

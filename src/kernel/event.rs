@@ -28,6 +28,8 @@ pub enum Removal {
     PushedIntoFire,
     /// A card's or an effect's script removed it (Antimatter, R8.19).
     Card,
+    /// R8.3: the pawn gave its piece to a king, which became an emperor.
+    Sacrificed,
 }
 
 /// Why a wall, a token or terrain went back to the supply.
@@ -76,11 +78,11 @@ pub enum BoardEvent {
         at: Square,
         player: Player,
     },
-    /// R8.3: the pawn on `pawn` left the board and its piece went onto the king on `king`.
+    /// R8.3: the king on `king` became an emperor with the piece of the pawn that
+    /// was on `pawn` (whose removal, cause `sacrificed`, comes just before).
     MadeEmperor {
-        pawn: Square,
         king: Square,
-        sacrificed: Checker,
+        pawn: Square,
     },
     /// R8.4: a piece from `player`'s reserve came onto `at` as a pawn.
     Revived {
@@ -173,11 +175,12 @@ impl BoardEvent {
     pub fn redo(&self, board: &mut Board) {
         match *self {
             BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to } => board.shift_checker(from, to),
+            BoardEvent::Removed { at, checker, cause: Removal::Sacrificed } => board.sacrifice(at, checker),
             BoardEvent::Captured { at, checker, .. } | BoardEvent::Removed { at, checker, .. } => {
                 board.lift(at, checker)
             }
             BoardEvent::Crowned { at, player } => board.crown(at, player),
-            BoardEvent::MadeEmperor { pawn, king, sacrificed } => board.crown_emperor(pawn, king, sacrificed),
+            BoardEvent::MadeEmperor { king, .. } => board.crown_emperor(king),
             BoardEvent::Revived { at, player } => board.revive(at, player),
             BoardEvent::TokenPlaced { at, token } => board.set_token(at, token, true),
             BoardEvent::TokenRemoved { at, token, .. } => board.set_token(at, token, false),

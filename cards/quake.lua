@@ -29,9 +29,9 @@ function play(ctx)
   end
 
   -- 2. Make them. No target is a shaken square, so the order cannot matter.
+  --    Each move is told to the players as it happens (an event).
   for _, push in ipairs(pushes) do
     ctx:relocate(push.from, push.to)
-    ctx:log("Quake: " .. push.from .. " is shoved to " .. push.to)
   end
   if #pushes == 0 then
     ctx:log("Quake: the monolith shudders, but nothing can move")

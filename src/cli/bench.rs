@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::game::{Choice, DecisionKind, GameState};
+use alien_checkers::game::{Choice, DecisionKind, EventLog, GameState};
 use alien_checkers::plain::{Position, perft, random_playout};
 use alien_checkers::script::ScriptEngine;
 use rand_chacha::rand_core::Rng;
@@ -63,16 +63,25 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
 
     let engine = ScriptEngine::load(&ContentRoot::discover(), "standard").map_err(|p| Failure(p.to_string()))?;
     let mut card_costs: Vec<f64> = Vec::new();
-    let mut seed = 0;
     let mut decisions = 0u64;
-    let (rate, games) = median_rate(args.runs, || {
-        for _ in 0..args.games {
-            seed += 1;
-            decisions += scripted_game(&engine, seed, &mut card_costs);
-        }
-        u64::from(args.games)
-    });
+    let mut scripted = |record: bool, card_costs: &mut Vec<f64>| {
+        let mut seed = 0;
+        median_rate(args.runs, || {
+            for _ in 0..args.games {
+                seed += 1;
+                decisions += scripted_game(&engine, seed, record, card_costs);
+            }
+            u64::from(args.games)
+        })
+    };
+    let (rate, games) = scripted(false, &mut card_costs);
     println!("random standard-deck games: {games} games per run, {:.0} games/s (median, 1 thread)", rate);
+    let (recorded, _) = scripted(true, &mut Vec::new());
+    println!(
+        "the same games with every event recorded: {recorded:.0} games/s ({:+.1}%; search and the figure above record nothing)",
+        (recorded / rate - 1.0) * 100.0
+    );
+    decisions /= 2;
     card_costs.sort_by(f64::total_cmp);
     let median = card_costs.get(card_costs.len() / 2).copied().unwrap_or(0.0);
     println!(
@@ -84,9 +93,13 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// One random game through the full decision loop; card steps are timed.
-fn scripted_game(engine: &ScriptEngine, seed: u64, card_costs: &mut Vec<f64>) -> u64 {
+/// One random game through the full decision loop, recording events or not;
+/// card steps are timed.
+fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, card_costs: &mut Vec<f64>) -> u64 {
     let mut state = GameState::new(&engine.content().setup(), seed);
+    if record {
+        state.journal = EventLog::recording();
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut decisions = 0;
     while let Some(decision) = state.pending(engine) {
@@ -98,6 +111,7 @@ fn scripted_game(engine: &ScriptEngine, seed: u64, card_costs: &mut Vec<f64>) ->
         if decision.kind != DecisionKind::Move {
             card_costs.push(start.elapsed().as_secs_f64());
         }
+        state.journal.take();
         decisions += 1;
     }
     decisions

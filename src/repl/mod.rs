@@ -186,10 +186,7 @@ impl Repl {
                 break;
             };
             match self.session.apply(&choice) {
-                Ok(line) => {
-                    println!("{line}   [{}]", self.seats[p.index()]);
-                    self.narrate_last();
-                }
+                Ok(line) => self.tell_last(&line, &format!("   [{}]", self.seats[p.index()])),
                 Err(e) => {
                     println!("{p} ({}) chose {choice}, which failed: {e}", self.seats[p.index()]);
                     break;
@@ -365,15 +362,24 @@ impl Repl {
         }
     }
 
-    /// Tells what the last decision did, one line per event, in the seated
-    /// player's frame.
-    fn narrate_last(&self) {
+    /// Tells the last decision (`line`, as the session wrote it, then `tag`) and
+    /// what it did, one line per event, in the seated player's frame.
+    fn tell_last(&self, line: &str, tag: &str) {
         let (Some(choice), Some(events)) = (self.session.decisions().last(), self.session.events().last()) else {
             return;
         };
         let before = self.session.board_before_last();
-        let mut narrator =
-            crate::narrate::Narrator::new(self.session.engine.content(), before, Some(self.view().viewer));
+        let viewer = self.view().viewer;
+        match choice {
+            // A direction as the viewer sees it on the board as it was drawn.
+            Choice::Answer(Answer::Dir(d)) => {
+                let frame = crate::narrate::Frame { viewer, orientation: before.orientation() };
+                let who = self.session.deciders().last().copied().unwrap_or(viewer);
+                println!("{who} answers {} ({d}){tag}", frame.word(*d));
+            }
+            _ => println!("{line}{tag}"),
+        }
+        let mut narrator = crate::narrate::Narrator::new(self.session.engine.content(), before, Some(viewer));
         for line in narrator.decision_lines(choice, events) {
             println!("  * {line}");
         }
@@ -470,10 +476,7 @@ impl Repl {
             }
         };
         match self.session.apply(&choice) {
-            Ok(line) => {
-                println!("{line}");
-                self.narrate_last();
-            }
+            Ok(line) => self.tell_last(&line, ""),
             Err(e) => println!("{e}; choose again ('options' lists what is possible)"),
         }
         for e in self.session.script_errors() {

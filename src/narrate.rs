@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::content::Content;
-use crate::game::{CardId, Choice, Event, GameEvent, SkipReason, SkippedStep};
+use crate::game::{Answer, CardId, Choice, Event, GameEvent, SkipReason, SkippedStep};
 use crate::kernel::{Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Orientation, Player, Removal, Square, block};
 
 /// How a player sees the board: which way is up on their screen.
@@ -264,7 +264,13 @@ impl<'a> Narrator<'a> {
                 format!("all {cards} cards are shuffled into a new draw pile")
             }
             GameEvent::DrawPileReordered => "the draw pile is put in a new, secret order".to_string(),
-            GameEvent::AnsweredAutomatically { answer } => format!("the only possible answer, {answer}, is taken"),
+            GameEvent::AnsweredAutomatically { prompt, answer } => {
+                let answer = match answer {
+                    Answer::Dir(d) => format!("{} ({d})", self.direction(*d)),
+                    other => other.to_string(),
+                };
+                format!("{prompt} only {answer} was possible, so it was taken")
+            }
             GameEvent::StepSkipped { step: SkippedStep::Move, .. } => {
                 "no checker can move: the move step is skipped (R3.1)".to_string()
             }

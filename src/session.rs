@@ -197,18 +197,9 @@ impl Session {
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.state.to_move;
-        let pending = self.state.pending(&self.engine);
-        let kind = pending.as_ref().map(|d| d.kind);
-        let only_answer = match (&pending, choice) {
-            (Some(d), Choice::Answer(a)) if d.options.len() == 1 => Some(a.clone()),
-            _ => None,
-        };
+        let kind = self.state.pending(&self.engine).map(|d| d.kind);
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
-        let mut events = self.state.journal.take();
-        if let Some(answer) = only_answer {
-            events.insert(0, GameEvent::AnsweredAutomatically { answer }.into());
-        }
-        self.events.push(events);
+        self.events.push(self.state.journal.take());
         self.boards.push(self.state.board);
         self.decisions.push(choice.clone());
         self.deciders.push(who);

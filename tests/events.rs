@@ -95,6 +95,7 @@ fn events_explain_every_change_of_the_board_in_random_games_of_every_deck() {
         "reshuffled",
         "draw_pile_reordered",
         "step_skipped",
+        "answered_automatically",
         "constraint_set",
         "constraint_met",
         "constraint_lapsed",

@@ -51,8 +51,8 @@ pub enum GameEvent {
     CardUsed { card: CardId },
     /// The card resolved and went to the discard pile.
     CardDiscarded { card: CardId },
-    /// A question with only one possible answer was answered for the player.
-    AnsweredAutomatically { answer: Answer },
+    /// A card's question had only one possible answer, so it was not asked.
+    AnsweredAutomatically { prompt: String, answer: Answer },
     /// A step passed without a decision, and why.
     StepSkipped { step: SkippedStep, reason: SkipReason },
     /// R4.8: a card restricted the opponent's next move to the checkers on `movers`.

@@ -541,6 +541,8 @@ fn ask(lua: &Cx, kind: QuestionKind, prompt: String, options: Vec<Answer>, optio
         // `none` is the answer nil, whoever offered it.
         let value = |a: &Answer| Asked::Answer((!is_none(a)).then(|| a.clone()));
         if options.len() == 1 && !optional {
+            let answer = options[0].clone();
+            run.state.journal.push(GameEvent::AnsweredAutomatically { prompt: prompt.clone(), answer });
             return Ok(value(&options[0]));
         }
         let Some(answer) = run.answers.get(run.cursor) else {

@@ -7,6 +7,7 @@ use clap::Args;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
+use alien_checkers::ai::{Level, MctsAgent, SearchConfig};
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, DecisionKind, EventLog, GameState};
 use alien_checkers::plain::{Position, perft, random_playout};
@@ -26,6 +27,9 @@ pub struct BenchArgs {
     /// Random full games with the standard deck per run.
     #[arg(long, default_value_t = 2000)]
     games: u32,
+    /// Searches at `normal` per run, each from a position of a random game.
+    #[arg(long, default_value_t = 8)]
+    searches: u32,
     /// Timed runs per figure; the median is reported.
     #[arg(long, default_value_t = 5)]
     runs: usize,
@@ -51,7 +55,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
 
     let mut seed = 0;
     let mut buf = Vec::with_capacity(48);
-    let (rate, games) = median_rate(args.runs, || {
+    let (plain_rate, games) = median_rate(args.runs, || {
         seed += 1;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..args.playouts {
@@ -59,9 +63,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         }
         u64::from(args.playouts)
     });
-    println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", rate);
+    println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", plain_rate);
 
-    let engine = ScriptEngine::load(&ContentRoot::discover(), "standard").map_err(|p| Failure(p.to_string()))?;
+    let root = ContentRoot::discover();
+    let engine = ScriptEngine::load(&root, "standard").map_err(|p| Failure(p.to_string()))?;
     let mut card_costs: Vec<f64> = Vec::new();
     let mut decisions = 0u64;
     let mut scripted = |record: bool, card_costs: &mut Vec<f64>| {
@@ -75,7 +80,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         })
     };
     let (rate, games) = scripted(false, &mut card_costs);
-    println!("random standard-deck games: {games} games per run, {:.0} games/s (median, 1 thread)", rate);
+    println!(
+        "random standard-deck games: {games} games per run, {rate:.0} games/s (median, 1 thread); {:.4} of the plain playout rate",
+        rate / plain_rate
+    );
     let (recorded, _) = scripted(true, &mut Vec::new());
     println!(
         "the same games with every event recorded: {recorded:.0} games/s ({:+.1}%; search and the figure above record nothing)",
@@ -90,7 +98,51 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         card_costs.len(),
         decisions as f64 / (f64::from(args.games) * args.runs.max(1) as f64)
     );
+
+    let plain = ScriptEngine::load(&root, "plain").map_err(|p| Failure(p.to_string()))?;
+    let plain_search = search_rate(&plain, args);
+    let standard_search = search_rate(&engine, args);
+    println!(
+        "search at normal ({} searches per run, 1 thread): plain {plain_search:.0}, standard deck {standard_search:.0} iterations/s (medians); standard/plain {:.3}",
+        args.searches,
+        standard_search / plain_search
+    );
     Ok(())
+}
+
+/// Iterations per second of `normal`'s search (one thread, iteration budget) from
+/// positions of random games: the median over the runs.
+fn search_rate(engine: &ScriptEngine, args: &BenchArgs) -> f64 {
+    let positions: Vec<GameState> = (0..u64::from(args.searches)).map(|seed| position(engine, seed)).collect();
+    let planets = engine.content().setup().planets;
+    let (rate, _) = median_rate(args.runs, || {
+        let mut iterations = 0;
+        for (i, state) in positions.iter().enumerate() {
+            let mut agent = MctsAgent::new(SearchConfig::level(Level::Normal), planets.clone(), i as u64);
+            iterations += agent.search(state, engine).map_or(0, |r| r.iterations);
+        }
+        iterations
+    });
+    rate
+}
+
+/// A position a few moves into a random game of `seed` where the player to move
+/// has a choice.
+fn position(engine: &ScriptEngine, seed: u64) -> GameState {
+    let mut state = GameState::new(&engine.content().setup(), seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbe4c);
+    let mut best = state.clone();
+    for _ in 0..(12 + seed % 20) {
+        let Some(decision) = state.pending(engine) else { break };
+        if decision.options.len() > 1 {
+            best = state.clone();
+        }
+        let pick = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
+        if state.apply(engine, pick).is_err() {
+            break;
+        }
+    }
+    best
 }
 
 /// One random game through the full decision loop, recording events or not;

@@ -17,6 +17,13 @@
 //! A scenario fails if the card asks a question its answers do not cover (unless
 //! `expect.question` names it), if an answer is not among the options asked, or if
 //! an answer is left over because no question asked for it.
+//!
+//! A *whole-turn* scenario gives `decisions` instead of `answers`: moves, cards
+//! and answers of both players, played through the game's own decision loop
+//! (`GameState::apply`) from the scene, with `point`s between them where the
+//! game is checked, and `expect` checked at the end (the board, the events, the
+//! winner and why). A file that names neither a card nor a planet holds only
+//! whole-turn scenarios (the turn rules, R3 and R10).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -26,8 +33,10 @@ use serde::Deserialize;
 
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
-use crate::game::{Answer, CardId, Constraint, Counters, EventLog, GameState, Moved, Resolution, Step};
-use crate::kernel::{Bitboard, Dir, Orientation, Player, Square, Supply, Unrecorded};
+use crate::game::{
+    Answer, CardId, Choice, Constraint, Counters, DecisionKind, Event, EventLog, GameState, Moved, Resolution, Step,
+};
+use crate::kernel::{Bitboard, Dir, MoveText, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
 use crate::script::ScriptEngine;
 
@@ -82,6 +91,50 @@ pub struct Scenario {
     /// Answers to the card's questions, in order, as written in the REPL.
     #[serde(default)]
     pub answers: Vec<String>,
+    /// A whole-turn scenario: decisions of both players, as typed (`c3-d4`, a
+    /// card's id, an answer in board terms), and points where the game is checked.
+    #[serde(default)]
+    pub decisions: Option<Vec<Play>>,
+    /// Whole-turn: the step the scene starts at (default `move`).
+    #[serde(default)]
+    pub step: Option<StartStep>,
+    /// Whole-turn: squares of the checkers that must move this turn if able (R4.8).
+    #[serde(default)]
+    pub constraint: Option<Vec<Square>>,
+    /// Whole-turn: the same for the opponent's next turn.
+    #[serde(default)]
+    pub next_constraint: Option<Vec<Square>>,
+    /// Whole-turn: each player's secret planet (R2.3), by planet id.
+    #[serde(default)]
+    pub planets: Option<BTreeMap<Player, String>>,
+    /// Whole-turn: turns completed so far (R10.4's limit counts them).
+    #[serde(default)]
+    pub turn: Option<u32>,
+    pub expect: Expect,
+}
+
+/// Where a whole-turn scene starts.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum StartStep {
+    Move,
+    Card,
+}
+
+/// One item of a whole-turn scenario: a decision as typed, or a named point
+/// where the game is checked.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Play {
+    Decision(String),
+    Point(Point),
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// What the point is called in failure messages ("after Light's reply").
+    pub point: String,
     pub expect: Expect,
 }
 
@@ -129,8 +182,28 @@ pub struct Expect {
     pub discard: Option<Vec<String>>,
     /// What the card's user is told, line by line, in their frame (narrate.rs):
     /// directions as the board is drawn for them, "your" for their checkers.
+    /// In a whole-turn scenario: everything told since the previous point, in the
+    /// frame of the player who started the scene.
     #[serde(default)]
     pub narration: Option<Vec<String>>,
+    /// Whole-turn: these event kinds (README, "Events") happened in this order
+    /// since the previous point, among others.
+    #[serde(default)]
+    pub events: Option<Vec<String>>,
+    /// Whole-turn: the game is over and this player won (`dark`, `light`), or
+    /// `draw` (R10).
+    #[serde(default)]
+    pub winner: Option<String>,
+    /// Whole-turn: why it ended: `capture`, `five_kings`, `planet`, `no_moves`,
+    /// `move_limit` (R10).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Whole-turn: whose decision is pending (the game is not over).
+    #[serde(default)]
+    pub to_move: Option<Player>,
+    /// Whole-turn: which decision is pending: `move`, `card` or `question`.
+    #[serde(default)]
+    pub pending: Option<String>,
 }
 
 /// Supply counts in a scenario; each kind is optional. Walls are per player.
@@ -224,7 +297,8 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
     let subject = match (&file.card, &file.planet) {
         (Some(card), None) => content.load_card(card, &mut problems).map(Subject::Card),
         (None, Some(planet)) => content.load_planet(planet, &mut problems).map(Subject::Planet),
-        _ => return vec![fail("(file)", "name exactly one of `card:` or `planet:`".into())],
+        (None, None) => Some(Subject::Rules),
+        _ => return vec![fail("(file)", "name at most one of `card:` or `planet:`".into())],
     };
     let Some(subject) = subject else { return vec![fail("(file)", problems.to_string())] };
     let engine = match ScriptEngine::new(content) {
@@ -241,6 +315,8 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
 enum Subject {
     Card(CardId),
     Planet(crate::game::PlanetId),
+    /// The turn rules: whole-turn scenarios only.
+    Rules,
 }
 
 fn ids(content: &Content, names: &[String]) -> Result<Vec<CardId>, String> {
@@ -299,7 +375,11 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
 
 fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), String> {
     let state = scene(engine, subject, s)?;
+    if let Some(plays) = &s.decisions {
+        return run_turns(engine, state, s, plays);
+    }
     match subject {
+        Subject::Rules => Err("a scenario without a card or planet needs `decisions`".into()),
         Subject::Planet(planet) => {
             let player = s.player.unwrap_or(state.to_move);
             if s.expect.holds.is_none() && s.expect.progress.is_none() {
@@ -336,6 +416,170 @@ fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), 
             run_card(engine, &state, card, s)
         }
     }
+}
+
+/// Plays a whole-turn scenario through the decision loop from its scene.
+fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &[Play]) -> Result<(), String> {
+    let content = engine.content();
+    state.step = match s.step.unwrap_or(StartStep::Move) {
+        StartStep::Move => Step::Move,
+        StartStep::Card => Step::Card,
+    };
+    state.turn = s.turn.unwrap_or(0);
+    let card = content.setup().deck.first().copied().unwrap_or(CardId(0));
+    let constraint = |squares: &Option<Vec<Square>>| {
+        squares.as_ref().map(|q| Constraint { card, movers: q.iter().copied().collect() })
+    };
+    state.constraint = constraint(&s.constraint);
+    state.next_constraint = constraint(&s.next_constraint);
+    // No planet is in play unless the scenario names it.
+    state.planets = [None, None];
+    for (&p, id) in s.planets.iter().flatten() {
+        state.planets[p.index()] =
+            Some(content.planet_id(id).ok_or_else(|| format!("'{id}' is not a planet of the deck"))?);
+    }
+    let viewer = state.to_move;
+    state.settle(engine);
+    let mut since = Checked { board: state.board, events: state.journal.take() };
+    let mut decisions = 0;
+    for play in plays {
+        match play {
+            Play::Decision(text) => {
+                decisions += 1;
+                let choice = typed_choice(engine, &state, text).map_err(|e| format!("decision {decisions}: {e}"))?;
+                state.apply(engine, &choice).map_err(|e| format!("decision {decisions} '{text}' was refused: {e}"))?;
+                since.events.extend(state.journal.take());
+            }
+            Play::Point(point) => {
+                check_point(engine, &state, &point.expect, &since, viewer)
+                    .map_err(|e| format!("at '{}' (after {decisions} decisions): {e}", point.point))?;
+                since = Checked { board: state.board, events: Vec::new() };
+            }
+        }
+    }
+    check_point(engine, &state, &s.expect, &since, viewer).map_err(|e| format!("at the end: {e}"))
+}
+
+/// What happened since the last check: the board then, and the events since.
+struct Checked {
+    board: crate::kernel::Board,
+    events: Vec<Event>,
+}
+
+/// The pending option a scenario's decision names: a move (`c3-d4`,
+/// `c3xe5xg7`), a card by id or name, or an answer as the option is written.
+fn typed_choice(engine: &ScriptEngine, state: &GameState, text: &str) -> Result<Choice, String> {
+    let decision = state.pending(engine).ok_or_else(|| format!("'{text}' was given, but the game is over"))?;
+    let text = text.trim();
+    let found = match decision.kind {
+        DecisionKind::Move => {
+            let wanted: MoveText = text.parse()?;
+            let matching: Vec<&Choice> =
+                decision.options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m))).collect();
+            match matching[..] {
+                [one] => Some(one.clone()),
+                _ => None,
+            }
+        }
+        DecisionKind::Card => {
+            let card = engine.content().find_card(text);
+            decision.options.iter().find(|o| matches!(o, Choice::Card(c) if Some(*c) == card)).cloned()
+        }
+        DecisionKind::Question => decision
+            .options
+            .iter()
+            .find(|o| matches!(o, Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text)))
+            .cloned(),
+    };
+    found.ok_or_else(|| {
+        let offered: Vec<String> = decision
+            .options
+            .iter()
+            .map(|o| match o {
+                Choice::Card(c) => engine.content().card(*c).map_or("?".into(), |d| d.id.clone()),
+                other => other.to_string(),
+            })
+            .collect();
+        format!("'{text}' is not one of {}'s options: {}", decision.player, offered.join(", "))
+    })
+}
+
+/// Checks the game at a point of a whole-turn scenario.
+fn check_point(
+    engine: &ScriptEngine,
+    state: &GameState,
+    expect: &Expect,
+    since: &Checked,
+    viewer: Player,
+) -> Result<(), String> {
+    let mut problems: Vec<String> = check_state(engine, state, expect).err().into_iter().collect();
+    let outcome = state.outcome();
+    if let Some(want) = &expect.winner {
+        let got = match outcome {
+            None => "no one (the game goes on)".to_string(),
+            Some(o) => o.winner.map_or("draw".into(), |p| p.to_string().to_ascii_lowercase()),
+        };
+        if *want != got {
+            problems.push(format!("expected the winner {want}, got {got}"));
+        }
+    }
+    if let Some(want) = &expect.reason {
+        let got = outcome.map_or("none (the game goes on)".into(), |o| reason_name(o.reason));
+        if *want != got {
+            problems.push(format!("expected the game to end by {want}, got {got}"));
+        }
+    }
+    if expect.to_move.is_some() || expect.pending.is_some() {
+        match state.pending(engine) {
+            None => problems.push("expected a pending decision, but the game is over".into()),
+            Some(d) => {
+                if let Some(p) = expect.to_move.filter(|&p| p != d.player) {
+                    problems.push(format!("expected {p} to decide, but {} does", d.player));
+                }
+                let kind = match d.kind {
+                    DecisionKind::Move => "move",
+                    DecisionKind::Card => "card",
+                    DecisionKind::Question => "question",
+                };
+                if let Some(want) = expect.pending.as_deref().filter(|&w| w != kind) {
+                    problems.push(format!("expected a {want} decision, but a {kind} decision is pending"));
+                }
+            }
+        }
+    }
+    if let Some(want) = &expect.events {
+        let kinds: Vec<String> = since
+            .events
+            .iter()
+            .filter_map(|e| serde_json::to_value(e).ok()?.get("kind")?.as_str().map(str::to_string))
+            .collect();
+        let mut rest = kinds.iter();
+        if let Some(missing) = want.iter().find(|w| !rest.any(|k| k == *w)) {
+            problems.push(format!("expected the events {want:?} in this order; '{missing}' is missing from {kinds:?}"));
+        }
+    }
+    if let Some(want) = &expect.narration {
+        let mut narrator = Narrator::new(engine.content(), since.board, Some(viewer));
+        let got: Vec<String> = since.events.iter().filter_map(|e| narrator.line(e)).collect();
+        if *want != got {
+            problems.push(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
+/// R10's reasons as scenarios name them.
+fn reason_name(reason: crate::game::EndReason) -> String {
+    use crate::game::EndReason;
+    match reason {
+        EndReason::Capture => "capture",
+        EndReason::FiveKings => "five_kings",
+        EndReason::Planet(_) => "planet",
+        EndReason::NoMoves => "no_moves",
+        EndReason::Stuck => "stuck",
+        EndReason::MoveLimit => "move_limit",
+    }
+    .to_string()
 }
 
 fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario) -> Result<(), String> {

@@ -127,7 +127,7 @@ pub enum StartStep {
 #[serde(untagged)]
 pub enum Play {
     Decision(String),
-    Point(Point),
+    Point(Box<Point>),
 }
 
 #[derive(Clone, Debug, Deserialize)]

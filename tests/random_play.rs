@@ -17,37 +17,18 @@ use alien_checkers::kernel::{
     Bitboard, Board, Crowning, Dir, Edge, EdgePair, Kind, Player, Rotation, RuleResult, Square, Supply, Terrain, Token,
     legal_moves,
 };
-use alien_checkers::kernel::{Removal, Unrecorded};
-
-/// Everything of the finite supply (R1.5), counted on the board and in the supply:
-/// rings, snookles, hippos, water, fire, monolith, Dark's walls, Light's walls.
-fn token_totals(b: &Board) -> [u32; 8] {
-    let s = b.supply();
-    let n = |x: u8| u32::from(x);
-    [
-        n(s.rings) + b.tokens(Token::Ring).count(),
-        n(s.snookles) + b.tokens(Token::Snookle).count(),
-        n(s.hippos) + b.tokens(Token::Hippo).count(),
-        n(s.water) + b.terrain(Terrain::Water).count(),
-        n(s.fire) + b.terrain(Terrain::Fire).count(),
-        n(s.monolith) + u32::from(b.monolith().is_some()),
-        n(s.walls[0]) + b.walls(Player::Dark).count(),
-        n(s.walls[1]) + b.walls(Player::Light).count(),
-    ]
-}
+use alien_checkers::kernel::{BoardEvent, Removal, Totals};
 
 /// The invariants every board keeps in Alien Checkers: no square holds two things
 /// (`validate`), the supply is conserved, and each player's 12 pieces are on the
 /// board or in the reserve (R1.3, R4.9).
 #[track_caller]
-fn check_alien_board(b: &Board, totals: &[u32; 8], context: &dyn Fn() -> String) {
+fn check_alien_board(b: &Board, totals: &Totals, context: &dyn Fn() -> String) {
     if let Err(e) = b.validate() {
         panic!("{}: {e}\n{}", context(), alien_checkers::diagram::render(b));
     }
-    assert_eq!(token_totals(b), *totals, "{}: the supply is not conserved", context());
-    for p in Player::BOTH {
-        assert_eq!(b.pieces_on_board(p) + u32::from(b.reserve(p)), 12, "{}: {p}'s pieces", context());
-    }
+    assert_eq!(b.totals().supply, totals.supply, "{}: the supply is not conserved", context());
+    assert_eq!(b.totals().pieces, [12, 12], "{}: the pieces", context());
 }
 
 // ---- whole games through the decision loop ----
@@ -83,7 +64,7 @@ fn random_game(setup: &Setup, seed: u64, thorough: Thorough) -> Played {
     let host = BlankCards;
     let alien = setup.rules.cards;
     let mut state = GameState::new(setup, seed);
-    let totals = token_totals(&state.board);
+    let totals = state.board.totals();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut decisions = Vec::new();
     // Each turn is a move and a card decision (R3); blank cards ask nothing.
@@ -109,7 +90,7 @@ fn random_game(setup: &Setup, seed: u64, thorough: Thorough) -> Played {
             check_alien_board(&state.board, &totals, &context);
         } else {
             state.board.validate().unwrap_or_else(|e| panic!("{}: {e}", context()));
-            assert_eq!(token_totals(&state.board), totals, "{}: plain checkers has no tokens", context());
+            assert_eq!(state.board.totals().supply, totals.supply, "{}: plain checkers has no tokens", context());
         }
         if thorough.json_every_apply {
             check_json_round_trip(&state, &context);
@@ -352,23 +333,27 @@ fn check_card_moves_against_reference(b: &Board, context: &dyn Fn() -> String) {
 }
 
 /// One random kernel operation with random arguments; refusals are expected.
-fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair], edges: &[Edge]) -> RuleResult<()> {
+fn random_operation(
+    b: &mut Board,
+    rng: &mut ChaCha8Rng,
+    edge_pairs: &[EdgePair],
+    edges: &[Edge],
+    log: &mut Vec<BoardEvent>,
+) -> RuleResult<()> {
     let occupied = b.occupied();
     let player = pick(rng, &Player::BOTH);
     let token = pick(rng, &Token::ALL);
     let terrain = pick(rng, &[Terrain::Water, Terrain::Fire]);
     match rng.random_range(0..19) {
-        0 => b.put_token(pick_square(rng, occupied), token, &mut Unrecorded),
-        1 => b.remove_token(pick_square(rng, b.tokens(token)), token, &mut Unrecorded),
-        2 => b.place_terrain(pick_square(rng, b.empty_squares()), terrain, &mut Unrecorded),
-        3 => b
-            .remove_terrain(pick_square(rng, b.terrain(Terrain::Water) | b.terrain(Terrain::Fire)), &mut Unrecorded)
-            .map(|_| ()),
-        4 => b.place_walls(player, pick(rng, edge_pairs), &mut Unrecorded),
+        0 => b.put_token(pick_square(rng, occupied), token, log),
+        1 => b.remove_token(pick_square(rng, b.tokens(token)), token, log),
+        2 => b.place_terrain(pick_square(rng, b.empty_squares()), terrain, log),
+        3 => b.remove_terrain(pick_square(rng, b.terrain(Terrain::Water) | b.terrain(Terrain::Fire)), log).map(|_| ()),
+        4 => b.place_walls(player, pick(rng, edge_pairs), log),
         5 => {
             let placed: Vec<Edge> = Player::BOTH.iter().flat_map(|&p| b.walls(p).edges().collect::<Vec<_>>()).collect();
             let edge = if !placed.is_empty() && rng.random_bool(0.5) { pick(rng, &placed) } else { pick(rng, edges) };
-            b.remove_wall(edge, &mut Unrecorded).map(|_| ())
+            b.remove_wall(edge, log).map(|_| ())
         }
         6 => {
             let spots = b.monolith_spots();
@@ -377,26 +362,26 @@ fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair]
             } else {
                 pick_square(rng, Bitboard::EMPTY)
             };
-            b.place_monolith(anchor, &mut Unrecorded)
+            b.place_monolith(anchor, log)
         }
-        7 | 8 => b.move_monolith(pick(rng, &Dir::ALL), &mut Unrecorded).map(|_| ()),
-        9 => b.remove_checker(pick_square(rng, occupied), Removal::Card, &mut Unrecorded).map(|_| ()),
-        10 => b.place_from_reserve(player, pick_square(rng, b.empty_squares()), &mut Unrecorded),
+        7 | 8 => b.move_monolith(pick(rng, &Dir::ALL), log).map(|_| ()),
+        9 => b.remove_checker(pick_square(rng, occupied), Removal::Card, log).map(|_| ()),
+        10 => b.place_from_reserve(player, pick_square(rng, b.empty_squares()), log),
         11 => {
-            b.rotate(pick(rng, &[Rotation::Clockwise, Rotation::Counterclockwise]), &mut Unrecorded);
+            b.rotate(pick(rng, &[Rotation::Clockwise, Rotation::Counterclockwise]), log);
             Ok(())
         }
-        12 => b.relocate(pick_square(rng, occupied), pick_square(rng, b.empty_squares()), &mut Unrecorded),
-        13 => b.make_emperor(pick_square(rng, b.pawns()), pick_square(rng, b.kings() - b.emperors()), &mut Unrecorded),
-        14 => b.jump(pick_square(rng, occupied), pick(rng, &Dir::ALL), &mut Unrecorded).map(|_| ()),
+        12 => b.relocate(pick_square(rng, occupied), pick_square(rng, b.empty_squares()), log),
+        13 => b.make_emperor(pick_square(rng, b.pawns()), pick_square(rng, b.kings() - b.emperors()), log),
+        14 => b.jump(pick_square(rng, occupied), pick(rng, &Dir::ALL), log).map(|_| ()),
         15 => {
             // R8.16: a checker lifted off and put back elsewhere, or where it was.
             let from = pick_square(rng, occupied);
-            let checker = b.set_aside(from, &mut Unrecorded)?;
+            let checker = b.set_aside(from, log)?;
             let to = pick_square(rng, b.empty_squares());
-            let result = b.put_back(to, checker, &mut Unrecorded);
+            let result = b.put_back(to, checker, log);
             if result.is_err() {
-                b.put_back(from, checker, &mut Unrecorded).expect("its own square is empty");
+                b.put_back(from, checker, log).expect("its own square is empty");
             }
             result
         }
@@ -407,7 +392,7 @@ fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair]
                 return Ok(());
             }
             let mv = pick(rng, &moves);
-            b.play(&mv, &mut Unrecorded).map(|_| ())
+            b.play(&mv, log).map(|_| ())
         }
     }
 }
@@ -416,7 +401,7 @@ fn random_operation(b: &mut Board, rng: &mut ChaCha8Rng, edge_pairs: &[EdgePair]
 /// removal, revival, rotation, relocation, emperors, card jumps, lifting and
 /// putting back, and checker moves, with random arguments: after each, every
 /// token kind and every piece is accounted for, the board validates, a refused
-/// operation changed nothing, the board survives a JSON round trip (every fourth
+/// operation changed nothing, the events recorded explain every change, the board survives a JSON round trip (every fourth
 /// operation), both players' moves agree with the reference written from R4 and
 /// R5, and (every fourth operation) so do every checker's card moves (R8.10, R8.13).
 #[test]
@@ -427,10 +412,11 @@ fn random_kernel_operations_keep_every_invariant() {
     for seed in 0..200u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut b = Board::start(Supply::STANDARD, Crowning::FromReserve);
-        let totals = token_totals(&b);
+        let totals = b.totals();
         for op in 0..200 {
             let before = b;
-            let result = random_operation(&mut b, &mut rng, edge_pairs, &edges);
+            let mut events = Vec::new();
+            let result = random_operation(&mut b, &mut rng, edge_pairs, &edges, &mut events);
             let context = || format!("seed {seed}, operation {op} ({result:?})");
             match &result {
                 Ok(()) => done += 1,
@@ -439,6 +425,10 @@ fn random_kernel_operations_keep_every_invariant() {
                     assert!(b == before, "{}: a refused operation changed the board", context());
                 }
             }
+            // The events explain the change: redone on the board before, they give the board after.
+            let mut redone = before;
+            events.iter().for_each(|e| e.redo(&mut redone));
+            assert!(redone == b, "{}: its events {events:?} do not explain the board", context());
             check_alien_board(&b, &totals, &context);
             for player in Player::BOTH {
                 check_moves_against_reference(&b, player, &context);

@@ -7,45 +7,28 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, GameState, Step};
-use alien_checkers::kernel::{Player, Supply, Terrain, Token};
+use alien_checkers::kernel::Totals;
 use alien_checkers::script::ScriptEngine;
 
 fn engine(deck: &str) -> ScriptEngine {
     ScriptEngine::load(&ContentRoot::new(env!("CARGO_MANIFEST_DIR")), deck).unwrap_or_else(|p| panic!("{p}"))
 }
 
-/// Tokens on the board plus in the supply, by kind.
-fn token_totals(state: &GameState) -> [u32; 8] {
-    let b = &state.board;
-    let s: &Supply = b.supply();
-    [
-        b.tokens(Token::Ring).count() + u32::from(s.rings),
-        b.tokens(Token::Snookle).count() + u32::from(s.snookles),
-        b.tokens(Token::Hippo).count() + u32::from(s.hippos),
-        b.terrain(Terrain::Water).count() + u32::from(s.water),
-        b.terrain(Terrain::Fire).count() + u32::from(s.fire),
-        u32::from(b.monolith().is_some()) + u32::from(s.monolith),
-        b.walls(Player::Dark).count() + u32::from(s.walls[0]),
-        b.walls(Player::Light).count() + u32::from(s.walls[1]),
-    ]
-}
-
-fn check_invariants(state: &GameState, totals: &[u32; 8]) {
+fn check_invariants(state: &GameState, totals: &Totals) {
     state.board.validate().unwrap_or_else(|e| panic!("turn {}: {e}", state.turn));
+    let now = state.board.totals();
     // R1.3, R4.9, R6.1: with crowning from the reserve, pieces only move between
     // board and reserve. (Free crowning, R11, makes a king without one.)
-    let from_reserve = state.board.crowning() == alien_checkers::kernel::Crowning::FromReserve;
-    for p in Player::BOTH.into_iter().filter(|_| from_reserve) {
-        let pieces = state.board.pieces_on_board(p) + u32::from(state.board.reserve(p));
-        assert_eq!(pieces, 12, "turn {}: {p} has {pieces} pieces in all", state.turn);
+    if state.board.crowning() == alien_checkers::kernel::Crowning::FromReserve {
+        assert_eq!(now.pieces, [12, 12], "turn {}: the pieces in all", state.turn);
     }
-    assert_eq!(&token_totals(state), totals, "turn {}: tokens are conserved", state.turn);
+    assert_eq!(now.supply, totals.supply, "turn {}: tokens are conserved", state.turn);
 }
 
 /// Plays one random game; returns the decisions and the final state.
 fn random_game(engine: &ScriptEngine, seed: u64, check_each_step: bool) -> (Vec<Choice>, GameState) {
     let mut state = GameState::new(&engine.content().setup(), seed);
-    let totals = token_totals(&state);
+    let totals = state.board.totals();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut decisions = Vec::new();
     while let Some(decision) = state.pending(engine) {

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use alien_checkers::content::{Content, ContentRoot, DeckManifest, ScriptManifest, problem_parse_yaml};
 use alien_checkers::game::{Choice, GameError, GameState};
 use alien_checkers::kernel::Unrecorded;
-use alien_checkers::kernel::{Board, Crowning, Player, Terrain, Token};
+use alien_checkers::kernel::{Crowning, Totals};
 use alien_checkers::plain::{Position, perft};
 use alien_checkers::repl::{Command, parse_choice, parse_command};
 use alien_checkers::script::ScriptEngine;
@@ -201,34 +201,17 @@ thread_local! {
 
 /// Tokens on the board plus in the supply, by kind (R1.5: the supply is finite
 /// and conserved).
-pub fn token_totals(b: &Board) -> [u32; 8] {
-    let s = b.supply();
-    let n = |x: u8| u32::from(x);
-    [
-        n(s.rings) + b.tokens(Token::Ring).count(),
-        n(s.snookles) + b.tokens(Token::Snookle).count(),
-        n(s.hippos) + b.tokens(Token::Hippo).count(),
-        n(s.water) + b.terrain(Terrain::Water).count(),
-        n(s.fire) + b.terrain(Terrain::Fire).count(),
-        n(s.monolith) + u32::from(b.monolith().is_some()),
-        n(s.walls[0]) + b.walls(Player::Dark).count(),
-        n(s.walls[1]) + b.walls(Player::Light).count(),
-    ]
-}
-
 /// The kernel's invariants after every decision: `Board::validate`, the supply
 /// conserved, 12 pieces per player on the board or in the reserve when crowning
 /// is from the reserve (R1.3, R4.9, R6), and a JSON round trip that changes nothing.
-pub fn check_invariants(state: &GameState, totals: &[u32; 8], context: &dyn Fn() -> String) {
+pub fn check_invariants(state: &GameState, totals: &Totals, context: &dyn Fn() -> String) {
     let b = &state.board;
     if let Err(e) = b.validate() {
         panic!("{}: {e}", context());
     }
-    assert_eq!(token_totals(b), *totals, "{}: the supply is not conserved", context());
+    assert_eq!(b.totals().supply, totals.supply, "{}: the supply is not conserved", context());
     if b.crowning() == Crowning::FromReserve {
-        for p in Player::BOTH {
-            assert_eq!(b.pieces_on_board(p) + u32::from(b.reserve(p)), 12, "{}: {p}'s pieces", context());
-        }
+        assert_eq!(b.totals().pieces, [12, 12], "{}: the pieces", context());
     }
     let json = serde_json::to_string(state).expect("a state serializes");
     let back: GameState = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}", context()));
@@ -255,7 +238,7 @@ pub fn decisions(data: &[u8]) {
         let play = |check: bool| -> (u64, usize) {
             let mut state = GameState::new(&engine.content().setup(), seed);
             state.settle(engine);
-            let totals = token_totals(&state.board);
+            let totals = state.board.totals();
             let mut applied = 0;
             for (i, &byte) in picks.iter().enumerate() {
                 let Some(decision) = state.pending(engine) else { break };

@@ -181,6 +181,18 @@ pub struct MonolithReport {
     pub terrain_removed: Vec<Square>,
 }
 
+/// What the kernel's operations conserve, counted on the board and beside it.
+/// Tests and fuzz targets compare it before and after play.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Totals {
+    /// Each player's pieces on the board and in the reserve: always 12 with
+    /// crowning from the reserve (R1.3, R4.9, R6.1); free crowning (R11) adds one.
+    pub pieces: [u32; 2],
+    /// On the board plus in the supply (R1.5): rings, snookles, hippos, water,
+    /// fire, the monolith, Dark's walls, Light's walls.
+    pub supply: [u32; 8],
+}
+
 /// The board and everything on or beside it.
 ///
 /// Invariants (checked by [`Board::validate`], kept by every operation):
@@ -366,6 +378,25 @@ impl Board {
     }
 
     /// Pieces of `player` standing on the board (pawn 1, king 2, emperor 3).
+    /// See [`Totals`].
+    pub fn totals(&self) -> Totals {
+        let s = &self.supply;
+        let n = |x: u8| u32::from(x);
+        Totals {
+            pieces: Player::BOTH.map(|p| self.pieces_on_board(p) + n(self.reserve(p))),
+            supply: [
+                n(s.rings) + self.rings.count(),
+                n(s.snookles) + self.snookles.count(),
+                n(s.hippos) + self.hippos.count(),
+                n(s.water) + self.water.count(),
+                n(s.fire) + self.fire.count(),
+                n(s.monolith) + u32::from(self.monolith.is_some()),
+                n(s.walls[0]) + self.walls[0].count(),
+                n(s.walls[1]) + self.walls[1].count(),
+            ],
+        }
+    }
+
     pub fn pieces_on_board(&self, player: Player) -> u32 {
         let mine = self.checkers(player);
         mine.count() + (mine & self.kings).count() + (mine & self.emperors).count()

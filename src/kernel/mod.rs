@@ -14,7 +14,9 @@ mod square;
 mod walls;
 
 pub use bitboard::Bitboard;
-pub use board::{Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, block};
+pub use board::{
+    Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, Totals, block,
+};
 pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
 pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves, legal_moves_avoiding};
 pub use player::{Orientation, Player, Rotation};

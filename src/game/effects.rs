@@ -49,10 +49,10 @@ impl GameState {
         let Piles { draw, face_up, discard } = std::mem::take(&mut self.piles);
         let mut all: Vec<_> = discard.into_iter().chain(face_up).chain(draw).collect();
         self.rng.shuffle(&mut all);
-        self.journal.push(GameEvent::Reshuffled { cards: all.len(), everything: true });
+        self.journal.push(|| GameEvent::Reshuffled { cards: all.len(), everything: true });
         let top: Vec<_> = all.drain(..all.len().min(1)).collect();
         if let Some(&card) = top.first() {
-            self.journal.push(GameEvent::CardDrawn { card });
+            self.journal.push(|| GameEvent::CardDrawn { card });
         }
         self.piles = Piles { draw: all, face_up: top, discard: Vec::new() };
     }
@@ -66,7 +66,7 @@ impl GameState {
             return Err(GameError::Illegal("the new order must hold exactly the cards of the draw pile".into()));
         }
         self.piles.draw = order;
-        self.journal.push(GameEvent::DrawPileReordered);
+        self.journal.push(|| GameEvent::DrawPileReordered);
         Ok(())
     }
 }

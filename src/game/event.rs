@@ -98,9 +98,10 @@ impl EventLog {
         self.recording
     }
 
-    pub fn push(&mut self, event: impl Into<Event>) {
+    /// Records the event `event` makes, if recording (else it is never built).
+    pub fn push(&mut self, event: impl FnOnce() -> GameEvent) {
         if self.recording {
-            self.events.push(event.into());
+            self.events.push(Event::Game(event()));
         }
     }
 
@@ -126,9 +127,9 @@ impl EventLog {
 
 impl Journal for EventLog {
     #[inline]
-    fn record(&mut self, event: BoardEvent) {
+    fn record(&mut self, event: impl FnOnce() -> BoardEvent) {
         if self.recording {
-            self.events.push(Event::Board(event));
+            self.events.push(Event::Board(event()));
         }
     }
 }

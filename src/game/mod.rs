@@ -271,14 +271,14 @@ impl GameState {
                 let mut after = *after;
                 let mut journal = std::mem::take(&mut self.journal);
                 if answers.is_empty() {
-                    journal.push(GameEvent::CardUsed { card });
+                    journal.push(|| GameEvent::CardUsed { card });
                 }
                 journal.append(std::mem::take(&mut after.journal));
                 *self = after;
                 self.journal = journal;
                 self.step = Step::Card;
                 self.piles.discard.push(card);
-                self.journal.push(GameEvent::CardDiscarded { card });
+                self.journal.push(|| GameEvent::CardDiscarded { card });
                 self.after_card(host);
                 Ok(())
             }
@@ -288,7 +288,7 @@ impl GameState {
             ))),
             Resolution::Ask(question) => {
                 if answers.is_empty() {
-                    self.journal.push(GameEvent::CardUsed { card });
+                    self.journal.push(|| GameEvent::CardUsed { card });
                 }
                 self.step = Step::Resolving(Resolving { card, answers, question });
                 Ok(())
@@ -306,7 +306,7 @@ impl GameState {
             } else {
                 GameEvent::ConstraintLapsed { card: c.card }
             };
-            self.journal.push(kept);
+            self.journal.push(|| kept);
         }
         let played = self.board.play(mv, &mut self.journal).expect("legal moves play");
         if played.by_emperor {
@@ -347,13 +347,13 @@ impl GameState {
         if self.piles.draw.is_empty() && !self.piles.discard.is_empty() {
             let mut discard = std::mem::take(&mut self.piles.discard);
             self.rng.shuffle(&mut discard);
-            self.journal.push(GameEvent::Reshuffled { cards: discard.len(), everything: false });
+            self.journal.push(|| GameEvent::Reshuffled { cards: discard.len(), everything: false });
             self.piles.draw = discard;
         }
         if !self.piles.draw.is_empty() {
             let top = self.piles.draw.remove(0);
             self.piles.face_up.push(top);
-            self.journal.push(GameEvent::CardDrawn { card: top });
+            self.journal.push(|| GameEvent::CardDrawn { card: top });
         }
     }
 
@@ -367,7 +367,7 @@ impl GameState {
         self.constraint = self.next_constraint.take();
         self.moved = None;
         self.step = Step::Move;
-        self.journal.push(GameEvent::TurnBegan { turn: self.turn, player: self.to_move });
+        self.journal.push(|| GameEvent::TurnBegan { turn: self.turn, player: self.to_move });
     }
 
     /// R10: the game is over.
@@ -375,7 +375,7 @@ impl GameState {
         self.step = Step::Over(outcome);
         self.constraint = None;
         self.next_constraint = None;
-        self.journal.push(GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason });
+        self.journal.push(|| GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason });
     }
 
     /// Runs the steps that need no decision (a move step with no legal move, a card
@@ -396,10 +396,10 @@ impl GameState {
                     }
                     // R3.1: the move step is skipped (and a constraint with it, R4.8).
                     if let Some(c) = self.constraint {
-                        self.journal.push(GameEvent::ConstraintLapsed { card: c.card });
+                        self.journal.push(|| GameEvent::ConstraintLapsed { card: c.card });
                     }
                     let reason = SkipReason::NoLegalMove;
-                    self.journal.push(GameEvent::StepSkipped { step: SkippedStep::Move, reason });
+                    self.journal.push(|| GameEvent::StepSkipped { step: SkippedStep::Move, reason });
                     self.leave_move_step();
                 }
                 Step::Card if self.playable_cards(host).is_empty() => {
@@ -408,7 +408,7 @@ impl GameState {
                     } else {
                         SkipReason::NoPlayableCard
                     };
-                    self.journal.push(GameEvent::StepSkipped { step: SkippedStep::Card, reason });
+                    self.journal.push(|| GameEvent::StepSkipped { step: SkippedStep::Card, reason });
                     self.end_turn()
                 }
                 _ => return,

@@ -497,7 +497,7 @@ impl Board {
         let owner = self.wall_owner(edge)?;
         self.walls[owner.index()].remove(edge);
         self.supply.walls[owner.index()] += 1;
-        log.record(BoardEvent::WallRemoved { edge, owner, cause });
+        log.record(|| BoardEvent::WallRemoved { edge, owner, cause });
         Some(owner)
     }
 
@@ -520,7 +520,7 @@ impl Board {
     pub fn remove_checker(&mut self, sq: Square, cause: Removal, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         self.lift(sq, checker);
-        log.record(BoardEvent::Removed { at: sq, checker, cause });
+        log.record(|| BoardEvent::Removed { at: sq, checker, cause });
         self.settle_crowns(log);
         Ok(checker)
     }
@@ -545,7 +545,7 @@ impl Board {
             refuse!("{sq} is not empty (R4.5)");
         }
         self.revive(sq, player);
-        log.record(BoardEvent::Revived { at: sq, player });
+        log.record(|| BoardEvent::Revived { at: sq, player });
         self.settle_crowns(log);
         Ok(())
     }
@@ -568,7 +568,7 @@ impl Board {
         }
         self.write_checker(from, None);
         self.write_checker(to, Some(checker));
-        log.record(BoardEvent::Moved { from, to, via: Vec::new() });
+        log.record(|| BoardEvent::Moved { from, to, via: Vec::new() });
         self.settle_crowns(log);
         Ok(())
     }
@@ -583,9 +583,9 @@ impl Board {
             refuse!("{pawn} must hold a pawn and {king} a king of the same player (R8.3)");
         }
         self.sacrifice(pawn, p);
-        log.record(BoardEvent::Removed { at: pawn, checker: p, cause: Removal::Sacrificed });
+        log.record(|| BoardEvent::Removed { at: pawn, checker: p, cause: Removal::Sacrificed });
         self.emperors.insert(king);
-        log.record(BoardEvent::MadeEmperor { king, pawn });
+        log.record(|| BoardEvent::MadeEmperor { king, pawn });
         Ok(())
     }
 
@@ -614,7 +614,7 @@ impl Board {
                     break;
                 }
                 self.crown(sq, player);
-                log.record(BoardEvent::Crowned { at: sq, player });
+                log.record(|| BoardEvent::Crowned { at: sq, player });
             }
         }
     }
@@ -645,10 +645,10 @@ impl Board {
         if token == Token::Snookle && checker.hippo {
             // R8.8: the hippo leaves the checker that gets a snookle.
             self.set_token(sq, Token::Hippo, false);
-            log.record(BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, cause: Clearing::Snookle });
+            log.record(|| BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, cause: Clearing::Snookle });
         }
         self.set_token(sq, token, true);
-        log.record(BoardEvent::TokenPlaced { at: sq, token });
+        log.record(|| BoardEvent::TokenPlaced { at: sq, token });
         Ok(())
     }
 
@@ -657,7 +657,7 @@ impl Board {
             refuse!("there is no {} on {sq}", token.name());
         }
         self.set_token(sq, token, false);
-        log.record(BoardEvent::TokenRemoved { at: sq, token, cause: Clearing::Card });
+        log.record(|| BoardEvent::TokenRemoved { at: sq, token, cause: Clearing::Card });
         Ok(())
     }
 
@@ -684,7 +684,7 @@ impl Board {
             refuse!("no {} is left in the supply (R1.5)", terrain.name());
         }
         self.move_terrain(sq, terrain, true);
-        log.record(BoardEvent::TerrainPlaced { at: sq, terrain });
+        log.record(|| BoardEvent::TerrainPlaced { at: sq, terrain });
         Ok(())
     }
 
@@ -695,7 +695,7 @@ impl Board {
     fn clear_terrain(&mut self, sq: Square, cause: Clearing, log: &mut impl Journal) -> RuleResult<Terrain> {
         let Some(terrain) = self.terrain_at(sq) else { refuse!("{sq} holds no water or fire") };
         self.move_terrain(sq, terrain, false);
-        log.record(BoardEvent::TerrainRemoved { at: sq, terrain, cause });
+        log.record(|| BoardEvent::TerrainRemoved { at: sq, terrain, cause });
         Ok(terrain)
     }
 
@@ -717,7 +717,7 @@ impl Board {
         }
         self.move_wall(owner, pair.0, true);
         self.move_wall(owner, pair.1, true);
-        log.record(BoardEvent::WallsPlaced { owner, edges: pair });
+        log.record(|| BoardEvent::WallsPlaced { owner, edges: pair });
         Ok(())
     }
 
@@ -750,7 +750,7 @@ impl Board {
         }
         self.put_monolith(anchor, log)?;
         self.supply.monolith -= 1;
-        log.record(BoardEvent::MonolithPlaced { at: anchor });
+        log.record(|| BoardEvent::MonolithPlaced { at: anchor });
         Ok(())
     }
 
@@ -795,7 +795,7 @@ impl Board {
             if let (Some(&last), Some(cause)) = (chain.squares.last(), chain.removal) {
                 let checker = self.checker(last).expect("planned chain holds checkers");
                 self.lift(last, checker);
-                log.record(BoardEvent::Removed { at: last, checker, cause });
+                log.record(|| BoardEvent::Removed { at: last, checker, cause });
                 report.removed.push(last);
             }
             let moving =
@@ -803,7 +803,7 @@ impl Board {
             for &sq in moving.iter().rev() {
                 let to = sq.step(dir).expect("planned push stays on the board");
                 self.shift_checker(sq, to);
-                log.record(BoardEvent::Pushed { from: sq, to });
+                log.record(|| BoardEvent::Pushed { from: sq, to });
                 report.pushed.push((sq, to));
             }
         }
@@ -813,7 +813,7 @@ impl Board {
             }
         }
         self.monolith = Some(target);
-        log.record(BoardEvent::MonolithMoved { from: anchor, to: target, dir });
+        log.record(|| BoardEvent::MonolithMoved { from: anchor, to: target, dir });
         self.settle_crowns(log);
         Ok(report)
     }
@@ -826,7 +826,7 @@ impl Board {
         if let Some(dir) = self.monolith_directions().first() {
             refuse!("the monolith can move {dir}, so it must (R7.2)");
         }
-        log.record(BoardEvent::MonolithBlocked { at });
+        log.record(|| BoardEvent::MonolithBlocked { at });
         Ok(())
     }
 
@@ -870,7 +870,7 @@ impl Board {
     /// R2.2, R8.21: turn the board 90°, then crown (R6.2).
     pub fn rotate(&mut self, rotation: Rotation, log: &mut impl Journal) {
         self.orientation = self.orientation.rotated(rotation);
-        log.record(BoardEvent::Rotated { rotation, orientation: self.orientation });
+        log.record(|| BoardEvent::Rotated { rotation, orientation: self.orientation });
         self.settle_crowns(log);
     }
 
@@ -936,7 +936,7 @@ impl Board {
         for sq in squares {
             if let Some(checker) = self.checker(sq) {
                 self.lift(sq, checker);
-                log.record(BoardEvent::Captured { at: sq, checker, by });
+                log.record(|| BoardEvent::Captured { at: sq, checker, by });
             }
         }
     }

@@ -77,7 +77,7 @@ impl Board {
         let mid = from.step(dir).expect("a landing has a middle square");
         self.capture_all(mid.into(), from, log);
         self.shift_checker(from, land);
-        log.record(BoardEvent::Moved { from, to: land, via: Vec::new() });
+        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new() });
         self.settle_crowns(log);
         Ok((land, Played { captures: 1, by_emperor: checker.kind == Kind::Emperor }))
     }
@@ -87,7 +87,7 @@ impl Board {
     pub fn set_aside(&mut self, sq: Square, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         self.write_checker(sq, None);
-        log.record(BoardEvent::SetAside { at: sq, checker });
+        log.record(|| BoardEvent::SetAside { at: sq, checker });
         Ok(checker)
     }
 
@@ -97,7 +97,7 @@ impl Board {
             refuse!("{sq} is not empty, so the lifted checker cannot return (R8.16)");
         }
         self.set_checker(sq, checker)?;
-        log.record(BoardEvent::PutBack { at: sq, checker });
+        log.record(|| BoardEvent::PutBack { at: sq, checker });
         self.settle_crowns(log);
         Ok(())
     }

@@ -148,24 +148,25 @@ pub enum BoardEvent {
     },
 }
 
-/// Where kernel operations tell what they did.
+/// Where kernel operations tell what they did. An operation passes the event
+/// as a closure, so a journal that keeps nothing never builds it.
 pub trait Journal {
-    fn record(&mut self, event: BoardEvent);
+    fn record(&mut self, event: impl FnOnce() -> BoardEvent);
 }
 
 /// A journal that keeps nothing: plain checkers, perft, and callers that only
-/// want the board.
+/// want the board. Operations given it cost what they cost before events.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Unrecorded;
 
 impl Journal for Unrecorded {
     #[inline(always)]
-    fn record(&mut self, _: BoardEvent) {}
+    fn record(&mut self, _: impl FnOnce() -> BoardEvent) {}
 }
 
 impl Journal for Vec<BoardEvent> {
-    fn record(&mut self, event: BoardEvent) {
-        self.push(event);
+    fn record(&mut self, event: impl FnOnce() -> BoardEvent) {
+        self.push(event());
     }
 }
 

@@ -385,7 +385,7 @@ impl Board {
         let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
         self.capture_all(mv.captured(), mv.from(), log);
         self.shift_checker(mv.from(), mv.to());
-        log.record(BoardEvent::Moved {
+        log.record(|| BoardEvent::Moved {
             from: mv.from(),
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),

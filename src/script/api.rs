@@ -542,7 +542,7 @@ fn ask(lua: &Cx, kind: QuestionKind, prompt: String, options: Vec<Answer>, optio
         let value = |a: &Answer| Asked::Answer((!is_none(a)).then(|| a.clone()));
         if options.len() == 1 && !optional {
             let answer = options[0].clone();
-            run.state.journal.push(GameEvent::AnsweredAutomatically { prompt: prompt.clone(), answer });
+            run.state.journal.push(|| GameEvent::AnsweredAutomatically { prompt: prompt.clone(), answer });
             return Ok(value(&options[0]));
         }
         let Some(answer) = run.answers.get(run.cursor) else {
@@ -872,7 +872,7 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             with_run(lua, |r| {
                 if r.log.len() < 64 {
                     let text: String = text.chars().take(200).collect();
-                    r.state.journal.push(GameEvent::Message { text: text.clone() });
+                    r.state.journal.push(|| GameEvent::Message { text: text.clone() });
                     r.log.push(text);
                 }
                 Ok(())
@@ -1027,7 +1027,9 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             let movers = squares_of(Some(squares))?;
             writing(lua, |r| {
                 r.state.next_constraint = Some(Constraint { card: r.card, movers });
-                r.state.journal.push(GameEvent::ConstraintSet { card: r.card, movers: movers.into_iter().collect() });
+                r.state
+                    .journal
+                    .push(|| GameEvent::ConstraintSet { card: r.card, movers: movers.into_iter().collect() });
                 Ok(())
             })
         });

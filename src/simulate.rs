@@ -9,67 +9,15 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 
 use serde::Serialize;
 
-use crate::ai::{Agent, GreedyAgent, HostFactory, Level, MctsAgent, RandomAgent, SearchConfig, game_seed, mix_seed};
-use crate::content::{Content, ContentRoot};
-use crate::game::{CardHost, Choice, EndReason, GameState, PlanetId};
+use crate::ai::{Budget, game_seed, make_agent, mix_seed};
+use crate::content::ContentRoot;
+use crate::game::{Choice, EndReason, GameState};
 use crate::kernel::Player;
 use crate::script::ScriptEngine;
-
-/// The players a simulation or a REPL seat can use.
-pub const AGENTS: [&str; 5] = ["random", "greedy", "easy", "normal", "hard"];
-
-/// How a search agent is limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// By iterations only: the same seed gives the same decisions (simulations).
-    Reproducible,
-    /// Also by time, so a player never waits long (the REPL).
-    Interactive,
-}
-
-/// An agent by name: `random`, `greedy`, or a search level `easy`, `normal`,
-/// `hard`. With `helpers`, a level that searches on more than one thread
-/// (`hard`) makes its extra hosts with it; without, it searches on one thread
-/// (as `simulate` wants, which plays games side by side instead).
-pub fn make_agent(
-    name: &str,
-    seed: u64,
-    planet_deck: Vec<PlanetId>,
-    budget: Budget,
-    helpers: Option<HostFactory>,
-) -> Result<Box<dyn Agent>, String> {
-    Ok(match name {
-        "random" => Box::new(RandomAgent::new(seed)),
-        "greedy" => Box::new(GreedyAgent::new(seed)),
-        level => {
-            let level: Level =
-                level.parse().map_err(|_| format!("'{name}' is not a player ({})", AGENTS.join(", ")))?;
-            let config = match budget {
-                Budget::Reproducible => SearchConfig::level(level),
-                Budget::Interactive => SearchConfig::interactive(level),
-            };
-            let agent = MctsAgent::new(config, planet_deck, seed);
-            match helpers {
-                Some(factory) if agent.config().threads > 1 => Box::new(agent.with_host_factory(factory)),
-                _ => Box::new(agent),
-            }
-        }
-    })
-}
-
-/// Makes script engines for helper search threads from `content` (already
-/// compiled once, so compiling it again succeeds).
-pub fn engine_factory(content: &Content) -> HostFactory {
-    let content = content.clone();
-    Arc::new(move || {
-        let engine = ScriptEngine::new(content.clone()).unwrap_or_else(|p| panic!("the deck compiled before: {p}"));
-        Box::new(engine) as Box<dyn CardHost>
-    })
-}
 
 /// What to simulate.
 #[derive(Clone, Debug)]

@@ -45,9 +45,10 @@ fn the_report_adds_up() {
 
 #[test]
 fn hard_searches_with_helper_engines_and_answers_a_pending_option() {
+    use alien_checkers::ai::{Budget, make_agent};
     use alien_checkers::game::GameState;
     use alien_checkers::script::ScriptEngine;
-    use alien_checkers::simulate::{Budget, engine_factory, make_agent};
+    use alien_checkers::script::engine_factory;
 
     let engine = ScriptEngine::load(&ContentRoot::new(env!("CARGO_MANIFEST_DIR")), "standard").unwrap();
     let setup = engine.content().setup();

@@ -20,12 +20,8 @@ use crate::kernel::Player;
 use super::Agent;
 use super::eval::{Evaluator, Heuristic, expected_result};
 use super::observe::{Determinizer, Observation};
-use super::pool::{Pool, Task};
+use super::pool::{HostFactory, Pool, Task};
 use super::rng::{AgentRng, mix_seed};
-
-/// Makes one card host per extra search thread. A host need not be `Send`
-/// (the Lua one is not): each thread calls the factory and keeps its host.
-pub type HostFactory = Arc<dyn Fn() -> Box<dyn CardHost> + Send + Sync>;
 
 /// The playing strengths the game offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,14 +221,13 @@ impl MctsAgent {
         let mut sent = 0;
         if let Some(pool) = &mut self.pool {
             for t in 1..threads {
-                let task = Task {
-                    job: Arc::clone(&job),
-                    seed: mix_seed(seed, t as u64),
-                    iterations: per_thread,
-                    deadline,
-                    index: t,
-                    reply: reply.clone(),
-                };
+                let (job, reply) = (Arc::clone(&job), reply.clone());
+                let seed = mix_seed(seed, t as u64);
+                let task: Task = Box::new(move |host| {
+                    let result = job.run(host, seed, per_thread, deadline);
+                    // The searcher may have given up waiting; nothing to do then.
+                    let _ = reply.send((t, result));
+                });
                 sent += usize::from(pool.submit(t - 1, task));
             }
         }
@@ -306,27 +301,21 @@ fn merge(options: &[Choice], results: Vec<ThreadResult>) -> Vec<RootStat> {
 }
 
 /// One search, shared read-only by its threads.
-pub(super) struct Job {
+struct Job {
     determinizer: Determinizer,
     heuristic: Arc<dyn Heuristic>,
     config: SearchConfig,
 }
 
 /// One thread's findings.
-pub(super) struct ThreadResult {
+struct ThreadResult {
     iterations: u64,
     /// Root children: choice, visits, summed reward for the decider.
     root: Vec<(Choice, u32, f64)>,
 }
 
 impl Job {
-    pub(super) fn run(
-        &self,
-        host: &dyn CardHost,
-        seed: u64,
-        iterations: u32,
-        deadline: Option<Instant>,
-    ) -> ThreadResult {
+    fn run(&self, host: &dyn CardHost, seed: u64, iterations: u32, deadline: Option<Instant>) -> ThreadResult {
         let mut tree = Searcher::new(self, host, seed);
         let mut done = 0u64;
         for i in 0..iterations {

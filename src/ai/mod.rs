@@ -15,6 +15,7 @@
 //! - [`MctsAgent`]: information-set Monte Carlo tree search, at a [`Level`].
 //! - [`play_match`]: games between two agents, colours alternated.
 
+mod agents;
 mod eval;
 mod greedy;
 mod matchplay;
@@ -24,11 +25,13 @@ mod pool;
 mod random;
 mod rng;
 
+pub use agents::{AGENTS, Budget, make_agent};
 pub use eval::{Evaluator, Heuristic, Weights, expected_result};
 pub use greedy::GreedyAgent;
 pub use matchplay::{GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match};
-pub use mcts::{HostFactory, Level, MctsAgent, RootStat, SearchConfig, SearchReport};
+pub use mcts::{Level, MctsAgent, RootStat, SearchConfig, SearchReport};
 pub use observe::{Determinizer, Observation};
+pub use pool::HostFactory;
 pub use random::RandomAgent;
 pub use rng::{AgentRng, mix_seed};
 

@@ -1,23 +1,19 @@
 //! Helper threads for root-parallel search. Each helper makes its card host
 //! once, from the factory, and keeps it for every later search: a host need
 //! not be `Send` (the Lua one is not), and loading scripts per move would cost.
+//! The pool knows nothing of search: a task is any work done with a host.
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Instant;
 
-use super::mcts::{HostFactory, Job, ThreadResult};
+use crate::game::CardHost;
 
-/// One search for a helper: run `iterations` of `job` from `seed`, then send
-/// `(index, result)` on `reply`.
-pub(super) struct Task {
-    pub job: Arc<Job>,
-    pub seed: u64,
-    pub iterations: u32,
-    pub deadline: Option<Instant>,
-    pub index: usize,
-    pub reply: Sender<(usize, ThreadResult)>,
-}
+/// Makes a card host for a helper thread (each helper needs its own).
+pub type HostFactory = Arc<dyn Fn() -> Box<dyn CardHost> + Send + Sync>;
+
+/// Work for a helper, done with the helper's own host; it sends its result
+/// back itself.
+pub(super) type Task = Box<dyn FnOnce(&dyn CardHost) + Send>;
 
 /// Helper threads, started on first use. Dropping the pool closes the task
 /// channels, and each helper ends after its current task.
@@ -65,9 +61,7 @@ fn spawn(factory: HostFactory) -> Option<Sender<Task>> {
         .spawn(move || {
             let host = factory();
             for task in receiver {
-                let result = task.job.run(&*host, task.seed, task.iterations, task.deadline);
-                // The searcher may have given up waiting; nothing to do then.
-                let _ = task.reply.send((task.index, result));
+                task(&*host);
             }
         })
         .ok()?;

@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use clap::Args;
 
+use alien_checkers::ai::AGENTS;
 use alien_checkers::content::ContentRoot;
-use alien_checkers::simulate::{self, AGENTS, Plan};
+use alien_checkers::simulate::{self, Plan};
 
 use super::Failure;
 

@@ -12,11 +12,12 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::ai::{Agent, mix_seed};
+use crate::ai::{Budget, make_agent};
 use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, QuestionKind};
 use crate::kernel::{MoveText, Player};
+use crate::script::engine_factory;
 use crate::session::Session;
-use crate::simulate::{Budget, engine_factory, make_agent};
 use input::{Input, Line};
 use render::View;
 

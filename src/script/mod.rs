@@ -31,6 +31,7 @@ mod sandbox;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use mlua::prelude::LuaThreadStatus as ThreadStatus;
 use mlua::{Function, Lua, Table, Thread, Value};
@@ -625,4 +626,14 @@ impl CardHost for ScriptEngine {
             0.0
         })
     }
+}
+
+/// Makes script engines for helper search threads from `content` (already
+/// compiled once, so compiling it again succeeds).
+pub fn engine_factory(content: &Content) -> crate::ai::HostFactory {
+    let content = content.clone();
+    Arc::new(move || {
+        let engine = ScriptEngine::new(content.clone()).unwrap_or_else(|p| panic!("the deck compiled before: {p}"));
+        Box::new(engine) as Box<dyn CardHost>
+    })
 }

@@ -6,6 +6,7 @@ pub mod ai;
 pub mod content;
 pub mod diagram;
 pub mod game;
+pub mod hash;
 pub mod kernel;
 pub mod narrate;
 pub mod plain;

@@ -132,7 +132,7 @@ impl Content {
             deck: deck_manifest.clone(),
             cards: Vec::new(),
             planets: Vec::new(),
-            deck_hash: crate::game::fnv1a(deck_text.as_bytes()),
+            deck_hash: crate::hash::fnv1a(deck_text.as_bytes()),
         };
         let rules = &deck_manifest.rules;
         let at = |problems: &mut Problems, key: &str, message: &str| {
@@ -268,7 +268,7 @@ impl Content {
             .chain(self.planets.iter().map(|p| (p, self.root.planet_manifest(&p.id))))
         {
             out.insert(name(&manifest), def.manifest_hash);
-            out.insert(name(&def.script.path), crate::game::fnv1a(def.script.source.as_bytes()));
+            out.insert(name(&def.script.path), crate::hash::fnv1a(def.script.source.as_bytes()));
         }
         out
     }
@@ -282,7 +282,7 @@ fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<S
     }
     let (manifest, text): (ScriptManifest, String) = problems.read_yaml_text(manifest_path)?;
     let script = problems.read_script(manifest_path, &text, manifest.script.as_deref(), id)?;
-    Some(ScriptDef { id: id.to_string(), manifest, script, manifest_hash: crate::game::fnv1a(text.as_bytes()) })
+    Some(ScriptDef { id: id.to_string(), manifest, script, manifest_hash: crate::hash::fnv1a(text.as_bytes()) })
 }
 
 fn valid_id(id: &str) -> bool {

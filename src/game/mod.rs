@@ -16,7 +16,7 @@ pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Que
 pub use event::{Event, EventLog, GameEvent, SkipReason, SkippedStep};
 pub use rng::GameRng;
 pub use state::{
-    Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck, fnv1a,
+    Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
 use crate::kernel::{Bitboard, Board, Crowning, Move, Player, Supply, legal_moves};

@@ -167,11 +167,6 @@ impl GameState {
     /// determinism checks and saves. Independent of hash-map order and addresses.
     pub fn digest(&self) -> u64 {
         let bytes = serde_json::to_vec(self).expect("the state serializes");
-        fnv1a(&bytes)
+        crate::hash::fnv1a(&bytes)
     }
-}
-
-/// FNV-1a, 64-bit.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }

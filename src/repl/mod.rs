@@ -208,7 +208,7 @@ impl Repl {
     fn show_if_changed(&mut self) {
         let state = self.session.state();
         let digest = state.digest();
-        let board = crate::game::fnv1a(&serde_json::to_vec(&(&state.board, &state.piles)).unwrap_or_default());
+        let board = crate::hash::fnv1a(&serde_json::to_vec(&(&state.board, &state.piles)).unwrap_or_default());
         if self.shown_state == Some(digest) {
             return;
         }

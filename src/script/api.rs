@@ -274,7 +274,7 @@ pub struct Names {
     /// Card ids by `CardId`.
     cards: Vec<LuaString>,
     /// The address of each edge pair's string.
-    pair_at: std::collections::HashMap<usize, EdgePair, Fnv>,
+    pair_at: std::collections::HashMap<usize, EdgePair, crate::hash::Fnv>,
 }
 
 impl Names {
@@ -282,7 +282,7 @@ impl Names {
         let squares: Vec<LuaString> = Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?;
         let pairs: Vec<LuaString> =
             EdgePair::all().iter().map(|p| lua.create_string(p.to_string())).collect::<R<_>>()?;
-        let mut pair_at = std::collections::HashMap::with_hasher(Fnv::default());
+        let mut pair_at = std::collections::HashMap::with_hasher(crate::hash::Fnv::default());
         for (p, name) in EdgePair::all().iter().zip(&pairs) {
             pair_at.insert(name.to_pointer() as usize, *p);
         }
@@ -496,31 +496,8 @@ fn dedup_keep_first(options: &mut Vec<Answer>) {
         }
         *options = kept;
     } else {
-        let mut seen = std::collections::HashSet::with_capacity_and_hasher(options.len(), Fnv::default());
+        let mut seen = std::collections::HashSet::with_capacity_and_hasher(options.len(), crate::hash::Fnv::default());
         options.retain(|o| seen.insert(o.clone()));
-    }
-}
-
-/// FNV-1a as a `Hasher`: answers are short, and SipHash's strength is not needed.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let start = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        self.0 = bytes.iter().fold(start, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    }
-}
-
-impl std::hash::BuildHasher for Fnv {
-    type Hasher = Fnv;
-
-    fn build_hasher(&self) -> Fnv {
-        Fnv(0)
     }
 }
 

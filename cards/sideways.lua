@@ -2,25 +2,11 @@
 -- orthogonal jumps with one of your checkers. The kernel's step_targets and
 -- jump_targets apply R4.5, R4.6, R4.7 and walls (R5.3, R5.6).
 
--- Both lists come back from the kernel in a1, b1, ... h8 order, and a step
--- (one square away) never lands where a jump (two away) does: merge them.
-local function file_rank(sq)
-  return sq:byte(2) * 8 + sq:byte(1)
-end
-
-local function merged(steps, jumps)
-  if #jumps == 0 then return steps end
-  local out, i, j = {}, 1, 1
-  while steps[i] or jumps[j] do
-    local a, b = steps[i], jumps[j]
-    if b == nil or (a ~= nil and file_rank(a) < file_rank(b)) then
-      out[#out + 1] = a
-      i = i + 1
-    else
-      out[#out + 1] = b
-      j = j + 1
-    end
-  end
+-- A step (one square away) never lands where a jump (two away) does, so the
+-- two lists together name each target once.
+local function joined(steps, jumps)
+  local out = { table.unpack(steps) }
+  for _, sq in ipairs(jumps) do out[#out + 1] = sq end
   return out
 end
 
@@ -39,7 +25,7 @@ function play(ctx)
   for _, sq in ipairs(ctx:checker_squares{ hippo = false }) do
     local s = ctx:step_targets(sq, "orthogonal")
     local all = s
-    if mine[sq] then all = merged(s, ctx:jump_targets(sq, "orthogonal")) end
+    if mine[sq] then all = joined(s, ctx:jump_targets(sq, "orthogonal")) end
     if #all > 0 then
       movers[#movers + 1] = sq
       steps[sq], targets[sq] = s, all

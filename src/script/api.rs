@@ -1053,6 +1053,14 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                         let mut parsed = read_options(names(lua), kind, &options)?;
                         // The same answer offered twice is one option (keep the first of each).
                         dedup_keep_first(&mut parsed);
+                        // Squares are offered in board order (a1, b1, … h8), however the
+                        // script gathered them.
+                        if matches!(kind, QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) {
+                            parsed.sort_by_key(|a| match a {
+                                Answer::Square(sq) => sq.index(),
+                                _ => usize::MAX,
+                            });
+                        }
                         parsed
                     }
                 };

@@ -293,6 +293,10 @@ impl<'a> Narrator<'a> {
                 )
             }
             GameEvent::Message { text } => format!("\"{text}\""),
+            GameEvent::EffectStarted { card, owner } => {
+                format!("{} {} is in force", self.whose(*owner), self.card_name(*card))
+            }
+            GameEvent::EffectEnded { card, owner } => format!("{} {} ends", self.whose(*owner), self.card_name(*card)),
         })
     }
 }

@@ -34,9 +34,10 @@ use serde::Deserialize;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    Answer, CardId, Choice, Constraint, Counters, DecisionKind, Event, EventLog, GameState, Moved, Resolution, Step,
+    Affected, Answer, CardId, Choice, Constraint, Counters, DecisionKind, Effect, Event, EventLog, GameState, Lasting,
+    Moved, Resolution, Step,
 };
-use crate::kernel::{Bitboard, Dir, MoveText, Orientation, Player, Square, Supply, Unrecorded};
+use crate::kernel::{Bitboard, Dir, MoveRules, MoveText, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
 use crate::script::ScriptEngine;
 
@@ -110,7 +111,50 @@ pub struct Scenario {
     /// Whole-turn: turns completed so far (R10.4's limit counts them).
     #[serde(default)]
     pub turn: Option<u32>,
+    /// Lasting effects in force in the scene (made before it began).
+    #[serde(default)]
+    pub effects: Vec<EffectSpec>,
     pub expect: Expect,
+}
+
+/// A lasting effect in a scene, as a card's script would have made it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectSpec {
+    /// The card that made it (its id).
+    pub card: String,
+    pub owner: Player,
+    /// Whose moves it changes (default: its owner's).
+    #[serde(default)]
+    pub affects: Option<Affected>,
+    #[serde(default)]
+    pub moves: MovesSpec,
+    /// A number of its owner's turns still to come, or `game`.
+    pub lasts: LastsSpec,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovesSpec {
+    #[serde(default)]
+    pub pawns_step_back: bool,
+    #[serde(default)]
+    pub closed: Vec<Square>,
+    #[serde(default)]
+    pub capture_optional: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum LastsSpec {
+    Turns(u32),
+    Game(GameWord),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameWord {
+    Game,
 }
 
 /// Where a whole-turn scene starts.
@@ -150,7 +194,8 @@ pub struct Expect {
     /// The card stops at a question whose prompt contains this.
     #[serde(default)]
     pub question: Option<String>,
-    /// With `question`: exactly these options, in order.
+    /// With `question`: exactly these options, in order. In a whole-turn
+    /// scenario: the pending decision's options (moves, card ids, answers).
     #[serde(default)]
     pub options: Option<Vec<String>>,
     /// `can_play` says this (R8.0, R8.19).
@@ -204,6 +249,9 @@ pub struct Expect {
     /// Whole-turn: which decision is pending: `move`, `card` or `question`.
     #[serde(default)]
     pub pending: Option<String>,
+    /// The lasting effects in force, by card id, oldest first (`[]`: none).
+    #[serde(default)]
+    pub effects: Option<Vec<String>>,
 }
 
 /// Supply counts in a scenario; each kind is optional. Walls are per player.
@@ -347,6 +395,21 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     board.settle_crowns(&mut Unrecorded);
     state.board = board;
     state.journal = EventLog::recording();
+    for spec in &s.effects {
+        let card = content.card_id(&spec.card).ok_or_else(|| format!("'{}' is not a card of the deck", spec.card))?;
+        let moves = MoveRules {
+            pawns_step_back: spec.moves.pawns_step_back,
+            closed: spec.moves.closed.iter().copied().collect(),
+            capture_optional: spec.moves.capture_optional,
+        };
+        let lasts = match spec.lasts {
+            LastsSpec::Turns(n) => Lasting::OwnerTurns(n),
+            LastsSpec::Game(_) => Lasting::Game,
+        };
+        let affects = spec.affects.unwrap_or(Affected::Owner);
+        // Made before the scene, so the scene's first turn counts.
+        state.effects.push(Effect { card, owner: spec.owner, affects, moves, lasts, made: None });
+    }
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;
     state.moved = s.moved;
@@ -492,16 +555,17 @@ fn typed_choice(engine: &ScriptEngine, state: &GameState, text: &str) -> Result<
             .cloned(),
     };
     found.ok_or_else(|| {
-        let offered: Vec<String> = decision
-            .options
-            .iter()
-            .map(|o| match o {
-                Choice::Card(c) => engine.content().card(*c).map_or("?".into(), |d| d.id.clone()),
-                other => other.to_string(),
-            })
-            .collect();
+        let offered: Vec<String> = decision.options.iter().map(|o| choice_text(engine, o)).collect();
         format!("'{text}' is not one of {}'s options: {}", decision.player, offered.join(", "))
     })
+}
+
+/// An option as a scenario writes it: a move, a card's id, an answer.
+fn choice_text(engine: &ScriptEngine, option: &Choice) -> String {
+    match option {
+        Choice::Card(c) => engine.content().card(*c).map_or("?".into(), |d| d.id.clone()),
+        other => other.to_string(),
+    }
 }
 
 /// Checks the game at a point of a whole-turn scenario.
@@ -545,6 +609,14 @@ fn check_point(
                     problems.push(format!("expected a {want} decision, but a {kind} decision is pending"));
                 }
             }
+        }
+    }
+    if let Some(want) = &expect.options
+        && let Some(d) = state.pending(engine)
+    {
+        let got: Vec<String> = d.options.iter().map(|o| choice_text(engine, o)).collect();
+        if *want != got {
+            problems.push(format!("expected the options [{}], got [{}]", want.join(", "), got.join(", ")));
         }
     }
     if let Some(want) = &expect.events {
@@ -713,6 +785,12 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
             && *want != names(content, got)
         {
             let _ = writeln!(problems, "expected the {label} {want:?}, got {:?}", names(content, got));
+        }
+    }
+    if let Some(want) = &expect.effects {
+        let got: Vec<String> = names(content, &after.effects.iter().map(|e| e.card).collect::<Vec<_>>());
+        if *want != got {
+            let _ = writeln!(problems, "expected the lasting effects {want:?}, got {got:?}");
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(problems.trim_end().to_string()) }

@@ -99,6 +99,8 @@ fn events_explain_every_change_of_the_board_in_random_games_of_every_deck() {
         "constraint_set",
         "constraint_met",
         "constraint_lapsed",
+        "effect_started",
+        "effect_ended",
         "game_over",
     ] {
         assert!(kinds.contains(kind), "no '{kind}' event in {games} random games: {kinds:?}");

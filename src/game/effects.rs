@@ -3,14 +3,14 @@
 
 use super::state::GameState;
 use super::{GameError, GameEvent, Piles};
-use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves};
+use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves_under};
 
 impl GameState {
     /// Legal moves of `player` among checkers in `allowed`, with capture compulsory
     /// among them (R4.3), for cards that grant a move (R8.9, R8.16).
     pub fn moves_of(&self, player: Player, allowed: Bitboard) -> Vec<Move> {
         let mut out = Vec::new();
-        legal_moves(&self.board, player, allowed, &mut out);
+        legal_moves_under(&self.board, player, allowed, &self.move_rules(player), &mut out);
         out
     }
 
@@ -19,7 +19,8 @@ impl GameState {
     /// for constraints; R8.16).
     pub fn moves_avoiding(&self, player: Player, allowed: Bitboard, avoid: Bitboard) -> Vec<Move> {
         let mut out = Vec::new();
-        crate::kernel::legal_moves_avoiding(&self.board, player, allowed, avoid, &mut out);
+        let rules = self.move_rules(player);
+        crate::kernel::legal_moves_avoiding(&self.board, player, allowed, avoid, &rules, &mut out);
         out
     }
 

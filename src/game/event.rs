@@ -61,6 +61,10 @@ pub enum GameEvent {
     ConstraintMet { card: CardId },
     /// R4.8: no allowed checker could move, so the constraint lapsed.
     ConstraintLapsed { card: CardId },
+    /// A lasting effect of this card, made by `owner`, came into force (lasting.rs).
+    EffectStarted { card: CardId, owner: Player },
+    /// It ended.
+    EffectEnded { card: CardId, owner: Player },
     /// A line a script wrote with `ctx:log`.
     Message { text: String },
     /// R10: the game ended; `winner` is `None` for a draw.

@@ -7,6 +7,7 @@
 mod decision;
 mod effects;
 mod event;
+mod lasting;
 mod rng;
 mod state;
 
@@ -14,12 +15,13 @@ use std::fmt;
 
 pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind};
 pub use event::{Event, EventLog, GameEvent, SkipReason, SkippedStep};
+pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use rng::GameRng;
 pub use state::{
     Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
-use crate::kernel::{Bitboard, Board, Crowning, Move, Player, Supply, legal_moves};
+use crate::kernel::{Bitboard, Board, Crowning, Move, Player, Supply, legal_moves_under};
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
 /// plain checkers use [`BlankCards`].
@@ -160,6 +162,7 @@ impl GameState {
             step: Step::Move,
             moved: None,
             rng,
+            effects: Vec::new(),
             journal: EventLog::default(),
         }
     }
@@ -168,13 +171,14 @@ impl GameState {
     /// or all if it cannot be met (R4.8). Capture is compulsory among them (R4.3).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
+        let rules = self.move_rules(self.to_move);
         if let Some(c) = self.constraint {
-            legal_moves(&self.board, self.to_move, c.movers, &mut out);
+            legal_moves_under(&self.board, self.to_move, c.movers, &rules, &mut out);
             if !out.is_empty() {
                 return out;
             }
         }
-        legal_moves(&self.board, self.to_move, Bitboard::ALL, &mut out);
+        legal_moves_under(&self.board, self.to_move, Bitboard::ALL, &rules, &mut out);
         out
     }
 
@@ -258,6 +262,7 @@ impl GameState {
             step: Step::Card,
             moved: self.moved,
             rng: self.rng,
+            effects: self.effects.clone(),
             journal: self.journal.empty_like(),
         }
     }
@@ -358,6 +363,9 @@ impl GameState {
     }
 
     fn end_turn(&mut self) {
+        if !self.effects.is_empty() {
+            self.count_down_effects(self.to_move);
+        }
         self.turn += 1;
         if self.rules.move_limit > 0 && self.turn >= self.rules.move_limit {
             self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
@@ -389,7 +397,8 @@ impl GameState {
                         return;
                     }
                     let mut theirs = Vec::new();
-                    legal_moves(&self.board, !self.to_move, Bitboard::ALL, &mut theirs);
+                    let rules = self.move_rules(!self.to_move);
+                    legal_moves_under(&self.board, !self.to_move, Bitboard::ALL, &rules, &mut theirs);
                     if theirs.is_empty() {
                         self.finish(Outcome { winner: None, reason: EndReason::NoMoves });
                         return;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::decision::{Answer, CardId, PlanetId, Question};
 use super::event::EventLog;
+use super::lasting::Effect;
 use super::rng::GameRng;
 use crate::kernel::{Bitboard, Board, Player, Square};
 
@@ -137,6 +138,10 @@ pub struct GameState {
     pub step: Step,
     pub moved: Option<Moved>,
     pub rng: GameRng,
+    /// Lasting effects in force, oldest first (lasting.rs). Left out of the JSON
+    /// when there are none, so games without them keep their digests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
     /// What happened since the log was last taken (events.rs); not part of the
     /// position, so not compared, hashed or saved.
     #[serde(skip)]

@@ -18,7 +18,10 @@ pub use board::{
     Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, Totals, block,
 };
 pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
-pub use moves::{MAX_JUMPS, Move, MoveText, MoverMask, Played, count_moves, legal_moves, legal_moves_avoiding};
+pub use moves::{
+    MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, count_moves, legal_moves, legal_moves_avoiding,
+    legal_moves_under,
+};
 pub use player::{Orientation, Player, Rotation};
 pub use square::{BadSquare, Colour, Dir, Square};
 pub use walls::{Edge, EdgePair, Side, Walls};

@@ -168,6 +168,35 @@ pub struct Played {
 /// Which checkers may move, from cards (R4.8): `Bitboard::ALL` when unconstrained.
 pub type MoverMask = Bitboard;
 
+/// How lasting effects change R4 for one player: plain data the move generator
+/// reads (cards/README.md, "Lasting effects"). [`MoveRules::STANDARD`] is R4 as
+/// written; with it the generator takes its usual path, so games without
+/// lasting effects pay nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MoveRules {
+    /// Pawns may also step (not jump) one square diagonally backward.
+    pub pawns_step_back: bool,
+    /// Squares no checker may move onto, by a step or a jump's landing.
+    pub closed: Bitboard,
+    /// Capture is not compulsory (R4.3 lifted): steps are offered beside jumps.
+    pub capture_optional: bool,
+}
+
+impl MoveRules {
+    pub const STANDARD: MoveRules =
+        MoveRules { pawns_step_back: false, closed: Bitboard::EMPTY, capture_optional: false };
+
+    /// Both sets of changes at once.
+    pub fn with(self, other: MoveRules) -> MoveRules {
+        MoveRules {
+            pawns_step_back: self.pawns_step_back || other.pawns_step_back,
+            closed: self.closed | other.closed,
+            capture_optional: self.capture_optional || other.capture_optional,
+        }
+    }
+}
+
 /// R4: the legal checker moves of `player` among checkers in `allowed`.
 /// Capture is compulsory among the allowed checkers (R4.3, R4.8).
 ///
@@ -183,6 +212,20 @@ pub fn legal_moves(board: &Board, player: Player, allowed: MoverMask, out: &mut 
     }
 }
 
+/// [`legal_moves`] under the changes `rules` makes; with capture optional,
+/// steps follow the jumps.
+pub fn legal_moves_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules, out: &mut Vec<Move>) {
+    if *rules == MoveRules::STANDARD {
+        return legal_moves(board, player, allowed, out);
+    }
+    out.clear();
+    let generator = Generator::new(board, player, allowed).under(rules);
+    generator.jumps(out);
+    if out.is_empty() || rules.capture_optional {
+        generator.steps(out);
+    }
+}
+
 /// Orders jump chains by start square, then landings, so listings read naturally.
 fn sort_jumps(out: &mut [Move]) {
     if out.len() > 1 {
@@ -192,12 +235,19 @@ fn sort_jumps(out: &mut [Move]) {
 
 /// Like [`legal_moves`], but moves ending in `avoid` are not allowed; capture is
 /// compulsory among the moves that are (R4.8's reading, used by R8.16).
-pub fn legal_moves_avoiding(board: &Board, player: Player, allowed: MoverMask, avoid: Bitboard, out: &mut Vec<Move>) {
+pub fn legal_moves_avoiding(
+    board: &Board,
+    player: Player,
+    allowed: MoverMask,
+    avoid: Bitboard,
+    rules: &MoveRules,
+    out: &mut Vec<Move>,
+) {
     out.clear();
-    let generator = Generator::new(board, player, allowed);
+    let generator = Generator::new(board, player, allowed).under(rules);
     generator.jumps(out);
     out.retain(|m| !avoid.contains(m.to()));
-    if out.is_empty() {
+    if out.is_empty() || rules.capture_optional {
         generator.steps(out);
         out.retain(|m| !avoid.contains(m.to()));
     }
@@ -222,6 +272,13 @@ struct Generator<'a> {
     blocked: [Bitboard; 4],
     /// Per `Dir::DIAGONALS` index: movers that may go that way (kings, or pawns forward).
     may_go: [Bitboard; 4],
+    /// Per `Dir::DIAGONALS` index: movers that may step that way (`may_go`, and
+    /// pawns backward under [`MoveRules::pawns_step_back`]).
+    may_step: [Bitboard; 4],
+    /// Where a step or a jump may land: empty and not closed.
+    landing: Bitboard,
+    /// Squares no move may land on ([`MoveRules::closed`]).
+    closed: Bitboard,
 }
 
 impl<'a> Generator<'a> {
@@ -233,16 +290,30 @@ impl<'a> Generator<'a> {
         let blocked = Dir::DIAGONALS.map(|d| board.blocked_for(player, d));
         let may_go =
             Dir::DIAGONALS.map(|d| if orientation.is_forward(player, d) { movers } else { movers & board.kings() });
-        Generator { board, player, empty: board.empty_squares(), blocked, may_go }
+        let empty = board.empty_squares();
+        Generator { board, player, empty, blocked, may_go, may_step: may_go, landing: empty, closed: Bitboard::EMPTY }
+    }
+
+    /// The same generator under the changes `rules` makes.
+    fn under(mut self, rules: &MoveRules) -> Generator<'a> {
+        if rules.pawns_step_back {
+            let movers = self.may_go.iter().fold(Bitboard::EMPTY, |all, &m| all | m);
+            self.may_step = [movers; 4];
+        }
+        self.landing = self.empty - rules.closed;
+        self.closed = rules.closed;
+        self
     }
 
     #[inline]
     fn step_targets(&self, i_dir: Dir) -> Bitboard {
         let i = dir_index(i_dir);
-        (self.may_go[i] - self.blocked[i]).shift(i_dir) & self.empty
+        (self.may_step[i] - self.blocked[i]).shift(i_dir) & self.landing
     }
 
+    /// Pushes every step after what `out` holds.
     fn steps(&self, out: &mut Vec<Move>) {
+        let start = out.len();
         for dir in Dir::DIAGONALS {
             for to in self.step_targets(dir) {
                 let from = to.step(dir.opposite()).expect("a target has a source");
@@ -250,7 +321,7 @@ impl<'a> Generator<'a> {
             }
         }
         // Order by source square, then target, so listings read naturally.
-        out.sort_unstable_by_key(|m| (m.from(), m.to()));
+        out[start..].sort_unstable_by_key(|m| (m.from(), m.to()));
     }
 
     /// Movers with at least one first jump (R4.2, R4.5, R4.6, R5.5).
@@ -260,7 +331,7 @@ impl<'a> Generator<'a> {
         let mut found = Bitboard::EMPTY;
         for (i, dir) in Dir::DIAGONALS.into_iter().enumerate() {
             let back = dir.opposite();
-            let landing_ok = self.empty.shift(back).shift(back);
+            let landing_ok = self.landing.shift(back).shift(back);
             let mid_plain = (opp - emperors).shift(back) & !self.blocked[i].shift(back);
             let mid_any = opp.shift(back) & !self.blocked[i].shift(back);
             let go = self.may_go[i] - self.blocked[i];
@@ -295,7 +366,7 @@ impl<'a> Generator<'a> {
                 mv: Move::step(from, from),
                 prey,
                 // The jumper's own square is vacated as soon as it leaves (a king may loop back).
-                empty: self.empty | Bitboard::from_square(from),
+                empty: self.landing | (Bitboard::from_square(from) - self.closed),
                 dirs,
                 king_row: if checker.kind == Kind::Pawn {
                     self.board.orientation().king_row(self.player)

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::diagram;
-use crate::game::{Answer, Choice, DecisionKind, GameState, QuestionKind, Step};
+use crate::game::{Answer, Choice, DecisionKind, GameState, Lasting, QuestionKind, Step};
 use crate::kernel::{Bitboard, Board, Colour, Dir, Edge, Player, Square, Terrain};
 use crate::narrate::Frame;
 use crate::session::Session;
@@ -198,6 +198,20 @@ pub fn panel(session: &Session, view: View) -> String {
             .unwrap_or_default()
         };
         out.push_str(&constraint("in force", state.constraint, state.to_move));
+        for effect in &state.effects {
+            let text = content.card(effect.card).map_or(String::new(), |c| c.manifest.text.clone());
+            let lasts = match effect.lasts {
+                Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
+                Lasting::Game => "for the rest of the game".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  in force: {} ({}, {lasts}) - {}",
+                session.card_name(effect.card),
+                effect.owner,
+                shorten(text.trim(), 60)
+            );
+        }
         out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));
     }
     let log = session.log();

@@ -12,9 +12,12 @@ use mlua::{Error as LuaError, Lua, LuaString, Table, Value};
 
 use super::memo::{self, BlockFilter, CheckerFilter, CounterName, KindFilter, Read, SquareFilter};
 use super::sandbox::{SharedMeter, Stop};
-use crate::game::{Answer, CardId, Constraint, GameEvent, GameState, Question, QuestionKind};
+use crate::game::{
+    Affected, Answer, CardId, Constraint, Effect, GameEvent, GameState, Lasting, Question, QuestionKind,
+};
 use crate::kernel::{
-    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveText, Player, Removal, Rotation, Side, Square, Terrain, Token,
+    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveRules, MoveText, Player, Removal, Rotation, Side, Square,
+    Terrain, Token,
 };
 
 /// One script call in progress.
@@ -1010,6 +1013,13 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 Ok(())
             })
         });
+        add(m, "add_effect", |lua, spec: Table| {
+            let (affects, moves, lasts) = effect_spec(&spec)?;
+            writing(lua, |r| {
+                let effect = Effect { card: r.card, owner: r.user, affects, moves, lasts, made: Some(r.state.turn) };
+                r.state.add_effect(effect).map_err(err)
+            })
+        });
         add(m, "reshuffle", |lua, ()| {
             writing(lua, |r| {
                 r.state.reshuffle_all();
@@ -1227,6 +1237,49 @@ fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
 /// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares
 /// whose checkers may move, and those no move may end on. Read before the run is
 /// borrowed, since reading a table can run a script's metamethod.
+/// Reads `ctx:add_effect`'s table: `lasts` (a number of the user's turns, or
+/// `"game"`), `affects` (`"user"`, the default, `"opponent"` or `"both"`) and
+/// `moves` (`pawns_step_back`, `closed`, `capture_optional`). Any other key is
+/// an error, so a misspelt rule is not silently ignored.
+fn effect_spec(spec: &Table) -> R<(Affected, MoveRules, Lasting)> {
+    for pair in spec.clone().pairs::<Value, Value>() {
+        let (key, _) = pair?;
+        let known =
+            matches!(&key, Value::String(k) if matches!(k.as_bytes().as_ref(), b"lasts" | b"affects" | b"moves"));
+        if !known {
+            return Err(err("an effect has only lasts, affects and moves"));
+        }
+    }
+    let lasts = match spec.raw_get::<Value>("lasts")? {
+        Value::Integer(n) if (1..=100).contains(&n) => Lasting::OwnerTurns(n as u32),
+        Value::String(s) if s.as_bytes().as_ref() == b"game" => Lasting::Game,
+        _ => return Err(err("an effect's lasts is a number of turns from 1 to 100, or \"game\"")),
+    };
+    let affects = match spec.raw_get::<Option<String>>("affects")?.as_deref() {
+        None | Some("user") => Affected::Owner,
+        Some("opponent") => Affected::Opponent,
+        Some("both") => Affected::Both,
+        Some(other) => {
+            return Err(err(format!("'{other}' is not whose moves an effect changes (user, opponent, both)")));
+        }
+    };
+    let mut moves = MoveRules::STANDARD;
+    if let Some(m) = spec.raw_get::<Option<Table>>("moves")? {
+        for pair in m.clone().pairs::<Value, Value>() {
+            let (key, _) = pair?;
+            let known = matches!(&key, Value::String(k)
+                if matches!(k.as_bytes().as_ref(), b"pawns_step_back" | b"closed" | b"capture_optional"));
+            if !known {
+                return Err(err("an effect's moves are pawns_step_back, closed and capture_optional"));
+            }
+        }
+        moves.pawns_step_back = m.raw_get::<Option<bool>>("pawns_step_back")?.unwrap_or(false);
+        moves.capture_optional = m.raw_get::<Option<bool>>("capture_optional")?.unwrap_or(false);
+        moves.closed = squares_of(m.raw_get::<Option<Table>>("closed")?)?;
+    }
+    Ok((affects, moves, lasts))
+}
+
 /// Which of the user's moves a move helper lists (cards/README.md, "Moves").
 #[derive(Clone, Copy)]
 struct MoveFilter {
@@ -1258,7 +1311,8 @@ fn legal_moves_for(run: &Run, filter: MoveFilter) -> R<Vec<crate::kernel::Move>>
     let mut board = run.state.board;
     rule(board.set_aside(absent, &mut crate::kernel::Unrecorded))?;
     let mut out = Vec::new();
-    crate::kernel::legal_moves_avoiding(&board, run.user, filter.allowed, filter.not_to, &mut out);
+    let rules = run.state.move_rules(run.user);
+    crate::kernel::legal_moves_avoiding(&board, run.user, filter.allowed, filter.not_to, &rules, &mut out);
     Ok(out)
 }
 

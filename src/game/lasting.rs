@@ -1,0 +1,105 @@
+//! Lasting effects: what a card's script leaves in force after it resolves
+//! (issue 11). An effect is plain data in the game state — saved, hashed in the
+//! digest and replayed like everything else — and while it lasts it changes
+//! the move rules through the kernel ([`MoveRules`]), never around it.
+
+use serde::{Deserialize, Serialize};
+
+use super::GameEvent;
+use super::decision::CardId;
+use super::state::GameState;
+use crate::kernel::{MoveRules, Player};
+
+/// Most effects in force at once; a card that would add one more is refused.
+pub const MAX_EFFECTS: usize = 16;
+
+/// One lasting effect.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Effect {
+    /// The card that made it, whose manifest gives its text.
+    pub card: CardId,
+    /// The player who used the card.
+    pub owner: Player,
+    /// Whose moves it changes.
+    pub affects: Affected,
+    /// How it changes them.
+    pub moves: MoveRules,
+    pub lasts: Lasting,
+    /// The turn it was made in (`GameState::turn` then); `None` for one set up
+    /// before play (a scenario's scene).
+    pub made: Option<u32>,
+}
+
+/// Whose moves an effect changes, from its owner's side.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Affected {
+    Owner,
+    Opponent,
+    Both,
+}
+
+/// When an effect ends.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lasting {
+    /// After this many more of its owner's turns, counting the turns that begin
+    /// after it was made (the turn that made it does not count).
+    OwnerTurns(u32),
+    /// For the rest of the game.
+    Game,
+}
+
+impl Effect {
+    pub fn applies_to(&self, player: Player) -> bool {
+        match self.affects {
+            Affected::Owner => player == self.owner,
+            Affected::Opponent => player != self.owner,
+            Affected::Both => true,
+        }
+    }
+}
+
+impl GameState {
+    /// The move rules for `player` under every effect in force (R4 as written
+    /// when there is none).
+    pub fn move_rules(&self, player: Player) -> MoveRules {
+        self.effects.iter().filter(|e| e.applies_to(player)).fold(MoveRules::STANDARD, |rules, e| rules.with(e.moves))
+    }
+
+    /// Puts an effect in force.
+    pub fn add_effect(&mut self, effect: Effect) -> Result<(), String> {
+        if self.effects.len() >= MAX_EFFECTS {
+            return Err(format!("at most {MAX_EFFECTS} lasting effects can be in force at once"));
+        }
+        if effect.lasts == Lasting::OwnerTurns(0) {
+            return Err("a lasting effect must last at least one turn".into());
+        }
+        self.journal.push(|| GameEvent::EffectStarted { card: effect.card, owner: effect.owner });
+        self.effects.push(effect);
+        Ok(())
+    }
+
+    /// At the end of `player`'s turn: each effect counting its owner's turns
+    /// counts this one, unless it was made in it, and ends after its last.
+    pub(super) fn count_down_effects(&mut self, player: Player) {
+        let turn = self.turn;
+        let mut ended = Vec::new();
+        for (i, effect) in self.effects.iter_mut().enumerate() {
+            if let Lasting::OwnerTurns(left) = &mut effect.lasts
+                && effect.owner == player
+                && effect.made.is_none_or(|made| made < turn)
+            {
+                *left -= 1;
+                if *left == 0 {
+                    ended.push(i);
+                }
+            }
+        }
+        for i in ended.into_iter().rev() {
+            let effect = self.effects.remove(i);
+            self.journal.push(|| GameEvent::EffectEnded { card: effect.card, owner: effect.owner });
+        }
+    }
+}

@@ -114,6 +114,9 @@ pub struct Scenario {
     /// Lasting effects in force in the scene (made before it began).
     #[serde(default)]
     pub effects: Vec<EffectSpec>,
+    /// What must hold at the end (nothing more than that the card or the
+    /// decisions run through, when left out).
+    #[serde(default)]
     pub expect: Expect,
 }
 

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::diagram;
-use crate::game::{Answer, Choice, DecisionKind, GameState, Lasting, QuestionKind, Step};
+use crate::game::{Affected, Answer, Choice, DecisionKind, GameState, Lasting, QuestionKind, Step};
 use crate::kernel::{Bitboard, Board, Colour, Dir, Edge, Player, Square, Terrain};
 use crate::narrate::Frame;
 use crate::session::Session;
@@ -199,17 +199,32 @@ pub fn panel(session: &Session, view: View) -> String {
         };
         out.push_str(&constraint("in force", state.constraint, state.to_move));
         for effect in &state.effects {
-            let text = content.card(effect.card).map_or(String::new(), |c| c.manifest.text.clone());
             let lasts = match effect.lasts {
                 Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
                 Lasting::Game => "for the rest of the game".to_string(),
             };
+            let whose = match effect.affects {
+                Affected::Owner => format!("{}'s", effect.owner),
+                Affected::Opponent => format!("{}'s", !effect.owner),
+                Affected::Both => "both players'".to_string(),
+            };
+            let mut what = Vec::new();
+            if effect.moves.pawns_step_back {
+                what.push(format!("{whose} pawns may step back"));
+            }
+            if effect.moves.capture_optional {
+                what.push(format!("capture is optional for {whose} moves"));
+            }
+            if effect.moves.closed.any() {
+                let squares: Vec<String> = effect.moves.closed.map(|s| s.to_string()).collect();
+                what.push(format!("{whose} checkers may not move onto {}", squares.join(" ")));
+            }
             let _ = writeln!(
                 out,
-                "  in force: {} ({}, {lasts}) - {}",
+                "  in force: {} ({}): {}; {lasts}",
                 session.card_name(effect.card),
                 effect.owner,
-                shorten(text.trim(), 60)
+                what.join(", ")
             );
         }
         out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));

@@ -82,7 +82,9 @@ fn places() -> [PathBuf; 2] {
 #[test]
 fn the_same_seed_and_decisions_give_the_same_game_in_fresh_processes() {
     let dir = scratch("fresh");
-    for (deck, seed) in [("standard", 3), ("standard", 11), ("standard", 2024), ("monolith_mayhem", 7)] {
+    for (deck, seed) in
+        [("standard", 3), ("standard", 11), ("standard", 2024), ("monolith_mayhem", 7), ("nightmare", 5)]
+    {
         let (session, lines) = random_game(deck, seed);
         let seed_text = seed.to_string();
         let args = ["--deck", deck, "--seed", &seed_text, "--dark", "human", "--light", "human"];

@@ -745,3 +745,28 @@ fn planet_progress_is_read_only_bounded_and_never_fails_the_game() {
     assert_eq!(state.digest(), before);
     engine_still_works(&e);
 }
+
+#[test]
+fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_intact() {
+    let bad: [(&str, &str, &str); 8] = [
+        ("unknown_key", "ctx:add_effect{ lasts = 2, moves = {}, forever = true }", "only lasts, affects and moves"),
+        ("unknown_rule", "ctx:add_effect{ lasts = 2, moves = { fly = true } }", "pawns_step_back, closed"),
+        ("no_lasts", "ctx:add_effect{ moves = { pawns_step_back = true } }", "a number of turns from 1 to 100"),
+        ("endless", "ctx:add_effect{ lasts = 1e9, moves = {} }", "a number of turns from 1 to 100"),
+        ("whose", "ctx:add_effect{ lasts = 1, affects = 'everyone' }", "user, opponent, both"),
+        ("bad_square", "ctx:add_effect{ lasts = 1, moves = { closed = { 'z9' } } }", "z9"),
+        // A table that holds itself, as the spec and as the rules.
+        ("cyclic", "local t = { lasts = 1 }\n  t.moves = t\n  ctx:add_effect(t)", "pawns_step_back, closed"),
+        ("too_many", "for i = 1, 17 do ctx:add_effect{ lasts = 1, moves = { closed = { 'd4' } } } end", "at most 16"),
+    ];
+    let cards: Vec<(String, String)> =
+        bad.iter().map(|(id, body, _)| (id.to_string(), format!("function play(ctx)\n  {body}\nend"))).collect();
+    let mut cards: Vec<(&str, &str)> = cards.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    cards.push(GOOD_CARD);
+    let engine = engine(&cards, &[]);
+    for (id, _, wanted) in bad {
+        let message = failure(&engine, id);
+        assert!(message.contains(wanted), "{id}: {message}");
+    }
+    engine_still_works(&engine);
+}

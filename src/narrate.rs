@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::content::Content;
-use crate::game::{Answer, CardId, Choice, Event, GameEvent, SkipReason, SkippedStep};
+use crate::game::{Answer, CardId, Choice, EndReason, Event, GameEvent, PlanetId, SkipReason, SkippedStep};
 use crate::kernel::{Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Orientation, Player, Removal, Square, block};
 
 /// How a player sees the board: which way is up on their screen.
@@ -125,6 +125,10 @@ impl<'a> Narrator<'a> {
         self.content.card(card).map_or_else(|| format!("card #{}", card.0), |c| c.manifest.name.clone())
     }
 
+    fn planet_name(&self, planet: PlanetId) -> String {
+        self.content.planet(planet).map_or_else(|| format!("planet #{}", planet.0), |p| p.manifest.name.clone())
+    }
+
     fn whose(&self, p: Player) -> String {
         if self.viewer == Some(p) { "your".into() } else { format!("{p}'s") }
     }
@@ -167,11 +171,15 @@ impl<'a> Narrator<'a> {
     }
 
     /// Lines for the events of one decision, leaving out the move that the
-    /// decision itself names (its captures and crownings are told).
+    /// decision itself names (its captures and crownings are told) and the end
+    /// of the game (the REPL's end screen tells it).
     pub fn decision_lines(&mut self, decision: &Choice, events: &[Event]) -> Vec<String> {
         let mut named_move = matches!(decision, Choice::Move(_));
         let mut out = Vec::new();
         for event in events {
+            if matches!(event, Event::Game(GameEvent::GameOver { .. })) {
+                continue;
+            }
             if named_move && matches!(event, Event::Board(BoardEvent::Moved { .. })) {
                 named_move = false;
                 self.line(event);
@@ -247,7 +255,29 @@ impl<'a> Narrator<'a> {
 
     fn game_line(&mut self, event: &GameEvent) -> Option<String> {
         Some(match event {
-            GameEvent::TurnBegan { .. } | GameEvent::ConstraintMet { .. } | GameEvent::GameOver { .. } => return None,
+            GameEvent::TurnBegan { .. } | GameEvent::ConstraintMet { .. } => return None,
+            GameEvent::GameOver { winner, reason, planets } => {
+                let result = match winner {
+                    Some(p) => format!("{p} wins"),
+                    None => "drawn".to_string(),
+                };
+                let why = match reason {
+                    EndReason::Capture => "no checker left (R10.1)".to_string(),
+                    EndReason::FiveKings => "five kings and emperors (R10.1)".to_string(),
+                    EndReason::Planet(p) => format!("{} holds (R9)", self.planet_name(*p)),
+                    EndReason::NoMoves => "neither player can move (R10.3)".to_string(),
+                    EndReason::Stuck => "the opponent cannot move (R11)".to_string(),
+                    EndReason::MoveLimit => "the move limit (R10.4)".to_string(),
+                };
+                let revealed: Vec<String> = Player::BOTH
+                    .iter()
+                    .zip(planets)
+                    .filter_map(|(p, planet)| Some(format!("{p}'s planet was {}", self.planet_name((*planet)?))))
+                    .collect();
+                let revealed =
+                    if revealed.is_empty() { String::new() } else { format!("; {} (R10.5)", revealed.join(", ")) };
+                format!("the game is over, {result}: {why}{revealed}")
+            }
             GameEvent::CardUsed { card } => {
                 self.card = Some(*card);
                 return None;
@@ -407,6 +437,7 @@ pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
     let (mut turn, mut player) = (0u32, Player::Dark);
     let mut card: Option<CardId> = None;
     let card_id = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
+    let planet_id = |n: u64| content.planet(PlanetId(n as u16)).map_or_else(|| format!("#{n}"), |d| d.id.clone());
     for event in events.iter().flatten() {
         match event {
             Event::Game(GameEvent::TurnBegan { turn: t, player: p }) => (turn, player) = (*t, *p),
@@ -420,6 +451,21 @@ pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
         for (key, value) in fields {
             let value = match (key.as_str(), &value) {
                 ("card", Value::Number(n)) => Value::from(card_id(CardId(n.as_u64().unwrap_or(0) as u16))),
+                // R10.5: the planets revealed, by player and id.
+                ("planets", Value::Array(both)) => {
+                    let named = |v: &Value| v.as_u64().map_or(Value::Null, |n| Value::from(planet_id(n)));
+                    let mut by_player = Map::new();
+                    for (p, v) in Player::BOTH.iter().zip(both) {
+                        by_player.insert(p.to_string().to_ascii_lowercase(), named(v));
+                    }
+                    Value::Object(by_player)
+                }
+                // A planet win: `reason: planet` with the planet's id beside it.
+                ("reason", Value::Object(o)) if o.contains_key("planet") => {
+                    let n = o["planet"].as_u64().unwrap_or(0);
+                    object.insert("planet".into(), Value::from(planet_id(n)));
+                    Value::from("planet")
+                }
                 _ => value,
             };
             object.insert(key, value);

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::decision::{Answer, CardId};
+use super::decision::{Answer, CardId, PlanetId};
 use super::state::EndReason;
 use crate::kernel::{BoardEvent, Journal, Player, Square};
 
@@ -67,8 +67,9 @@ pub enum GameEvent {
     EffectEnded { card: CardId, owner: Player },
     /// A line a script wrote with `ctx:log`.
     Message { text: String },
-    /// R10: the game ended; `winner` is `None` for a draw.
-    GameOver { winner: Option<Player>, reason: EndReason },
+    /// R10: the game ended; `winner` is `None` for a draw. Both secret planets
+    /// are revealed (R10.5), Dark's first.
+    GameOver { winner: Option<Player>, reason: EndReason, planets: [Option<PlanetId>; 2] },
 }
 
 /// The step a [`GameEvent::StepSkipped`] names.

@@ -383,7 +383,8 @@ impl GameState {
         self.step = Step::Over(outcome);
         self.constraint = None;
         self.next_constraint = None;
-        self.journal.push(|| GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason });
+        let planets = self.planets;
+        self.journal.push(|| GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason, planets });
     }
 
     /// Runs the steps that need no decision (a move step with no legal move, a card

@@ -12,22 +12,36 @@ use super::Failure;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Decks to check, by name (`standard`) or path; default: every shipped deck.
+    /// Decks to check, by name (`standard`) or path; default: every deck of the content root.
     decks: Vec<String>,
+    /// The content root (the folder holding cards/ and planets/); default: the
+    /// deck's own, for a deck given as a path, else the current folder if it
+    /// holds cards/, else the shipped content.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct TestArgs {
-    /// Scenario files or folders; default: cards/ and planets/.
+    /// Scenario files or folders; default: cards/ and planets/ of the content root.
     paths: Vec<PathBuf>,
+    /// The content root the scenarios' cards and planets come from; default: the
+    /// one above the cards/ or planets/ folder holding each file, else the
+    /// current folder if it holds cards/, else the shipped content.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
 }
 
 /// Loads each deck and compiles its scripts, printing every problem found.
 pub fn check(args: &CheckArgs) -> Result<(), Failure> {
-    let root = ContentRoot::discover();
-    let decks = if args.decks.is_empty() { root.deck_names() } else { args.decks.clone() };
+    let decks = if args.decks.is_empty() {
+        ContentRoot::for_deck(args.root.as_deref(), "standard")?.deck_names()
+    } else {
+        args.decks.clone()
+    };
     let mut failed = 0;
     for deck in &decks {
+        let root = ContentRoot::for_deck(args.root.as_deref(), deck)?;
         let result = Content::load(&root, deck).and_then(ScriptEngine::new);
         match result {
             Ok(engine) => {
@@ -51,14 +65,15 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
 
 /// Runs scenario files and prints each result and a closing `N passed, M failed`.
 pub fn test(args: &TestArgs) -> Result<(), Failure> {
-    let root = ContentRoot::discover();
     let paths = if args.paths.is_empty() {
+        let root = ContentRoot::for_deck(args.root.as_deref(), "standard")?;
         vec![root.path().join("cards"), root.path().join("planets")]
     } else {
         args.paths.clone()
     };
     let (mut passed, mut failed) = (0, 0);
     for file in scenario::find_files(&paths) {
+        let root = ContentRoot::for_file(args.root.as_deref(), &file);
         for outcome in scenario::run_file(&root, &file) {
             let label = format!("{}: {}", outcome.file.display(), outcome.name);
             match &outcome.failure {

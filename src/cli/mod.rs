@@ -45,6 +45,11 @@ struct PlayArgs {
     /// Continue a saved game instead of dealing a new one.
     #[arg(long)]
     load: Option<std::path::PathBuf>,
+    /// The content root (the folder holding cards/ and planets/); default: the
+    /// deck's own, for a deck given as a path, else the current folder if it
+    /// holds cards/, else the shipped content.
+    #[arg(long, value_name = "DIR")]
+    root: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -66,7 +71,7 @@ enum Command {
     },
     /// Measure move generation and playouts and print the figures (medians).
     Bench(bench::BenchArgs),
-    /// Load decks and compile their scripts; report every problem (exit 1 if any).
+    /// Load decks and compile their scripts; report every problem (exit status 2 if any).
     Check(content::CheckArgs),
     /// Run card and planet scenario files; the last line is `N passed, M failed`.
     Test(content::TestArgs),
@@ -81,6 +86,10 @@ enum Command {
         /// Print the game's events instead, one JSON object per line (README, "Events").
         #[arg(long)]
         events: bool,
+        /// The content root the save's deck comes from (default: the current
+        /// folder if it holds cards/, else the shipped content).
+        #[arg(long, value_name = "DIR")]
+        root: Option<std::path::PathBuf>,
     },
 }
 
@@ -114,7 +123,7 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),
-        Some(Command::Replay { file, events }) => replay(&file, events),
+        Some(Command::Replay { file, events, root }) => replay(&file, events, root.as_deref()),
         Some(Command::Play(args)) => play(args),
         None => play(cli.play),
     };
@@ -153,8 +162,9 @@ fn run_moves(fen: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replay(file: &std::path::Path, events: bool) -> Result<(), Failure> {
-    let (session, replay, _) = alien_checkers::session::Session::load(&ContentRoot::discover(), file)?;
+fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) -> Result<(), Failure> {
+    let root = root.map_or_else(ContentRoot::discover, ContentRoot::new);
+    let (session, replay, _) = alien_checkers::session::Session::load(&root, file)?;
     if events {
         for event in alien_checkers::narrate::events_json(session.engine.content(), session.events()) {
             println!("{event}");
@@ -177,7 +187,10 @@ fn replay(file: &std::path::Path, events: bool) -> Result<(), Failure> {
 
 fn play(args: PlayArgs) -> Result<(), Failure> {
     let options = PlayOptions {
-        root: ContentRoot::discover(),
+        root: match &args.load {
+            Some(_) => args.root.as_deref().map_or_else(ContentRoot::discover, ContentRoot::new),
+            None => ContentRoot::for_deck(args.root.as_deref(), &args.deck)?,
+        },
         deck: args.deck,
         seed: args.seed,
         dark: args.dark,

@@ -4,6 +4,8 @@
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
+use std::path::PathBuf;
+
 use clap::Args;
 
 use alien_checkers::ai::AGENTS;
@@ -35,6 +37,11 @@ pub struct SimulateArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// The content root (the folder holding cards/ and planets/); default: the
+    /// deck's own, for a deck given as a path, else the current folder if it
+    /// holds cards/, else the shipped content.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
 }
 
 pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
@@ -45,7 +52,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let plan = Plan {
-        root: ContentRoot::discover(),
+        root: ContentRoot::for_deck(args.root.as_deref(), &args.deck)?,
         deck: args.deck.clone(),
         a: args.a.clone(),
         b: args.b.clone(),

@@ -40,6 +40,43 @@ impl ContentRoot {
         }
     }
 
+    /// Where `deck`'s cards and planets are found: `root` when given (`--root`);
+    /// for a deck given as a path, the content root it lies in — the folder that
+    /// holds its `cards/decks/` folder (README, "Modding"); else
+    /// [`ContentRoot::discover`]. A deck path outside any `cards/decks/` folder
+    /// needs `--root`.
+    pub fn for_deck(root: Option<&Path>, deck: &str) -> Result<ContentRoot, String> {
+        if let Some(root) = root {
+            return Ok(ContentRoot::new(root));
+        }
+        if !is_deck_path(deck) {
+            return Ok(ContentRoot::discover());
+        }
+        let path = Path::new(deck);
+        let decks = path.parent().filter(|d| d.file_name().is_some_and(|n| n == "decks"));
+        let cards = decks.and_then(Path::parent).filter(|c| c.file_name().is_some_and(|n| n == "cards"));
+        match cards.and_then(Path::parent) {
+            Some(root) => Ok(ContentRoot::new(root)),
+            None => Err(format!(
+                "{deck}: a deck given as a path must lie in a content root's cards/decks/ folder, where its cards \
+                 and planets are found; or say where they are with --root DIR"
+            )),
+        }
+    }
+
+    /// The content root of a scenario file: `root` when given; the folder above
+    /// the `cards/` or `planets/` folder that holds it; else [`ContentRoot::discover`].
+    pub fn for_file(root: Option<&Path>, file: &Path) -> ContentRoot {
+        if let Some(root) = root {
+            return ContentRoot::new(root);
+        }
+        let folder = file.parent().filter(|d| d.file_name().is_some_and(|n| n == "cards" || n == "planets"));
+        match folder.and_then(Path::parent) {
+            Some(root) => ContentRoot::new(root),
+            None => ContentRoot::discover(),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.0
     }
@@ -55,7 +92,7 @@ impl ContentRoot {
     /// A deck by name (`standard`) or by path to its manifest.
     pub fn deck_path(&self, deck: &str) -> PathBuf {
         let as_path = PathBuf::from(deck);
-        if deck.ends_with(".yaml") || deck.contains('/') {
+        if is_deck_path(deck) {
             as_path
         } else {
             self.0.join("cards").join("decks").join(format!("{deck}.yaml"))
@@ -73,6 +110,11 @@ impl ContentRoot {
         names.sort();
         names
     }
+}
+
+/// Whether a deck is named by a path to its manifest rather than by name.
+fn is_deck_path(deck: &str) -> bool {
+    deck.ends_with(".yaml") || deck.contains('/')
 }
 
 /// A script to compile: what it belongs to, its file and its text.

@@ -84,7 +84,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     let (session, seats) = match &options.load {
         Some(path) => {
             let (session, replay, record) = Session::load(&options.root, path)?;
-            report_replay(&replay);
+            report_replay(&replay, "this game was saved");
             let seat = |p: Player, default: &Seat| {
                 record.seats.get(&p).and_then(|s| s.parse().ok()).unwrap_or(default.clone())
             };
@@ -120,10 +120,16 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
                 continue;
             }
             Line::Text(line) => {
-                if !interactive && !line.trim().is_empty() {
-                    println!("{prompt}{}", line.trim());
+                let line = line.trim();
+                if !interactive && !line.is_empty() {
+                    println!("{prompt}{}", clipped(line));
                 }
-                if !repl.command(line.trim(), &mut input) {
+                if line.chars().count() > MAX_LINE {
+                    println!(
+                        "that line is {} characters long; no command or answer is longer than {MAX_LINE}",
+                        line.chars().count()
+                    );
+                } else if !repl.command(line, &mut input) {
                     break;
                 }
             }
@@ -133,9 +139,23 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     Ok(())
 }
 
-fn report_replay(replay: &crate::session::Replay) {
+/// The longest line read as a command or an answer; a longer one is refused
+/// without being echoed whole.
+const MAX_LINE: usize = 200;
+
+/// `line` as echoed back: at most 60 characters, then an ellipsis.
+fn clipped(line: &str) -> String {
+    match line.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+/// Says how a replayed record compares with the scripts now; `since` names
+/// when the record was made ("this game was saved", "this game started").
+fn report_replay(replay: &crate::session::Replay, since: &str) {
     if !replay.changed.is_empty() {
-        println!("Scripts changed since this game was saved: {}", replay.changed.join(", "));
+        println!("Scripts changed since {since}: {}", replay.changed.join(", "));
     }
     if let Some((_, why)) = &replay.differs {
         println!("The game now differs: {why}.");
@@ -418,7 +438,7 @@ impl Repl {
         let root = self.session.engine.content().root.clone();
         match Session::load(&root, &PathBuf::from(file)) {
             Ok((session, replay, record)) => {
-                report_replay(&replay);
+                report_replay(&replay, "this game was saved");
                 for p in Player::BOTH {
                     if let Some(seat) = record.seats.get(&p).and_then(|s| s.parse().ok()) {
                         self.seats[p.index()] = seat;
@@ -447,7 +467,7 @@ impl Repl {
         match self.session.reload() {
             Ok(replay) => {
                 println!("reloaded the scripts");
-                report_replay(&replay);
+                report_replay(&replay, "the scripts were last loaded");
                 self.make_agents();
                 if replay.changed.is_empty() {
                     println!("no script or manifest changed");

@@ -42,7 +42,7 @@ use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{Answer, CardHost, CardId, GameState, PlanetId, Resolution};
 use crate::kernel::Player;
 use api::Run;
-use sandbox::{Stop, describe_error, describe_stop};
+use sandbox::{CompileError, Stop, describe_error, describe_stop};
 
 /// Instruction budgets. A card may be run once per answer, so its budget is per run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,7 +208,7 @@ impl ScriptEngine {
             let name = name_of(&card.script.path);
             match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
                 Ok((chunk, defined)) => cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play") }),
-                Err(message) => problems.push(Problem::file(&card.script.path, message)),
+                Err(error) => problems.push(problem(&card.script.path, error)),
             }
         }
         for planet in &self.content.planets {
@@ -217,7 +217,7 @@ impl ScriptEngine {
                 Ok((chunk, defined)) => {
                     planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress") })
                 }
-                Err(message) => problems.push(Problem::file(&planet.script.path, message)),
+                Err(error) => problems.push(problem(&planet.script.path, error)),
             }
         }
         problems.into_result(())?;
@@ -235,23 +235,24 @@ impl ScriptEngine {
         source: &str,
         required: &[&str],
         optional: &[&'n str],
-    ) -> Result<(Function, Vec<&'n str>), String> {
+    ) -> Result<(Function, Vec<&'n str>), CompileError> {
         let chunk = sandbox::compile_script(&self.lua, name, source, self.prelude.void.clone())?;
+        let unplaced = |message: String| CompileError { at: None, message };
         sandbox::begin(&self.lua, self.budgets.load);
         let env = self.prelude.instantiate.call::<Table>(&chunk);
         let stop = sandbox::finish(&self.lua);
         let env = match (stop, env) {
-            (Some(stop), _) => return Err(describe_stop(&stop)),
-            (None, result) => result.map_err(|e| describe_error(&e))?,
+            (Some(stop), _) => return Err(unplaced(describe_stop(&stop))),
+            (None, result) => result.map_err(|e| unplaced(describe_error(&e)))?,
         };
         let mut defined = Vec::new();
         for &f in required.iter().chain(optional) {
             match env.raw_get::<Value>(f) {
                 Ok(Value::Function(_)) => defined.extend(optional.iter().find(|&&o| o == f)),
                 Ok(Value::Nil) if optional.contains(&f) => {}
-                Ok(Value::Nil) => return Err(format!("{name} defines no function {f}")),
-                Ok(other) => return Err(format!("{name}: {f} must be a function, not a {}", other.type_name())),
-                Err(e) => return Err(describe_error(&e)),
+                Ok(Value::Nil) => return Err(unplaced(format!("defines no function {f}"))),
+                Ok(other) => return Err(unplaced(format!("{f} must be a function, not a {}", other.type_name()))),
+                Err(e) => return Err(unplaced(describe_error(&e))),
             }
         }
         Ok((chunk, defined))
@@ -636,4 +637,12 @@ pub fn engine_factory(content: &Content) -> crate::ai::HostFactory {
         let engine = ScriptEngine::new(content.clone()).unwrap_or_else(|p| panic!("the deck compiled before: {p}"));
         Box::new(engine) as Box<dyn CardHost>
     })
+}
+
+/// A script's compile error as a problem of its file, at its line and column when known.
+fn problem(path: &std::path::Path, error: CompileError) -> Problem {
+    match error.at {
+        Some((line, column)) => Problem::at(path, line, column, error.message),
+        None => Problem::file(path, error.message),
+    }
 }

@@ -152,16 +152,48 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
 /// takes its environment as its argument: `local _ENV = ...` goes in front, on
 /// the first line, so line numbers stay the script's own. The chunk's own
 /// `_ENV` upvalue is `void`, an empty table whose reads fail.
-pub fn compile_script(lua: &Lua, name: &str, source: &str, void: Table) -> Result<Function, String> {
+pub fn compile_script(lua: &Lua, name: &str, source: &str, void: Table) -> Result<Function, CompileError> {
     if source.starts_with('\x1b') {
-        return Err(format!("{name} is a binary (precompiled) chunk; only Lua source text is accepted"));
+        let message = "a binary (precompiled) chunk; only Lua source text is accepted".to_string();
+        return Err(CompileError { at: None, message });
     }
     lua.load(format!("local _ENV = ...; {source}"))
         .set_name(format!("@{name}"))
         .set_mode(ChunkMode::Text)
         .set_environment(void)
         .into_function()
-        .map_err(|e| describe_error(&e))
+        .map_err(|e| match &e {
+            LuaError::SyntaxError { message, .. } => syntax_error(name, source, message),
+            other => CompileError { at: None, message: describe_error(other) },
+        })
+}
+
+/// Why a script does not compile, and where in it when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// 1-based line and column in the script.
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+}
+
+/// Lua's `name:LINE: message near 'token'` as a line, a column and the message.
+/// Lua names no column: it is where the token the message names last appears on
+/// that line (the parser stops at the first token that does not fit, which is
+/// the later of two alike), the line's end for `<eof>`, else 1.
+fn syntax_error(name: &str, source: &str, message: &str) -> CompileError {
+    let rest = message.strip_prefix(name).and_then(|r| r.strip_prefix(':'));
+    let Some((line, text)) = rest.and_then(|r| r.split_once(": ")).and_then(|(n, t)| Some((n.parse().ok()?, t))) else {
+        return CompileError { at: None, message: message.to_string() };
+    };
+    let line: usize = line;
+    let source_line = source.lines().nth(line.saturating_sub(1)).unwrap_or("");
+    let near = text.rsplit_once(" near ").map(|(_, t)| t.trim_matches('\''));
+    let column = match near {
+        Some("<eof>") => source_line.chars().count() + 1,
+        Some(token) => source_line.rfind(token).map_or(1, |i| source_line[..i].chars().count() + 1),
+        None => 1,
+    };
+    CompileError { at: Some((line, column)), message: text.to_string() }
 }
 
 fn meter(lua: &Lua) -> Option<SharedMeter> {

@@ -1,0 +1,85 @@
+//! Where content is found (README, "Modding"): a deck given as a path brings its
+//! own content root (the folder above its cards/decks/), `--root` says it
+//! outright, and a script's syntax error is reported once with its line and
+//! column. Also: an overlong input line is refused without being echoed whole.
+
+mod common;
+
+use std::path::Path;
+
+const GOOD: &str = "function play(ctx)\n  ctx:place_terrain('d4', 'water')\nend\n";
+const NEVER: &str = "function check(ctx, player) return false end\n";
+
+fn mod_root(tag: &str, card: &str) -> std::path::PathBuf {
+    let root = common::scratch_content(tag, &[("ember", card)], &[("mud", NEVER), ("dust", NEVER)]);
+    root.path().to_path_buf()
+}
+
+#[test]
+fn a_deck_given_as_a_path_finds_its_cards_from_any_folder() {
+    let root = mod_root("roots-path", GOOD);
+    let deck = root.join("cards/decks/test.yaml");
+    let elsewhere = std::env::temp_dir();
+    let check = common::run_binary(&elsewhere, &["check", deck.to_str().unwrap()], &[], "");
+    assert!(check.success, "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("1 cards, 2 planets"), "{}", check.stdout);
+    // And a game with it, from the repository folder (which has cards of its own).
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let play = common::run_binary(here, &["--deck", deck.to_str().unwrap(), "--light", "random"], &[], "cards\nquit\n");
+    assert!(play.success, "{}", play.stderr);
+    assert!(play.stdout.contains("ember") && !play.stdout.contains("Monolith"), "{}", play.stdout);
+}
+
+#[test]
+fn root_names_the_content_root_outright() {
+    let root = mod_root("roots-flag", GOOD);
+    let elsewhere = std::env::temp_dir();
+    let run = common::run_binary(&elsewhere, &["check", "test", "--root", root.to_str().unwrap()], &[], "");
+    assert!(run.success, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("ok    test: 1 cards, 2 planets"), "{}", run.stdout);
+    // The same name without --root is not a deck of the shipped content.
+    let run = common::run_binary(&elsewhere, &["check", "test"], &[], "");
+    assert!(!run.success);
+}
+
+#[test]
+fn a_deck_path_outside_a_decks_folder_asks_for_root() {
+    let root = mod_root("roots-loose", GOOD);
+    let loose = root.join("my-deck.yaml");
+    std::fs::copy(root.join("cards/decks/test.yaml"), &loose).unwrap();
+    let run = common::run_binary(&std::env::temp_dir(), &["check", loose.to_str().unwrap()], &[], "");
+    assert!(!run.success);
+    assert!(run.stderr.contains("cards/decks/") && run.stderr.contains("--root"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "one line: {}", run.stderr);
+    // With --root it loads.
+    let run = common::run_binary(
+        &std::env::temp_dir(),
+        &["check", loose.to_str().unwrap(), "--root", root.to_str().unwrap()],
+        &[],
+        "",
+    );
+    assert!(run.success, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn a_syntax_error_names_the_file_once_with_line_and_column() {
+    let root = mod_root("roots-syntax", "function play(ctx)\n  local x = = 3\nend\n");
+    let deck = root.join("cards/decks/test.yaml");
+    let run = common::run_binary(&std::env::temp_dir(), &["check", deck.to_str().unwrap()], &[], "");
+    assert!(!run.success);
+    let script = root.join("cards/ember.lua");
+    let script = script.to_str().unwrap();
+    assert_eq!(run.stdout.matches("ember.lua").count(), 1, "the file is named once:\n{}", run.stdout);
+    assert!(run.stdout.contains(&format!("{script}:2:13: unexpected symbol near '='")), "{}", run.stdout);
+}
+
+#[test]
+fn an_overlong_line_is_refused_without_being_echoed_whole() {
+    let long = "x".repeat(5000);
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = common::run_binary(here, &["--seed", "1", "--light", "random"], &[], &format!("{long}\ndigest\nquit\n"));
+    assert!(run.success);
+    assert!(run.stdout.contains("no command or answer is longer than 200"), "{}", &run.stdout[..2000.min(run.stdout.len())]);
+    assert!(!run.stdout.contains(&"x".repeat(100)), "the line is not echoed whole");
+    assert!(run.stdout.contains("after 0 decisions"), "the game is unchanged");
+}

@@ -8,7 +8,7 @@ function play(ctx)
       ctx:log("Monolith: no empty 2×2 block to put it on; nothing happens")
       return
     end
-    ctx:place_monolith(ctx:ask_block("Monolith: on which empty 2x2 block?", spots))
+    ctx:place_monolith(ctx:ask_block("Monolith: on which empty 2×2 block?", spots))
     return
   end
   local dirs = ctx:monolith_directions()

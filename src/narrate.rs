@@ -8,7 +8,9 @@
 use serde_json::{Map, Value};
 
 use crate::content::Content;
-use crate::game::{Answer, CardId, Choice, EndReason, Event, GameEvent, PlanetId, SkipReason, SkippedStep};
+use crate::game::{
+    Answer, CardId, Choice, EndReason, Event, GameEvent, PlanetId, QuestionKind, SkipReason, SkippedStep,
+};
 use crate::kernel::{Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Orientation, Player, Removal, Square, block};
 
 /// How a player sees the board: which way is up on their screen.
@@ -117,6 +119,13 @@ impl<'a> Narrator<'a> {
         Narrator { content, board, viewer, card: None }
     }
 
+    /// The same narrator, told that `card` is being resolved (its removals and
+    /// moves are the card's), for events that start inside a card.
+    pub fn in_card(mut self, card: Option<CardId>) -> Narrator<'a> {
+        self.card = card;
+        self
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -142,6 +151,11 @@ impl<'a> Narrator<'a> {
             Some(c) => self.piece(&c, sq),
             None => sq.to_string(),
         }
+    }
+
+    /// The viewer's frame on the board as it is now, if there is a viewer.
+    fn frame(&self) -> Option<Frame> {
+        self.viewer.map(|viewer| Frame { viewer, orientation: self.board.orientation() })
     }
 
     fn direction(&self, dir: Dir) -> String {
@@ -192,6 +206,23 @@ impl<'a> Narrator<'a> {
 
     fn board_line(&self, event: &BoardEvent) -> String {
         match event {
+            BoardEvent::Moved { from, to, via } if self.card.is_some() && via.is_empty() => {
+                // A card's move: told with its direction when it goes in a line.
+                let line = Dir::ALL.into_iter().find(|&d| {
+                    let mut at = *from;
+                    while let Some(next) = at.step(d) {
+                        if next == *to {
+                            return true;
+                        }
+                        at = next;
+                    }
+                    false
+                });
+                match line {
+                    Some(d) => format!("{} moves {} to {to}", self.at(*from), self.direction(d)),
+                    None => format!("{} moves from {from} to {to}", self.at(*from)),
+                }
+            }
             BoardEvent::Moved { from, to, via } => {
                 let mut path = vec![from.to_string()];
                 path.extend(via.iter().chain([to]).map(Square::to_string));
@@ -294,10 +325,14 @@ impl<'a> Narrator<'a> {
                 format!("all {cards} cards are shuffled into a new draw pile")
             }
             GameEvent::DrawPileReordered => "the draw pile is put in a new, secret order".to_string(),
-            GameEvent::AnsweredAutomatically { prompt, answer } => {
-                let answer = match answer {
-                    Answer::Dir(d) => format!("{} ({d})", self.direction(*d)),
-                    other => other.to_string(),
+            GameEvent::AnsweredAutomatically { prompt, question, answer } => {
+                let answer = match (answer, question, self.frame()) {
+                    (Answer::Dir(d), _, _) => format!("{} ({d})", self.direction(*d)),
+                    // A block as the viewer names it: by its square drawn lower left.
+                    (Answer::Square(anchor), QuestionKind::Block, Some(frame)) => {
+                        format!("the block at {}", frame.block_corner(*anchor))
+                    }
+                    (other, _, _) => other.to_string(),
                 };
                 format!("{prompt} only {answer} was possible, so it was taken")
             }
@@ -308,10 +343,11 @@ impl<'a> Narrator<'a> {
                 SkipReason::NoFaceUpCard => "no card is face up: the card step is skipped (R3.3)".to_string(),
                 _ => "no face-up card can be used now: the card step is skipped (R3.3)".to_string(),
             },
-            GameEvent::ConstraintSet { card, movers } => {
+            GameEvent::ConstraintSet { card, player, movers } => {
                 let squares: Vec<String> = movers.iter().map(Square::to_string).collect();
+                let who = if self.viewer == Some(*player) { "you".to_string() } else { player.to_string() };
                 format!(
-                    "next turn the opponent must move from {} if able ({})",
+                    "on the next turn {who} must move a checker from {} if able ({}, R4.8)",
                     squares.join(" "),
                     self.card_name(*card)
                 )
@@ -329,6 +365,19 @@ impl<'a> Narrator<'a> {
             GameEvent::EffectEnded { card, owner } => format!("{} {} ends", self.whose(*owner), self.card_name(*card)),
         })
     }
+}
+
+/// The card being resolved after `events`, if any: the last card used and not
+/// yet discarded.
+pub fn card_in_play<'e>(events: impl DoubleEndedIterator<Item = &'e Event>) -> Option<CardId> {
+    events
+        .rev()
+        .find_map(|e| match e {
+            Event::Game(GameEvent::CardUsed { card }) => Some(Some(*card)),
+            Event::Game(GameEvent::CardDiscarded { .. }) => Some(None),
+            _ => None,
+        })
+        .flatten()
 }
 
 /// One player's turn in the record: the move, then what the cards did.

@@ -716,7 +716,7 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
     }
     check_state(engine, &after, &s.expect)?;
     if let Some(want) = &s.expect.narration {
-        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move));
+        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move)).in_card(Some(card));
         let got: Vec<String> = after.journal.events().iter().filter_map(|e| narrator.line(e)).collect();
         if *want != got {
             return Err(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));

@@ -79,7 +79,11 @@ fn an_overlong_line_is_refused_without_being_echoed_whole() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = common::run_binary(here, &["--seed", "1", "--light", "random"], &[], &format!("{long}\ndigest\nquit\n"));
     assert!(run.success);
-    assert!(run.stdout.contains("no command or answer is longer than 200"), "{}", &run.stdout[..2000.min(run.stdout.len())]);
+    assert!(
+        run.stdout.contains("no command or answer is longer than 200"),
+        "{}",
+        &run.stdout[..2000.min(run.stdout.len())]
+    );
     assert!(!run.stdout.contains(&"x".repeat(100)), "the line is not echoed whole");
     assert!(run.stdout.contains("after 0 decisions"), "the game is unchanged");
 }

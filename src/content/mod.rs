@@ -92,11 +92,7 @@ impl ContentRoot {
     /// A deck by name (`standard`) or by path to its manifest.
     pub fn deck_path(&self, deck: &str) -> PathBuf {
         let as_path = PathBuf::from(deck);
-        if is_deck_path(deck) {
-            as_path
-        } else {
-            self.0.join("cards").join("decks").join(format!("{deck}.yaml"))
-        }
+        if is_deck_path(deck) { as_path } else { self.0.join("cards").join("decks").join(format!("{deck}.yaml")) }
     }
 
     /// Names of the shipped decks, sorted.

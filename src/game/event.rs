@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::decision::{Answer, CardId, PlanetId};
+use super::decision::{Answer, CardId, PlanetId, QuestionKind};
 use super::state::EndReason;
 use crate::kernel::{BoardEvent, Journal, Player, Square};
 
@@ -52,11 +52,11 @@ pub enum GameEvent {
     /// The card resolved and went to the discard pile.
     CardDiscarded { card: CardId },
     /// A card's question had only one possible answer, so it was not asked.
-    AnsweredAutomatically { prompt: String, answer: Answer },
+    AnsweredAutomatically { prompt: String, question: QuestionKind, answer: Answer },
     /// A step passed without a decision, and why.
     StepSkipped { step: SkippedStep, reason: SkipReason },
-    /// R4.8: a card restricted the opponent's next move to the checkers on `movers`.
-    ConstraintSet { card: CardId, movers: Vec<Square> },
+    /// R4.8: a card restricted `player`'s next move to the checkers on `movers`.
+    ConstraintSet { card: CardId, player: Player, movers: Vec<Square> },
     /// R4.8: the move kept to the constraint.
     ConstraintMet { card: CardId },
     /// R4.8: no allowed checker could move, so the constraint lapsed.

@@ -75,9 +75,9 @@ impl Board {
             refuse!("the checker on {from} cannot jump {dir} (R4.2, R4.6, R5.5)");
         };
         let mid = from.step(dir).expect("a landing has a middle square");
+        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new() });
         self.capture_all(mid.into(), from, log);
         self.shift_checker(from, land);
-        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new() });
         self.settle_crowns(log);
         Ok((land, Played { captures: 1, by_emperor: checker.kind == Kind::Emperor }))
     }

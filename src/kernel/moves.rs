@@ -454,13 +454,15 @@ impl Board {
             refuse!("{} is not empty (R4.5)", mv.to());
         }
         let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
-        self.capture_all(mv.captured(), mv.from(), log);
-        self.shift_checker(mv.from(), mv.to());
+        // Told as the move, then what it captured (the order the player reads);
+        // redone in that order the board comes out the same.
         log.record(|| BoardEvent::Moved {
             from: mv.from(),
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
         });
+        self.capture_all(mv.captured(), mv.from(), log);
+        self.shift_checker(mv.from(), mv.to());
         self.settle_crowns(log);
         Ok(played)
     }

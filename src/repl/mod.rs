@@ -400,7 +400,10 @@ impl Repl {
             }
             _ => println!("{line}{tag}"),
         }
-        let mut narrator = crate::narrate::Narrator::new(self.session.engine.content(), before, Some(viewer));
+        let earlier = &self.session.events()[..self.session.events().len() - 1];
+        let card = crate::narrate::card_in_play(earlier.iter().flatten());
+        let mut narrator =
+            crate::narrate::Narrator::new(self.session.engine.content(), before, Some(viewer)).in_card(card);
         for line in narrator.decision_lines(choice, events) {
             println!("  * {line}");
         }

@@ -522,7 +522,11 @@ fn ask(lua: &Cx, kind: QuestionKind, prompt: String, options: Vec<Answer>, optio
         let value = |a: &Answer| Asked::Answer((!is_none(a)).then(|| a.clone()));
         if options.len() == 1 && !optional {
             let answer = options[0].clone();
-            run.state.journal.push(|| GameEvent::AnsweredAutomatically { prompt: prompt.clone(), answer });
+            run.state.journal.push(|| GameEvent::AnsweredAutomatically {
+                prompt: prompt.clone(),
+                question: kind,
+                answer,
+            });
             return Ok(value(&options[0]));
         }
         let Some(answer) = run.answers.get(run.cursor) else {
@@ -1007,9 +1011,11 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             let movers = squares_of(Some(squares))?;
             writing(lua, |r| {
                 r.state.next_constraint = Some(Constraint { card: r.card, movers });
-                r.state
-                    .journal
-                    .push(|| GameEvent::ConstraintSet { card: r.card, movers: movers.into_iter().collect() });
+                r.state.journal.push(|| GameEvent::ConstraintSet {
+                    card: r.card,
+                    player: !r.user,
+                    movers: movers.into_iter().collect(),
+                });
                 Ok(())
             })
         });

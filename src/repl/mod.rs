@@ -6,6 +6,7 @@
 
 mod input;
 pub mod render;
+pub mod table;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -75,6 +76,11 @@ struct Repl {
     shown_state: Option<u64>,
     shown_board: Option<u64>,
     ended_shown: bool,
+    /// Standard input and output are terminals.
+    interactive: bool,
+    terminal_out: bool,
+    /// Hot-seat: the player the screen was last handed to.
+    handed_to: Option<Player>,
 }
 
 /// Runs the REPL until `quit`, Ctrl-D or the end of input.
@@ -96,8 +102,18 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
             (Session::new(&options.root, &options.deck, seed)?, [options.dark.clone(), options.light.clone()])
         }
     };
-    let mut repl =
-        Repl { session, seats, agents: [None, None], colour, shown_state: None, shown_board: None, ended_shown: false };
+    let mut repl = Repl {
+        session,
+        seats,
+        agents: [None, None],
+        colour,
+        shown_state: None,
+        shown_board: None,
+        ended_shown: false,
+        interactive,
+        terminal_out: std::io::stdout().is_terminal(),
+        handed_to: None,
+    };
     repl.make_agents();
     println!(
         "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.",
@@ -110,11 +126,16 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     let mut input = Input::new(interactive);
     loop {
         repl.play_computers();
+        repl.hand_over(&mut input);
         repl.show_if_changed();
         let prompt = repl.prompt();
-        input.set_words(repl.completions());
+        input.set_words(table::Candidates::of(&repl.session));
         match input.read(&prompt) {
-            Line::Eof => break,
+            Line::Eof => {
+                if repl.leave(&mut input) {
+                    break;
+                }
+            }
             Line::Interrupted => {
                 println!("(line cancelled; Ctrl-D or 'quit' leaves)");
                 continue;
@@ -163,9 +184,16 @@ impl Repl {
         });
     }
 
+    /// Against the computer: from the human's side; hot-seat: from the side of
+    /// the player to decide (the last mover's when the game is over).
     fn view(&self) -> View {
-        let viewer =
-            if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human { Player::Light } else { Player::Dark };
+        let viewer = if self.hot_seat() {
+            self.session.state().pending(&self.session.engine).map_or(self.session.state().to_move, |d| d.player)
+        } else if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human {
+            Player::Light
+        } else {
+            Player::Dark
+        };
         View { viewer, colour: self.colour }
     }
 
@@ -258,25 +286,6 @@ impl Repl {
         }
     }
 
-    fn completions(&self) -> Vec<String> {
-        let mut words: Vec<String> = COMMANDS.iter().map(|(c, _, _)| c.to_string()).collect();
-        for card in &self.session.engine.content().cards {
-            words.push(card.id.clone());
-        }
-        words.extend(crate::kernel::Square::all().map(|s| s.to_string()));
-        if let Some(d) = self.session.state().pending(&self.session.engine) {
-            for option in &d.options {
-                words.push(match option {
-                    Choice::Card(c) => self.session.engine.content().card(*c).map_or(String::new(), |c| c.id.clone()),
-                    other => other.to_string(),
-                });
-            }
-        }
-        words.sort();
-        words.dedup();
-        words
-    }
-
     fn seats_record(&self) -> BTreeMap<Player, String> {
         Player::BOTH.into_iter().map(|p| (p, self.seats[p.index()].to_string())).collect()
     }
@@ -285,7 +294,7 @@ impl Repl {
     fn command(&mut self, line: &str, input: &mut Input) -> bool {
         match parse_command(line) {
             Command::Empty => {}
-            Command::Quit => return false,
+            Command::Quit => return !self.leave(input),
             Command::Help(topic) => println!("{}", help(&topic)),
             Command::Board => self.show(),
             Command::Options => print!("{}", render::options(&self.session)),
@@ -306,6 +315,9 @@ impl Repl {
                 _ => println!("no card can be used now: cards are used after the move, at the card step (R3.3)"),
             },
             Command::Decide(text) => self.decide(&text),
+            Command::Resign => self.resign(),
+            Command::Draw => self.offer_draw(input),
+            Command::Hint => self.hint(),
             Command::Invalid(message) => println!("{message}"),
         }
         true
@@ -346,16 +358,8 @@ impl Repl {
                 return;
             }
             [one] => *one,
-            _ => {
-                let p = self.session.state().to_move;
-                match input.read(&format!("Show {p}'s secret planet? {} should look away. [y/N] ", !p)) {
-                    Line::Text(t) if t.trim().eq_ignore_ascii_case("y") || t.trim().eq_ignore_ascii_case("yes") => p,
-                    _ => {
-                        println!("not shown");
-                        return;
-                    }
-                }
-            }
+            // Hot-seat: the screen was handed to the player to decide (`hand_over`).
+            _ => return self.show_hot_seat_planet(input),
         };
         match self.session.planet_text(player) {
             Some((name, text)) => println!("{player}'s secret planet is {name}: {}", text.trim()),
@@ -515,6 +519,12 @@ pub enum Command {
     Digest,
     /// `use <card|number>`.
     Use(String),
+    /// `resign`: the human to decide gives up.
+    Resign,
+    /// `draw`: offer a draw.
+    Draw,
+    /// `hint`: the computer's suggestion, not applied.
+    Hint,
     /// Anything else: a decision.
     Decide(String),
     /// A command with missing or bad arguments; the message says how to write it.
@@ -554,6 +564,9 @@ pub fn parse_command(line: &str) -> Command {
         "reload" => Command::Reload,
         "digest" => Command::Digest,
         "use" => Command::Use(rest.to_string()),
+        "resign" => Command::Resign,
+        "draw" => Command::Draw,
+        "hint" => Command::Hint,
         _ => Command::Decide(line.to_string()),
     }
 }
@@ -637,7 +650,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
 }
 
 /// (command, arguments, what it does)
-const COMMANDS: &[(&str, &str, &str)] = &[
+pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("help", "[command]", "list the commands, or explain one"),
     ("board", "", "draw the board and the game panel again"),
     ("options", "", "list what you can choose now, numbered (also: moves)"),
@@ -651,7 +664,14 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("load", "<file>", "continue a saved game"),
     ("new", "[seed]", "start a new game with the same deck and players"),
     ("reload", "", "reload the card scripts and replay this game on them"),
-    ("quit", "", "leave (also: exit, Ctrl-D)"),
+    ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
+    ("resign", "", "give up the game: your opponent wins"),
+    ("draw", "", "offer a draw (a human opponent is asked; the computer accepts when it is not ahead)"),
+    (
+        "quit",
+        "",
+        "leave (also: exit, Ctrl-D); an unfinished game is saved to alien-checkers-autosave-<seed>.json first",
+    ),
 ];
 
 fn help(topic: &str) -> String {

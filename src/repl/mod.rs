@@ -318,6 +318,16 @@ impl Repl {
             Command::Resign => self.resign(),
             Command::Draw => self.offer_draw(input),
             Command::Hint => self.hint(),
+            Command::Answers(text) => {
+                // At the card step, Foresight is used first, then given the order.
+                if self.session.state().pending(&self.session.engine).is_some_and(|d| d.kind == DecisionKind::Card) {
+                    self.decide("foresight");
+                }
+                match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
+                    Some(DecisionKind::Question) => self.decide_many(&text),
+                    _ => println!("there is no question to answer now: 'foresight ring water ...' answers Foresight's"),
+                }
+            }
             Command::Invalid(message) => println!("{message}"),
         }
         true
@@ -399,6 +409,13 @@ impl Repl {
 
     /// Against the computer: back to the human's previous decision; hot-seat: one decision.
     fn undo(&mut self) {
+        if self.session.table_end().is_some() {
+            self.session.undo(0);
+            self.ended_shown = false;
+            self.redraw();
+            println!("took back the end of the game (resignation or agreed draw)");
+            return;
+        }
         let deciders = self.session.deciders();
         let Some(last_human) = deciders.iter().rposition(|&p| self.is_human(p)) else {
             println!("nothing to undo");
@@ -475,6 +492,10 @@ impl Repl {
         }
         let choice = match parse_choice(&self.session, text) {
             Ok(c) => c,
+            // Several answers in one line (a whole Foresight order).
+            Err(_) if decision.kind == DecisionKind::Question && text.split_whitespace().nth(1).is_some() => {
+                return self.decide_many(text);
+            }
             Err(e) => {
                 println!("{e}");
                 return;
@@ -525,6 +546,9 @@ pub enum Command {
     Draw,
     /// `hint`: the computer's suggestion, not applied.
     Hint,
+    /// `foresight <card> <card> ...`: several answers to the pending question,
+    /// one after another (a whole Foresight order).
+    Answers(String),
     /// Anything else: a decision.
     Decide(String),
     /// A command with missing or bad arguments; the message says how to write it.
@@ -567,6 +591,8 @@ pub fn parse_command(line: &str) -> Command {
         "resign" => Command::Resign,
         "draw" => Command::Draw,
         "hint" => Command::Hint,
+        // Alone, the card's name (use Foresight); with cards after it, an order.
+        "foresight" if !rest.is_empty() => Command::Answers(rest.to_string()),
         _ => Command::Decide(line.to_string()),
     }
 }
@@ -643,6 +669,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                     }
                     _ => options.iter().find(|o| matches!(o, Choice::Answer(a) if wanted(a))),
                 })
+                .or_else(|| table::option_by_card(session, options, text))
                 .cloned()
                 .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed()))
         }
@@ -664,6 +691,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("load", "<file>", "continue a saved game"),
     ("new", "[seed]", "start a new game with the same deck and players"),
     ("reload", "", "reload the card scripts and replay this game on them"),
+    (
+        "foresight",
+        "<card> <card> ...",
+        "answer Foresight with a whole order in one line (names or ids; keep leaves the rest)",
+    ),
     ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
     ("resign", "", "give up the game: your opponent wins"),
     ("draw", "", "offer a draw (a human opponent is asked; the computer accepts when it is not ahead)"),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::input::{Input, Line};
 use super::{COMMANDS, Repl, Seat, render};
 use crate::ai::{Budget, Evaluator, Heuristic, Weights, make_agent, mix_seed};
-use crate::game::{Choice, DecisionKind, EndReason, Outcome};
+use crate::game::{Answer, Choice, DecisionKind, EndReason, Outcome};
 use crate::kernel::Player;
 use crate::script::engine_factory;
 use crate::session::Session;
@@ -30,6 +30,14 @@ pub fn computer_accepts_draw(session: &Session, player: Player) -> bool {
     evaluator.score(session.state(), player, &session.engine) <= 0.0
 }
 
+/// The option a card's name or id names, when a question's options are card
+/// ids (Foresight's): the answer is accepted by name as everywhere else.
+pub fn option_by_card<'a>(session: &Session, options: &'a [Choice], text: &str) -> Option<&'a Choice> {
+    let content = session.engine.content();
+    let id = &content.card(content.find_card(text)?)?.id;
+    options.iter().find(|o| matches!(o, Choice::Answer(Answer::Option(name)) if name == id))
+}
+
 /// What Tab can offer in the present position, by where the cursor is: the
 /// first word (command words and the pending decision's answers), after `use`
 /// (the playable cards), after `card` (every card), after `help` (the commands),
@@ -46,16 +54,19 @@ pub struct Candidates {
 impl Candidates {
     pub fn of(session: &Session) -> Candidates {
         let pending = session.state().pending(&session.engine);
+        let frame = render::decider_frame(session);
         let answers: Vec<String> = pending.as_ref().map_or_else(Vec::new, |d| {
             d.options
                 .iter()
-                .map(|o| match o {
+                .flat_map(|o| match o {
                     Choice::Card(c) => {
-                        session.engine.content().card(*c).map_or_else(|| o.to_string(), |c| c.id.clone())
+                        vec![session.engine.content().card(*c).map_or_else(|| o.to_string(), |c| c.id.clone())]
                     }
-                    _ => render::option_text(session, o),
+                    // As the decider sees the board, and the board's own letter.
+                    Choice::Answer(Answer::Dir(d)) => vec![frame.word(*d).to_string(), d.to_string()],
+                    _ => vec![render::option_text(session, o)],
                 })
-                .filter(|t| !t.contains(char::is_whitespace))
+                .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace))
                 .collect()
         });
         let kind = pending.map(|d| d.kind);
@@ -156,6 +167,42 @@ impl Repl {
         }
     }
 
+    /// Several answers in one line, applied one after another, each a decision
+    /// of its own (so the record is as if typed one per line). Stops at the first
+    /// that does not fit, or when no question of the same player is pending.
+    pub(super) fn decide_many(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some(first) = self.session.state().pending(&self.session.engine) else { return };
+        for (i, word) in words.iter().enumerate() {
+            let still = self.session.state().pending(&self.session.engine);
+            if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == first.player) {
+                println!("the question was settled before '{}'; not used: {}", word, words[i..].join(" "));
+                return;
+            }
+            if !self.is_human(first.player) {
+                println!("it is the computer's turn");
+                return;
+            }
+            let choice = match super::parse_choice(&self.session, word) {
+                Ok(c) => c,
+                Err(e) => {
+                    println!("{e}");
+                    if i > 0 {
+                        println!("the answers before '{word}' were taken; 'undo' takes them back");
+                    }
+                    return;
+                }
+            };
+            match self.session.apply(&choice) {
+                Ok(line) => self.tell_last(&line, ""),
+                Err(e) => {
+                    println!("{e}; choose again ('options' lists what is possible)");
+                    return;
+                }
+            }
+        }
+    }
+
     /// `resign`: the human to decide gives up; the opponent wins.
     pub(super) fn resign(&mut self) {
         let Some(p) = self.human_to_decide() else { return };
@@ -175,10 +222,11 @@ impl Repl {
         let Some(p) = self.human_to_decide() else { return };
         let other = !p;
         let accepted = if self.is_human(other) {
-            match input.read(&format!("{p} offers a draw. {other}, do you accept? [y/N] ")) {
+            let question = format!("{p} offers a draw. {other}, do you accept? [y/N] ");
+            match input.read(&question) {
                 Line::Text(t) => {
                     if !self.interactive {
-                        println!("{}", t.trim());
+                        println!("{question}{}", t.trim());
                     }
                     matches!(t.trim().to_ascii_lowercase().as_str(), "y" | "yes")
                 }

@@ -447,6 +447,7 @@ impl Repl {
                 }
                 self.session = session;
                 self.make_agents();
+                self.handed_to = None;
                 self.ended_shown = false;
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.decisions().len());
@@ -459,6 +460,7 @@ impl Repl {
         let seed = seed.unwrap_or_else(fresh_seed);
         self.session.new_game(seed);
         self.make_agents();
+        self.handed_to = None;
         self.ended_shown = false;
         self.redraw();
         println!("new game, seed {seed}");

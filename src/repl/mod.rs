@@ -716,7 +716,7 @@ fn help(topic: &str) -> String {
         for (name, args, what) in COMMANDS {
             out.push_str(&format!("  {:<22} {what}\n", format!("{name} {args}")));
         }
-        out.push_str("Tab completes commands, cards, squares and options; Ctrl-C cancels the line.");
+        out.push_str("Tab completes commands and the answers to the pending decision; Ctrl-C cancels the line.");
         return out;
     }
     let topic = topic.trim().to_ascii_lowercase();

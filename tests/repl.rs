@@ -518,3 +518,32 @@ fn foresight_takes_a_whole_order_in_one_line_by_name_or_id() {
     );
     assert!(out.contains(&format!("after {} decisions", session.decisions().len())), "{out}");
 }
+
+#[test]
+fn completion_offers_directions_as_seen_and_by_letter() {
+    use alien_checkers::repl::table::candidates;
+    for seed in 0..3000u64 {
+        let mut session = alien_checkers::session::Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(d) = session.state().pending(&session.engine) {
+            let dirs: Vec<_> = d
+                .options
+                .iter()
+                .filter_map(|o| if let Choice::Answer(Answer::Dir(x)) = o { Some(*x) } else { None })
+                .collect();
+            if !dirs.is_empty() {
+                let frame = Frame { viewer: d.player, orientation: session.state().board.orientation() };
+                let all = candidates(&session, "");
+                for dir in &dirs {
+                    assert!(all.contains(&dir.to_string()), "{dir} in {all:?}");
+                    assert!(all.contains(&frame.word(*dir).to_string()), "{} in {all:?}", frame.word(*dir));
+                }
+                assert!(!all.iter().any(|c| c.len() == 2 && c.as_bytes()[1].is_ascii_digit()), "no squares: {all:?}");
+                return;
+            }
+            let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+            session.apply(&pick).unwrap();
+        }
+    }
+    panic!("no game asks for a direction");
+}

@@ -299,6 +299,8 @@ impl<'a> Narrator<'a> {
                     EndReason::NoMoves => "neither player can move (R10.3)".to_string(),
                     EndReason::Stuck => "the opponent cannot move (R11)".to_string(),
                     EndReason::MoveLimit => "the move limit (R10.4)".to_string(),
+                    EndReason::Resigned => "resignation".to_string(),
+                    EndReason::Agreed => "agreement".to_string(),
                 };
                 let revealed: Vec<String> = Player::BOTH
                     .iter()

@@ -653,6 +653,8 @@ fn reason_name(reason: crate::game::EndReason) -> String {
         EndReason::NoMoves => "no_moves",
         EndReason::Stuck => "stuck",
         EndReason::MoveLimit => "move_limit",
+        EndReason::Resigned => "resigned",
+        EndReason::Agreed => "agreed",
     }
     .to_string()
 }

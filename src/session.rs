@@ -27,8 +27,10 @@ use crate::script::ScriptEngine;
 /// The save format's name and version; a newer version is refused.
 pub const SAVE_FORMAT: &str = "alien-checkers-save";
 /// Version 1 had no `digests`; version 2 added them (an older program refuses
-/// the field, so the version says why instead). Both are read.
-pub const SAVE_VERSION: u32 = 2;
+/// the field, so the version says why instead); version 3 added `ended`, and is
+/// written only when a game ended at the table (so other saves stay readable by
+/// version-2 programs). All are read.
+pub const SAVE_VERSION: u32 = 3;
 /// Largest save file read.
 const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -54,6 +56,10 @@ pub struct Record {
     /// loads, and only decisions that no longer apply are reported.
     #[serde(default)]
     pub digests: Vec<u64>,
+    /// A game ended at the table after the last decision: a resignation or an
+    /// agreed draw (since version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Outcome>,
 }
 
 impl Record {
@@ -80,6 +86,8 @@ pub struct Session {
     /// The board after the deal and after each decision (parallel to `digests`),
     /// where each decision's events start.
     boards: Vec<Board>,
+    /// A resignation or agreed draw after the last decision.
+    table_end: Option<Outcome>,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -119,6 +127,7 @@ impl Session {
             digests: Vec::new(),
             events: Vec::new(),
             boards: Vec::new(),
+            table_end: None,
         };
         session.restart();
         Ok(session)
@@ -267,6 +276,25 @@ impl Session {
         self.digests = vec![self.state.digest()];
         self.events = vec![self.state.journal.take()];
         self.boards = vec![self.state.board];
+        self.table_end = None;
+    }
+
+    /// Ends the game in progress by resignation (`winner` is the opponent of the
+    /// one who resigns) or agreed draw (`winner` None). Undo takes it back.
+    pub fn end_at_table(&mut self, outcome: Outcome) -> Result<(), String> {
+        if !matches!(outcome.reason, EndReason::Resigned | EndReason::Agreed) {
+            return Err("only a resignation or an agreed draw ends a game at the table".into());
+        }
+        if self.state.outcome().is_some() {
+            return Err("the game is already over".into());
+        }
+        self.state.end_at_table(outcome);
+        let events = self.state.journal.take();
+        if let Some(last) = self.events.last_mut() {
+            last.extend(events);
+        }
+        self.table_end = Some(outcome);
+        Ok(())
     }
 
     /// Starts a new game of the same deck.
@@ -279,13 +307,14 @@ impl Session {
     pub fn record(&self, seats: BTreeMap<Player, String>) -> Record {
         Record {
             format: SAVE_FORMAT.into(),
-            version: SAVE_VERSION,
+            version: if self.table_end.is_some() { SAVE_VERSION } else { 2 },
             deck: self.deck.clone(),
             hashes: self.engine.content().hashes(),
             seed: self.seed,
             seats,
             decisions: self.decisions.iter().map(|c| self.choice_text(c)).collect(),
             digests: self.digests.clone(),
+            ended: self.table_end,
         }
     }
 
@@ -357,6 +386,11 @@ impl Session {
                 differs = Some((i + 1, format!("after decision {} ({what}) the game is not the one saved", i + 1)));
             }
         }
+        if let (None, Some(outcome)) = (&diverged, record.ended)
+            && let Err(e) = self.end_at_table(outcome)
+        {
+            diverged = Some((record.decisions.len(), format!("the recorded end ({e})")));
+        }
         Replay { changed, diverged, differs }
     }
 
@@ -365,6 +399,11 @@ impl Session {
         let record = self.record(BTreeMap::new());
         self.engine.reload().map_err(|p| p.to_string())?;
         Ok(self.replay(&record))
+    }
+
+    /// A resignation or agreed draw that ended this game, if any.
+    pub fn table_end(&self) -> Option<Outcome> {
+        self.table_end
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -383,6 +422,10 @@ impl Session {
             EndReason::NoMoves => "neither player can move (R10.3)".to_string(),
             EndReason::Stuck => "the opponent cannot move (R11)".to_string(),
             EndReason::MoveLimit => format!("the move limit of {} turns (R10.4)", self.state.rules.move_limit),
+            EndReason::Resigned => {
+                format!("{} resigned", outcome.winner.map_or(String::from("a player"), |w| (!w).to_string()))
+            }
+            EndReason::Agreed => "agreed by both players".to_string(),
         };
         match outcome.winner {
             Some(p) => format!("{p} wins: {how}"),

@@ -103,6 +103,8 @@ fn play_one(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<GameSummar
             EndReason::NoMoves => "no moves".into(),
             EndReason::Stuck => "opponent stuck".into(),
             EndReason::MoveLimit => "move limit".into(),
+            EndReason::Resigned => "resigned".into(),
+            EndReason::Agreed => "agreed draw".into(),
         };
     }
     Ok(summary)

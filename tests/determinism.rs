@@ -142,7 +142,9 @@ fn save_and_load_keep_the_digest_and_the_log() {
             assert_eq!(loaded.log(), game.log());
             assert_eq!(loaded.record(Default::default()), read_record(&path).unwrap());
             // And in a fresh process.
-            let out = run(&places()[1], &["--load", &path.display().to_string()], &[], "log\ndigest\nquit\n");
+            // (The save names no seats: both human, so that no computer plays on.)
+            let load = ["--load", &path.display().to_string(), "--dark", "human", "--light", "human"];
+            let out = run(&places()[1], &load, &[], "log\ndigest\nquit\n");
             assert_eq!(printed_digest(&out), hex(game.digest()), "seed {seed} {name}");
             assert_eq!(printed_log(&out), record(game));
         }

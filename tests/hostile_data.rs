@@ -445,6 +445,8 @@ fn malformed_input_bytes_in_the_repl_get_one_line_and_the_game_goes_on() {
     input.extend_from_slice(b"digest\nquit\n");
     let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
         .args(["--seed", "7", "--dark", "human", "--light", "human"])
+        // `quit` autosaves the unfinished game in the current folder.
+        .current_dir(std::env::temp_dir())
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

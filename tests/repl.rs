@@ -13,8 +13,16 @@ use alien_checkers::script::ScriptEngine;
 mod common;
 
 /// Runs the binary with `args`, feeding `input`; returns (stdout, stderr, success).
+/// Runs in a scratch folder, so that `quit`'s autosave lands there (the
+/// content is found in the source folder).
 fn run(args: &[&str], input: &str) -> (String, String, bool) {
-    let run = common::run_binary(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args, &[], input);
+    let dir = std::env::temp_dir().join(format!("alien-repl-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    run_in(&dir, args, input)
+}
+
+fn run_in(dir: &std::path::Path, args: &[&str], input: &str) -> (String, String, bool) {
+    let run = common::run_binary(dir, args, &[], input);
     (run.stdout, run.stderr, run.success)
 }
 
@@ -221,4 +229,321 @@ fn command_line_errors_are_one_line_with_status_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: one line: {stderr}");
     }
+}
+
+/// The digests the `digest` command printed, in order.
+fn digests(out: &str) -> Vec<String> {
+    out.lines()
+        .filter_map(|l| l.split("digest ").nth(1))
+        .map(|d| d.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+/// The first `n` decisions of a random game of `seed` as typed (all human).
+fn opening(engine: &ScriptEngine, seed: u64, n: usize) -> Vec<String> {
+    let mut state = GameState::new(&engine.content().setup(), seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut lines = Vec::new();
+    while let Some(d) = state.pending(engine) {
+        if lines.len() == n {
+            return lines;
+        }
+        let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+        lines.push(typed(engine, &state, &pick));
+        state.apply(engine, &pick).unwrap();
+    }
+    panic!("the game of seed {seed} ended within {n} decisions");
+}
+
+#[test]
+fn resign_ends_the_game_for_the_opponent_and_survives_save_and_load() {
+    let dir = common::scratch_dir("repl", "resign");
+    let save = dir.join("resigned.json");
+    let lines = opening(&engine(), 5, 6).join("\n");
+    let input = format!("{lines}\nresign\ndigest\nsave {}\nc3-d4\nquit\n", save.display());
+    let (out, _, ok) = run_in(&dir, &["--seed", "5", "--dark", "human", "--light", "human"], &input);
+    assert!(ok, "{out}");
+    let who = out.lines().find_map(|l| l.strip_suffix(" resigns.")).expect("someone resigns");
+    let winner = if who == "Dark" { "Light" } else { "Dark" };
+    assert!(out.contains(&format!("{winner} wins: {who} resigned")), "the end screen names the reason: {out}");
+    assert!(out.contains("the game is over"), "no move after resigning: {out}");
+    assert!(!out.contains("autosave"), "a finished game quits without saving: {out}");
+    let (loaded, _, ok) = run_in(&dir, &["--load", save.to_str().unwrap()], "digest\nundo\ndigest\n");
+    assert!(ok);
+    let (before, after) = (digests(&out), digests(&loaded));
+    assert_eq!(after[0], before[0], "the loaded game is the resigned one: {loaded}");
+    assert!(loaded.contains(&format!("{winner} wins: {who} resigned")), "{loaded}");
+    assert!(loaded.contains("took back the end of the game"), "{loaded}");
+    assert_ne!(after[1], after[0], "undo takes the resignation back");
+}
+
+#[test]
+fn a_draw_offered_in_hot_seat_is_asked_of_the_opponent() {
+    let lines = opening(&engine(), 6, 4).join("\n");
+    let args = ["--seed", "6", "--dark", "human", "--light", "human"];
+    let (out, _, _) = run(&args, &format!("{lines}\ndraw\nn\ndigest\ndraw\ny\n"));
+    assert!(out.contains("offers a draw"), "{out}");
+    assert!(out.contains("declines the draw; play on."), "{out}");
+    assert!(out.contains("accepts the draw."), "{out}");
+    assert!(out.contains("Draw: agreed by both players"), "{out}");
+}
+
+#[test]
+fn the_computer_accepts_a_draw_only_when_it_is_not_ahead() {
+    use alien_checkers::ai::{Agent, Evaluator, Heuristic, RandomAgent, Weights, mix_seed};
+    use alien_checkers::kernel::Player;
+    use alien_checkers::repl::table::computer_accepts_draw;
+    use alien_checkers::session::Session;
+    // Dark is human (random moves), Light the `random` computer, whose choices the
+    // test repeats (its seed is the REPL's); at each of Dark's moves the test reads
+    // the evaluation from Light's side.
+    let eval = Evaluator::new(Weights::STANDARD);
+    let (mut ahead, mut behind) = (None, None);
+    'seeds: for seed in 1..200u64 {
+        let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut computer = RandomAgent::new(mix_seed(seed, 2));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut lines = Vec::new();
+        while let Some(d) = session.state().pending(&session.engine) {
+            if d.player == Player::Light {
+                let choice = computer.choose(session.state(), &session.engine).unwrap();
+                session.apply(&choice).unwrap();
+                continue;
+            }
+            let score = eval.score(session.state(), Player::Light, &session.engine);
+            if d.kind == alien_checkers::game::DecisionKind::Move {
+                assert_eq!(computer_accepts_draw(&session, Player::Light), score <= 0.0);
+                if score >= 1.0 && ahead.is_none() {
+                    ahead = Some((seed, lines.clone(), session.digest()));
+                }
+                if score <= -1.0 && behind.is_none() {
+                    behind = Some((seed, lines.clone(), session.digest()));
+                }
+                if ahead.is_some() && behind.is_some() {
+                    break 'seeds;
+                }
+            }
+            let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+            lines.push(typed(&session.engine, session.state(), &pick));
+            session.apply(&pick).unwrap();
+            if lines.len() > 60 {
+                break;
+            }
+        }
+    }
+    for (case, accepted) in [(ahead, false), (behind, true)] {
+        let (seed, lines, digest) = case.expect("a position a pawn up or down for the computer");
+        let seed = seed.to_string();
+        let input = format!("{}\ndigest\ndraw\ndigest\n", lines.join("\n"));
+        let (out, _, ok) = run(&["--seed", &seed, "--dark", "human", "--light", "random"], &input);
+        assert!(ok);
+        let seen = digests(&out);
+        assert_eq!(seen[0], format!("{digest:016x}"), "the REPL reached the position the test evaluated: {out}");
+        if accepted {
+            assert!(out.contains("Light accepts the draw.") && out.contains("Draw: agreed by both players"), "{out}");
+            assert_ne!(seen[1], seen[0]);
+        } else {
+            assert!(out.contains("Light declines the draw; play on."), "{out}");
+            assert_eq!(seen[1], seen[0], "a refused draw changes nothing");
+        }
+    }
+}
+
+#[test]
+fn quit_saves_an_unfinished_game_that_load_continues() {
+    let dir = common::scratch_dir("repl", "autosave");
+    let lines = opening(&engine(), 9, 7).join("\n");
+    let args = ["--seed", "9", "--dark", "human", "--light", "human"];
+    let (out, _, ok) = run_in(&dir, &args, &format!("{lines}\ndigest\nquit\nboard\n"));
+    assert!(ok);
+    let file = dir.join("alien-checkers-autosave-9.json");
+    assert!(out.contains("continue it with: alien-checkers --load alien-checkers-autosave-9.json"), "{out}");
+    assert!(file.is_file(), "{out}");
+    assert!(!out.contains("board>") && !out.ends_with("a    b    c    d    e    f    g    h\n"), "quit left");
+    let (loaded, _, ok) = run_in(&dir, &["--load", "alien-checkers-autosave-9.json"], "digest\n");
+    assert!(ok);
+    assert_eq!(digests(&loaded)[0], digests(&out)[0], "--load continues the same game: {loaded}");
+    // The end of piped input saves too, without asking.
+    std::fs::remove_file(&file).unwrap();
+    let (out, _, ok) = run_in(&dir, &args, &format!("{lines}\n"));
+    assert!(ok && file.is_file() && out.contains("saved the game to"), "{out}");
+    // Nothing to save before the first decision.
+    std::fs::remove_file(&file).unwrap();
+    let (_, _, ok) = run_in(&dir, &args, "quit\n");
+    assert!(ok && !file.exists());
+}
+
+#[test]
+fn hot_seat_shows_a_planet_only_to_its_player_between_pass_prompts() {
+    let engine = engine();
+    let seed = 11;
+    let state = GameState::new(&engine.content().setup(), seed);
+    let planet_text = |p: alien_checkers::kernel::Player| {
+        let id = state.planet(p).unwrap();
+        engine.content().planet(id).unwrap().manifest.text.trim().to_string()
+    };
+    let lines: Vec<String> = opening(&engine, seed, 24).into_iter().flat_map(|l| ["planet".to_string(), l]).collect();
+    let args = ["--seed", "11", "--dark", "human", "--light", "human"];
+    let (out, _, ok) = run(&args, &(lines.join("\n") + "\n"));
+    assert!(ok);
+    let segments: Vec<&str> = out.split("Pass to ").skip(1).collect();
+    assert!(segments.len() >= 4, "the screen is passed at each change of player: {out}");
+    let mut shown = 0;
+    for segment in &segments {
+        let to = if segment.starts_with("Dark") {
+            alien_checkers::kernel::Player::Dark
+        } else {
+            alien_checkers::kernel::Player::Light
+        };
+        assert!(!segment.contains(&planet_text(!to)), "{}'s planet shown while {to} has the screen:\n{segment}", !to);
+        if segment.contains(&planet_text(to)) {
+            shown += 1;
+        }
+    }
+    // The board is drawn from the side of the player who has the screen.
+    assert!(segments[0].starts_with("Dark") && segments[0].contains("    a    b    c    d"), "{}", segments[0]);
+    assert!(segments[1].starts_with("Light") && segments[1].contains("    h    g    f    e"), "{}", segments[1]);
+    assert!(shown >= 2, "each player sees their own planet");
+    assert!(out.contains("----------------------------------------\nPass to"), "piped: a separator, not a clear");
+}
+
+#[test]
+fn hint_names_the_computers_choice_without_playing_it() {
+    let (out, _, ok) = run(&["--seed", "3", "--dark", "human", "--light", "easy"], "digest\nhint\ndigest\n");
+    assert!(ok);
+    let seen = digests(&out);
+    assert_eq!(seen[0], seen[1], "the hint changed the game: {out}");
+    let hint = out.lines().find_map(|l| l.split("hint (normal) for Dark: ").nth(1)).expect(&out);
+    let engine = engine();
+    let state = GameState::new(&engine.content().setup(), 3);
+    let legal: Vec<String> = state.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert!(legal.contains(&hint.to_string()), "the hint {hint} is a legal move {legal:?}");
+    let (out, _, _) = run(&["--seed", "3", "--dark", "easy", "--light", "easy"], "hint\n");
+    assert!(!out.contains("hint (normal)"), "no hint for a computer's decision");
+}
+
+/// Plays random decisions until Foresight asks its question with at least
+/// `cards` cards to order; the session and the lines typed so far.
+fn at_foresight(cards: usize) -> (u64, alien_checkers::session::Session, Vec<String>) {
+    for seed in 0..3000u64 {
+        let mut session = alien_checkers::session::Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut lines = Vec::new();
+        while let Some(d) = session.state().pending(&session.engine) {
+            if let Step::Resolving(r) = &session.state().step
+                && r.question.prompt.starts_with("Foresight")
+                && r.question.options.len() > cards
+            {
+                return (seed, session, lines);
+            }
+            // Prefer Foresight when it is offered.
+            let foresight = d
+                .options
+                .iter()
+                .find(|o| matches!(o, Choice::Card(c) if session.engine.content().card(*c).unwrap().id == "foresight"));
+            let pick =
+                foresight.cloned().unwrap_or_else(|| d.options[(rng.next_u32() as usize) % d.options.len()].clone());
+            lines.push(typed(&session.engine, session.state(), &pick));
+            session.apply(&pick).unwrap();
+            if lines.len() > 80 {
+                break;
+            }
+        }
+    }
+    panic!("no game reaches Foresight");
+}
+
+#[test]
+fn completion_offers_the_pending_questions_answers_and_the_commands() {
+    use alien_checkers::repl::table::candidates;
+    let (_, session, _) = at_foresight(3);
+    let Step::Resolving(r) = &session.state().step else { unreachable!() };
+    let mut answers: Vec<String> = r.question.options.iter().map(|a| a.to_string()).collect();
+    assert!(answers.contains(&"keep".to_string()), "{answers:?}");
+    let all = candidates(&session, "");
+    for a in &answers {
+        assert!(all.contains(a), "{a} offered: {all:?}");
+    }
+    assert!(all.contains(&"resign".to_string()) && all.contains(&"hint".to_string()));
+    assert!(!all.iter().any(|c| c == "a1" || c == "c3-d4"), "no squares or moves at a card question: {all:?}");
+    // After a first answer, the answers again (an order in one line), and only they.
+    answers.sort();
+    answers.dedup();
+    assert_eq!(candidates(&session, &format!("{} ", answers[0])), answers);
+    assert_eq!(candidates(&session, "foresight "), answers);
+    assert_eq!(candidates(&session, "ke"), vec!["keep".to_string()]);
+    // At the first move: the legal moves and the commands, no bare squares.
+    let fresh = alien_checkers::session::Session::new(&common::repo(), "standard", 1).unwrap();
+    let mut moves: Vec<String> =
+        fresh.state().legal_moves().iter().map(|m| m.to_string()).filter(|m| m.starts_with('c')).collect();
+    moves.extend(["card".to_string(), "cards".to_string()]);
+    moves.sort();
+    assert_eq!(candidates(&fresh, "c"), moves);
+    assert!(candidates(&fresh, "use ").is_empty(), "no card can be used at the move step");
+}
+
+#[test]
+fn foresight_takes_a_whole_order_in_one_line_by_name_or_id() {
+    let (seed, mut session, lines) = at_foresight(3);
+    let Step::Resolving(r) = &session.state().step else { unreachable!() };
+    let mut ids: Vec<String> = r.question.options.iter().map(|a| a.to_string()).filter(|a| a != "keep").collect();
+    ids.reverse();
+    let content = session.engine.content();
+    let name = |id: &str| content.card(content.find_card(id).unwrap()).unwrap().manifest.name.clone();
+    // The first by its name (as shown everywhere else), the second by id, then keep.
+    let order = format!("foresight {} {} keep", name(&ids[0]).to_uppercase(), ids[1]);
+    assert!(!name(&ids[0]).contains(' '));
+    let input = format!("{}\n{order}\ndigest\n", lines.join("\n"));
+    let (out, _, ok) = run(&["--seed", &seed.to_string(), "--dark", "human", "--light", "human"], &input);
+    assert!(ok);
+    let n = session.decisions().len();
+    for answer in [ids[0].as_str(), ids[1].as_str(), "keep"] {
+        if session
+            .state()
+            .pending(&session.engine)
+            .is_some_and(|d| d.kind == alien_checkers::game::DecisionKind::Question)
+        {
+            session.apply(&session.find_choice(&format!("answer {answer}")).expect(answer)).unwrap();
+        }
+    }
+    assert!(session.decisions().len() > n + 1, "several decisions, each in the record");
+    assert_eq!(
+        digests(&out).last().unwrap(),
+        &format!("{:016x} after {} decisions", session.digest(), session.decisions().len())
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string(),
+        "{out}"
+    );
+    assert!(out.contains(&format!("after {} decisions", session.decisions().len())), "{out}");
+}
+
+#[test]
+fn completion_offers_directions_as_seen_and_by_letter() {
+    use alien_checkers::repl::table::candidates;
+    for seed in 0..3000u64 {
+        let mut session = alien_checkers::session::Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(d) = session.state().pending(&session.engine) {
+            let dirs: Vec<_> = d
+                .options
+                .iter()
+                .filter_map(|o| if let Choice::Answer(Answer::Dir(x)) = o { Some(*x) } else { None })
+                .collect();
+            if !dirs.is_empty() {
+                let frame = Frame { viewer: d.player, orientation: session.state().board.orientation() };
+                let all = candidates(&session, "");
+                for dir in &dirs {
+                    assert!(all.contains(&dir.to_string()), "{dir} in {all:?}");
+                    assert!(all.contains(&frame.word(*dir).to_string()), "{} in {all:?}", frame.word(*dir));
+                }
+                assert!(!all.iter().any(|c| c.len() == 2 && c.as_bytes()[1].is_ascii_digit()), "no squares: {all:?}");
+                return;
+            }
+            let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+            session.apply(&pick).unwrap();
+        }
+    }
+    panic!("no game asks for a direction");
 }

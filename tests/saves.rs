@@ -67,7 +67,8 @@ fn a_save_round_trips_the_game_its_digests_and_its_seats() {
     assert_loads_as(&path, &session);
     let record = read_record(&path).unwrap();
     assert_eq!(record, session.record(seats()));
-    assert_eq!(record.version, SAVE_VERSION);
+    assert_eq!(record.version, 2, "format 3 is written only for a game ended at the table");
+    assert_eq!(record.ended, None);
     assert_eq!(record.digests.len(), record.decisions.len() + 1, "a digest after the deal and each decision");
     assert_eq!(record.digests.last(), Some(&session.digest()));
     assert!(record.hashes.contains_key("cards/water.lua"), "hashes name files relative to the content root");
@@ -256,7 +257,8 @@ fn a_bad_load_in_the_repl_leaves_the_current_game_as_it_was() {
     let bad = dir.join("bad.json");
     std::fs::write(&bad, b"{\"format\": \"alien-checkers-save\", \"version\": 1, \"deck\": \"standard\"").unwrap();
     let input = format!("c3-d4\ndigest\nload {}\ndigest\nquit\n", bad.display());
-    let (out, _) = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["--seed", "7", "--light", "human"], &input);
+    // In the scratch folder: `quit` autosaves the unfinished game there.
+    let (out, _) = run_in(&dir, &["--seed", "7", "--light", "human"], &input);
     let digests: Vec<&str> = out.lines().filter(|l| l.starts_with("digest ") || l.contains("> digest")).collect();
     let shown: Vec<&str> = out.lines().filter(|l| l.starts_with("digest ")).collect();
     assert_eq!(shown.len(), 2, "{digests:?}\n{out}");
@@ -339,4 +341,27 @@ fn a_save_whose_scripts_changed_loads_names_them_and_finds_the_first_difference(
     let (out, _) = run_in(root.path(), &["--load", &path.display().to_string()], "log\nquit\n");
     assert!(out.contains(&format!("Scripts changed since this game was saved: cards/{card}.lua")), "{out}");
     assert!(out.contains("The game now differs") && out.contains(&format!("decision {used_at}")), "{out}");
+}
+
+#[test]
+fn a_resigned_game_is_saved_as_format_3_and_loads_resigned() {
+    use alien_checkers::game::{EndReason, Outcome};
+    let dir = scratch("resigned");
+    let path = dir.join("game.json");
+    let mut session = game(&repo(), 22, 20);
+    let before = session.digest();
+    let outcome = Outcome { winner: Some(Player::Light), reason: EndReason::Resigned };
+    session.end_at_table(outcome).unwrap();
+    assert!(session.end_at_table(outcome).is_err(), "a game ends once");
+    assert_ne!(session.digest(), before);
+    session.save(&path, seats()).unwrap();
+    let record = read_record(&path).unwrap();
+    assert_eq!((record.version, record.ended), (SAVE_VERSION, Some(outcome)));
+    assert_loads_as(&path, &session);
+    let (loaded, _, _) = Session::load(&repo(), &path).unwrap();
+    assert_eq!(loaded.outcome(), Some(outcome));
+    // Undo takes the ending back: the game is where it was.
+    let mut loaded = loaded;
+    loaded.undo(0);
+    assert_eq!((loaded.digest(), loaded.outcome()), (before, None));
 }

@@ -379,6 +379,14 @@ impl GameState {
     }
 
     /// R10: the game is over.
+    /// Ends a game in progress by the players' agreement: a resignation or an
+    /// agreed draw (not a rule of play; the session records it). No-op when over.
+    pub fn end_at_table(&mut self, outcome: Outcome) {
+        if self.outcome().is_none() {
+            self.finish(outcome);
+        }
+    }
+
     fn finish(&mut self, outcome: Outcome) {
         self.step = Step::Over(outcome);
         self.constraint = None;

@@ -90,6 +90,10 @@ pub enum EndReason {
     Stuck,
     /// R10.4.
     MoveLimit,
+    /// The loser resigned at the table (the REPL's `resign`; not a rule of play).
+    Resigned,
+    /// Both players agreed to a draw (the REPL's `draw`).
+    Agreed,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]

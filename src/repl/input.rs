@@ -14,6 +14,8 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
+use super::table::Candidates;
+
 /// Longest piped line kept, in bytes; the rest of a longer line is skipped.
 const MAX_LINE: u64 = 64 * 1024;
 
@@ -26,16 +28,14 @@ pub enum Line {
     Eof,
 }
 
-/// Completes the word under the cursor from the current list of words.
-pub struct Words(Rc<RefCell<Vec<String>>>);
+/// Completes the word under the cursor from the present position's candidates.
+pub struct Words(Rc<RefCell<Candidates>>);
 
 impl Completer for Words {
     type Candidate = String;
     fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
         let start = line[..pos].rfind(char::is_whitespace).map_or(0, |i| i + 1);
-        let prefix = line[start..pos].to_ascii_lowercase();
-        let found = self.0.borrow().iter().filter(|w| w.to_ascii_lowercase().starts_with(&prefix)).cloned().collect();
-        Ok((start, found))
+        Ok((start, self.0.borrow().complete(&line[..pos])))
     }
 }
 
@@ -47,7 +47,7 @@ impl Validator for Words {}
 impl Helper for Words {}
 
 pub enum Input {
-    Terminal { editor: Box<Editor<Words, DefaultHistory>>, words: Rc<RefCell<Vec<String>>>, history: Option<PathBuf> },
+    Terminal { editor: Box<Editor<Words, DefaultHistory>>, words: Rc<RefCell<Candidates>>, history: Option<PathBuf> },
     Piped(std::io::StdinLock<'static>),
 }
 
@@ -58,7 +58,7 @@ fn history_file() -> Option<PathBuf> {
 impl Input {
     pub fn new(interactive: bool) -> Input {
         if interactive && let Ok(mut editor) = Editor::<Words, DefaultHistory>::new() {
-            let words = Rc::new(RefCell::new(Vec::new()));
+            let words = Rc::new(RefCell::new(Candidates::default()));
             editor.set_helper(Some(Words(words.clone())));
             let history = history_file();
             if let Some(h) = &history {
@@ -69,7 +69,7 @@ impl Input {
         Input::Piped(std::io::stdin().lock())
     }
 
-    pub fn set_words(&mut self, list: Vec<String>) {
+    pub fn set_words(&mut self, list: Candidates) {
         if let Input::Terminal { words, .. } = self {
             *words.borrow_mut() = list;
         }

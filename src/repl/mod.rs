@@ -6,6 +6,7 @@
 
 mod input;
 pub mod render;
+pub mod table;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -75,6 +76,11 @@ struct Repl {
     shown_state: Option<u64>,
     shown_board: Option<u64>,
     ended_shown: bool,
+    /// Standard input and output are terminals.
+    interactive: bool,
+    terminal_out: bool,
+    /// Hot-seat: the player the screen was last handed to.
+    handed_to: Option<Player>,
 }
 
 /// Runs the REPL until `quit`, Ctrl-D or the end of input.
@@ -96,8 +102,18 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
             (Session::new(&options.root, &options.deck, seed)?, [options.dark.clone(), options.light.clone()])
         }
     };
-    let mut repl =
-        Repl { session, seats, agents: [None, None], colour, shown_state: None, shown_board: None, ended_shown: false };
+    let mut repl = Repl {
+        session,
+        seats,
+        agents: [None, None],
+        colour,
+        shown_state: None,
+        shown_board: None,
+        ended_shown: false,
+        interactive,
+        terminal_out: std::io::stdout().is_terminal(),
+        handed_to: None,
+    };
     repl.make_agents();
     println!(
         "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.",
@@ -110,11 +126,16 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     let mut input = Input::new(interactive);
     loop {
         repl.play_computers();
+        repl.hand_over(&mut input);
         repl.show_if_changed();
         let prompt = repl.prompt();
-        input.set_words(repl.completions());
+        input.set_words(table::Candidates::of(&repl.session));
         match input.read(&prompt) {
-            Line::Eof => break,
+            Line::Eof => {
+                if repl.leave(&mut input) {
+                    break;
+                }
+            }
             Line::Interrupted => {
                 println!("(line cancelled; Ctrl-D or 'quit' leaves)");
                 continue;
@@ -183,9 +204,16 @@ impl Repl {
         });
     }
 
+    /// Against the computer: from the human's side; hot-seat: from the side of
+    /// the player to decide (the last mover's when the game is over).
     fn view(&self) -> View {
-        let viewer =
-            if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human { Player::Light } else { Player::Dark };
+        let viewer = if self.hot_seat() {
+            self.session.state().pending(&self.session.engine).map_or(self.session.state().to_move, |d| d.player)
+        } else if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human {
+            Player::Light
+        } else {
+            Player::Dark
+        };
         View { viewer, colour: self.colour }
     }
 
@@ -278,25 +306,6 @@ impl Repl {
         }
     }
 
-    fn completions(&self) -> Vec<String> {
-        let mut words: Vec<String> = COMMANDS.iter().map(|(c, _, _)| c.to_string()).collect();
-        for card in &self.session.engine.content().cards {
-            words.push(card.id.clone());
-        }
-        words.extend(crate::kernel::Square::all().map(|s| s.to_string()));
-        if let Some(d) = self.session.state().pending(&self.session.engine) {
-            for option in &d.options {
-                words.push(match option {
-                    Choice::Card(c) => self.session.engine.content().card(*c).map_or(String::new(), |c| c.id.clone()),
-                    other => other.to_string(),
-                });
-            }
-        }
-        words.sort();
-        words.dedup();
-        words
-    }
-
     fn seats_record(&self) -> BTreeMap<Player, String> {
         Player::BOTH.into_iter().map(|p| (p, self.seats[p.index()].to_string())).collect()
     }
@@ -305,7 +314,7 @@ impl Repl {
     fn command(&mut self, line: &str, input: &mut Input) -> bool {
         match parse_command(line) {
             Command::Empty => {}
-            Command::Quit => return false,
+            Command::Quit => return !self.leave(input),
             Command::Help(topic) => println!("{}", help(&topic)),
             Command::Board => self.show(),
             Command::Options => print!("{}", render::options(&self.session)),
@@ -326,6 +335,19 @@ impl Repl {
                 _ => println!("no card can be used now: cards are used after the move, at the card step (R3.3)"),
             },
             Command::Decide(text) => self.decide(&text),
+            Command::Resign => self.resign(),
+            Command::Draw => self.offer_draw(input),
+            Command::Hint => self.hint(),
+            Command::Answers(text) => {
+                // At the card step, Foresight is used first, then given the order.
+                if self.session.state().pending(&self.session.engine).is_some_and(|d| d.kind == DecisionKind::Card) {
+                    self.decide("foresight");
+                }
+                match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
+                    Some(DecisionKind::Question) => self.decide_many(&text),
+                    _ => println!("there is no question to answer now: 'foresight ring water ...' answers Foresight's"),
+                }
+            }
             Command::Invalid(message) => println!("{message}"),
         }
         true
@@ -366,16 +388,8 @@ impl Repl {
                 return;
             }
             [one] => *one,
-            _ => {
-                let p = self.session.state().to_move;
-                match input.read(&format!("Show {p}'s secret planet? {} should look away. [y/N] ", !p)) {
-                    Line::Text(t) if t.trim().eq_ignore_ascii_case("y") || t.trim().eq_ignore_ascii_case("yes") => p,
-                    _ => {
-                        println!("not shown");
-                        return;
-                    }
-                }
-            }
+            // Hot-seat: the screen was handed to the player to decide (`hand_over`).
+            _ => return self.show_hot_seat_planet(input),
         };
         match self.session.planet_text(player) {
             Some((name, text)) => println!("{player}'s secret planet is {name}: {}", text.trim()),
@@ -418,6 +432,13 @@ impl Repl {
 
     /// Against the computer: back to the human's previous decision; hot-seat: one decision.
     fn undo(&mut self) {
+        if self.session.table_end().is_some() {
+            self.session.undo(0);
+            self.ended_shown = false;
+            self.redraw();
+            println!("took back the end of the game (resignation or agreed draw)");
+            return;
+        }
         let deciders = self.session.deciders();
         let Some(last_human) = deciders.iter().rposition(|&p| self.is_human(p)) else {
             println!("nothing to undo");
@@ -449,6 +470,7 @@ impl Repl {
                 }
                 self.session = session;
                 self.make_agents();
+                self.handed_to = None;
                 self.ended_shown = false;
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.decisions().len());
@@ -461,6 +483,7 @@ impl Repl {
         let seed = seed.unwrap_or_else(fresh_seed);
         self.session.new_game(seed);
         self.make_agents();
+        self.handed_to = None;
         self.ended_shown = false;
         self.redraw();
         println!("new game, seed {seed}");
@@ -494,6 +517,10 @@ impl Repl {
         }
         let choice = match parse_choice(&self.session, text) {
             Ok(c) => c,
+            // Several answers in one line (a whole Foresight order).
+            Err(_) if decision.kind == DecisionKind::Question && text.split_whitespace().nth(1).is_some() => {
+                return self.decide_many(text);
+            }
             Err(e) => {
                 println!("{e}");
                 return;
@@ -538,6 +565,15 @@ pub enum Command {
     Digest,
     /// `use <card|number>`.
     Use(String),
+    /// `resign`: the human to decide gives up.
+    Resign,
+    /// `draw`: offer a draw.
+    Draw,
+    /// `hint`: the computer's suggestion, not applied.
+    Hint,
+    /// `foresight <card> <card> ...`: several answers to the pending question,
+    /// one after another (a whole Foresight order).
+    Answers(String),
     /// Anything else: a decision.
     Decide(String),
     /// A command with missing or bad arguments; the message says how to write it.
@@ -577,6 +613,11 @@ pub fn parse_command(line: &str) -> Command {
         "reload" => Command::Reload,
         "digest" => Command::Digest,
         "use" => Command::Use(rest.to_string()),
+        "resign" => Command::Resign,
+        "draw" => Command::Draw,
+        "hint" => Command::Hint,
+        // Alone, the card's name (use Foresight); with cards after it, an order.
+        "foresight" if !rest.is_empty() => Command::Answers(rest.to_string()),
         _ => Command::Decide(line.to_string()),
     }
 }
@@ -653,6 +694,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                     }
                     _ => options.iter().find(|o| matches!(o, Choice::Answer(a) if wanted(a))),
                 })
+                .or_else(|| table::option_by_card(session, options, text))
                 .cloned()
                 .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed()))
         }
@@ -660,7 +702,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
 }
 
 /// (command, arguments, what it does)
-const COMMANDS: &[(&str, &str, &str)] = &[
+pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("help", "[command]", "list the commands, or explain one"),
     ("board", "", "draw the board and the game panel again"),
     ("options", "", "list what you can choose now, numbered (also: moves)"),
@@ -674,7 +716,19 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("load", "<file>", "continue a saved game"),
     ("new", "[seed]", "start a new game with the same deck and players"),
     ("reload", "", "reload the card scripts and replay this game on them"),
-    ("quit", "", "leave (also: exit, Ctrl-D)"),
+    (
+        "foresight",
+        "<card> <card> ...",
+        "answer Foresight with a whole order in one line (names or ids; keep leaves the rest)",
+    ),
+    ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
+    ("resign", "", "give up the game: your opponent wins"),
+    ("draw", "", "offer a draw (a human opponent is asked; the computer accepts when it is not ahead)"),
+    (
+        "quit",
+        "",
+        "leave (also: exit, Ctrl-D); an unfinished game is saved to alien-checkers-autosave-<seed>.json first",
+    ),
 ];
 
 fn help(topic: &str) -> String {
@@ -685,7 +739,7 @@ fn help(topic: &str) -> String {
         for (name, args, what) in COMMANDS {
             out.push_str(&format!("  {:<22} {what}\n", format!("{name} {args}")));
         }
-        out.push_str("Tab completes commands, cards, squares and options; Ctrl-C cancels the line.");
+        out.push_str("Tab completes commands and the answers to the pending decision; Ctrl-C cancels the line.");
         return out;
     }
     let topic = topic.trim().to_ascii_lowercase();

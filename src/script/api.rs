@@ -554,18 +554,26 @@ fn ask(lua: &Cx, kind: QuestionKind, prompt: String, options: Vec<Answer>, optio
 /// `ask` for one of the named options `left` (not optional, each name once as an
 /// option), without building the options unless the question must be asked:
 /// the index of the first copy of the answer in `left`, or `None` for a halt.
-fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) -> R<Option<usize>> {
+/// What `ask_order` offers besides the items: the rest in their present order.
+pub const KEEP: &str = "keep";
+
+/// One answer of `ask_order`: the index of the item for the next place, or
+/// [`KEEP`] (`None`): the items not yet placed follow in their present order.
+fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) -> R<Option<Option<usize>>> {
+    // `keep` is offered unless an item is itself named so.
+    let keep = !left.iter().any(|s| s == KEEP);
     let answer = with_run(lua, |run| {
         if !run.writable {
             return Err(err("can_play and planet checks cannot ask questions"));
         }
         if left.iter().all(|s| *s == left[0]) {
-            return Ok(Some(0));
+            return Ok(Some(Some(0)));
         }
         let Some(answer) = run.answers.get(run.cursor) else { return Ok(None) };
         run.cursor += 1;
         match answer {
-            Answer::Option(name) if left.contains(name) => Ok(left.iter().position(|s| s == name)),
+            Answer::Option(name) if left.contains(name) => Ok(Some(left.iter().position(|s| s == name))),
+            Answer::Option(name) if keep && name == KEEP => Ok(Some(None)),
             other => Err(err(format!("'{other}' is not an answer to '{}'", prompt()))),
         }
     })?;
@@ -576,6 +584,9 @@ fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) -> R<Option
             if !left[..i].contains(name) {
                 options.push(Answer::Option(name.clone()));
             }
+        }
+        if keep {
+            options.push(Answer::Option(KEEP.to_string()));
         }
         lua.shared.meter.borrow_mut().mark(Stop::Asked(Question {
             prompt: prompt(),
@@ -1112,12 +1123,17 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
             while !o.left.is_empty() {
                 let position = o.order.len() + 1;
                 let question = || format!("{} (position {position} of {})", o.prompt, o.total);
-                let Some(i) = ask_among(lua, &o.left, question)? else {
+                let Some(pick) = ask_among(lua, &o.left, question)? else {
                     with_run(lua, |r| {
                         r.halted = Some(Halted::Order(o));
                         Ok(())
                     })?;
                     return Ok(Value::Table(halt_sentinel(lua)?));
+                };
+                let Some(i) = pick else {
+                    // `keep`: the rest as they lie.
+                    o.order.append(&mut o.left);
+                    break;
                 };
                 // Only the first copy: a pile may hold a card more than once (R1.6).
                 let pick = o.left.remove(i);

@@ -1,0 +1,320 @@
+//! The table around a game (issue 10, items 4 and 5): resigning, offering a draw,
+//! leaving with an autosave, handing the screen over in hot-seat, hints, and the
+//! words Tab completes. No rules live here: the game ends through
+//! [`Session::end_at_table`], hints come from an agent that only reads the state.
+
+use std::path::PathBuf;
+
+use super::input::{Input, Line};
+use super::{COMMANDS, Repl, Seat, render};
+use crate::ai::{Budget, Evaluator, Heuristic, Weights, make_agent, mix_seed};
+use crate::game::{Answer, Choice, DecisionKind, EndReason, Outcome};
+use crate::kernel::Player;
+use crate::script::engine_factory;
+use crate::session::Session;
+
+/// ANSI: clear the screen and put the cursor top left.
+const CLEAR: &str = "\x1b[2J\x1b[H";
+/// Printed instead of clearing the screen when output is not a terminal.
+pub const SEPARATOR: &str = "----------------------------------------";
+
+/// The file `quit` and Ctrl-D save an unfinished game to, in the current folder.
+pub fn autosave_file(seed: u64) -> PathBuf {
+    PathBuf::from(format!("alien-checkers-autosave-{seed}.json"))
+}
+
+/// Whether the computer playing `player` accepts a draw: iff the built-in
+/// evaluation of the position, from its own side, is even or worse (<= 0 pawns).
+pub fn computer_accepts_draw(session: &Session, player: Player) -> bool {
+    let evaluator = Evaluator::new(Weights::STANDARD);
+    evaluator.score(session.state(), player, &session.engine) <= 0.0
+}
+
+/// The option a card's name or id names, when a question's options are card
+/// ids (Foresight's): the answer is accepted by name as everywhere else.
+pub fn option_by_card<'a>(session: &Session, options: &'a [Choice], text: &str) -> Option<&'a Choice> {
+    let content = session.engine.content();
+    let id = &content.card(content.find_card(text)?)?.id;
+    options.iter().find(|o| matches!(o, Choice::Answer(Answer::Option(name)) if name == id))
+}
+
+/// What Tab can offer in the present position, by where the cursor is: the
+/// first word (command words and the pending decision's answers), after `use`
+/// (the playable cards), after `card` (every card), after `help` (the commands),
+/// and after a first answer to a question (the answers again: a Foresight order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Candidates {
+    first: Vec<String>,
+    cards: Vec<String>,
+    usable: Vec<String>,
+    commands: Vec<String>,
+    more_answers: Vec<String>,
+}
+
+impl Candidates {
+    pub fn of(session: &Session) -> Candidates {
+        let pending = session.state().pending(&session.engine);
+        let frame = render::decider_frame(session);
+        let answers: Vec<String> = pending.as_ref().map_or_else(Vec::new, |d| {
+            d.options
+                .iter()
+                .flat_map(|o| match o {
+                    Choice::Card(c) => {
+                        vec![session.engine.content().card(*c).map_or_else(|| o.to_string(), |c| c.id.clone())]
+                    }
+                    // As the decider sees the board, and the board's own letter.
+                    Choice::Answer(Answer::Dir(d)) => vec![frame.word(*d).to_string(), d.to_string()],
+                    _ => vec![render::option_text(session, o)],
+                })
+                .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace))
+                .collect()
+        });
+        let kind = pending.map(|d| d.kind);
+        let commands: Vec<String> = COMMANDS.iter().map(|(c, _, _)| c.to_string()).collect();
+        let mut first = commands.clone();
+        first.extend(answers.iter().cloned());
+        Candidates {
+            first,
+            cards: session.engine.content().cards.iter().map(|c| c.id.clone()).collect(),
+            usable: if kind == Some(DecisionKind::Card) { answers.clone() } else { Vec::new() },
+            commands,
+            more_answers: if kind == Some(DecisionKind::Question) { answers } else { Vec::new() },
+        }
+    }
+
+    /// The candidates for the word being typed at the end of `line` (the text
+    /// before the cursor), sorted, those that start with it (any case).
+    pub fn complete(&self, line: &str) -> Vec<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let typing = if line.is_empty() || line.ends_with(char::is_whitespace) { "" } else { words[words.len() - 1] };
+        let before = if typing.is_empty() { words.len() } else { words.len() - 1 };
+        let list = match words.first().map(|w| w.to_ascii_lowercase()) {
+            _ if before == 0 => &self.first,
+            Some(w) if w == "card" => &self.cards,
+            Some(w) if w == "use" => &self.usable,
+            Some(w) if w == "help" => &self.commands,
+            _ => &self.more_answers,
+        };
+        let lower = typing.to_ascii_lowercase();
+        let mut found: Vec<String> =
+            list.iter().filter(|c| c.to_ascii_lowercase().starts_with(&lower)).cloned().collect();
+        found.sort();
+        found.dedup();
+        found
+    }
+}
+
+/// What Tab offers for `line` in `session`'s present position.
+pub fn candidates(session: &Session, line: &str) -> Vec<String> {
+    Candidates::of(session).complete(line)
+}
+
+impl Repl {
+    /// Hot-seat: two humans share the screen.
+    pub(super) fn hot_seat(&self) -> bool {
+        self.seats.iter().all(|s| *s == Seat::Human)
+    }
+
+    /// Clears the screen on a terminal; a separator line otherwise.
+    pub(super) fn clear_screen(&self) {
+        if self.terminal_out {
+            print!("{CLEAR}");
+        } else {
+            println!("{SEPARATOR}");
+        }
+    }
+
+    /// Hot-seat: when the player to decide is not the one the screen was last
+    /// handed to, clears the screen and asks to pass it (waits for Enter on a
+    /// terminal; a piped run has nobody to wait for and goes on).
+    pub(super) fn hand_over(&mut self, input: &mut Input) {
+        if !self.hot_seat() {
+            return;
+        }
+        let Some(p) = self.session.state().pending(&self.session.engine).map(|d| d.player) else { return };
+        if self.handed_to == Some(p) {
+            return;
+        }
+        self.clear_screen();
+        if self.interactive {
+            let _ = input.read(&format!("Pass to {p}, press Enter "));
+            self.clear_screen();
+        } else {
+            println!("Pass to {p}, press Enter");
+        }
+        self.handed_to = Some(p);
+        self.redraw();
+    }
+
+    /// `planet` in hot-seat: the secret of the player the screen was handed to,
+    /// then (on a terminal) Enter hides it and the screen is cleared.
+    pub(super) fn show_hot_seat_planet(&mut self, input: &mut Input) {
+        let Some(p) = self.handed_to else {
+            println!("no player has the screen now");
+            return;
+        };
+        match self.session.planet_text(p) {
+            Some((name, text)) => println!("{p}'s secret planet is {name}: {}", text.trim()),
+            None => {
+                println!("this deck has no planets");
+                return;
+            }
+        }
+        if self.interactive {
+            let _ = input.read("press Enter to hide it ");
+            self.clear_screen();
+            self.redraw();
+        }
+    }
+
+    /// Several answers in one line, applied one after another, each a decision
+    /// of its own (so the record is as if typed one per line). Stops at the first
+    /// that does not fit, or when no question of the same player is pending.
+    pub(super) fn decide_many(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some(first) = self.session.state().pending(&self.session.engine) else { return };
+        for (i, word) in words.iter().enumerate() {
+            let still = self.session.state().pending(&self.session.engine);
+            if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == first.player) {
+                println!("the question was settled before '{}'; not used: {}", word, words[i..].join(" "));
+                return;
+            }
+            if !self.is_human(first.player) {
+                println!("it is the computer's turn");
+                return;
+            }
+            let choice = match super::parse_choice(&self.session, word) {
+                Ok(c) => c,
+                Err(e) => {
+                    println!("{e}");
+                    if i > 0 {
+                        println!("the answers before '{word}' were taken; 'undo' takes them back");
+                    }
+                    return;
+                }
+            };
+            match self.session.apply(&choice) {
+                Ok(line) => self.tell_last(&line, ""),
+                Err(e) => {
+                    println!("{e}; choose again ('options' lists what is possible)");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `resign`: the human to decide gives up; the opponent wins.
+    pub(super) fn resign(&mut self) {
+        let Some(p) = self.human_to_decide() else { return };
+        let outcome = Outcome { winner: Some(!p), reason: EndReason::Resigned };
+        match self.session.end_at_table(outcome) {
+            Ok(()) => {
+                println!("{p} resigns.");
+                self.redraw();
+            }
+            Err(e) => println!("{e}"),
+        }
+    }
+
+    /// `draw`: the human to decide offers a draw; a human opponent is asked, the
+    /// computer accepts iff [`computer_accepts_draw`].
+    pub(super) fn offer_draw(&mut self, input: &mut Input) {
+        let Some(p) = self.human_to_decide() else { return };
+        let other = !p;
+        let accepted = if self.is_human(other) {
+            let question = format!("{p} offers a draw. {other}, do you accept? [y/N] ");
+            match input.read(&question) {
+                Line::Text(t) => {
+                    if !self.interactive {
+                        println!("{question}{}", t.trim());
+                    }
+                    matches!(t.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+                }
+                _ => false,
+            }
+        } else {
+            computer_accepts_draw(&self.session, other)
+        };
+        if !accepted {
+            println!("{other} declines the draw; play on.");
+            return;
+        }
+        match self.session.end_at_table(Outcome { winner: None, reason: EndReason::Agreed }) {
+            Ok(()) => {
+                println!("{other} accepts the draw.");
+                self.redraw();
+            }
+            Err(e) => println!("{e}"),
+        }
+    }
+
+    /// `hint`: the computer's choice at `normal` for the human to decide, not applied.
+    pub(super) fn hint(&mut self) {
+        let Some(p) = self.human_to_decide() else { return };
+        let content = self.session.engine.content();
+        let seed = mix_seed(self.session.seed(), 0x4849_4e54 + self.session.decisions().len() as u64);
+        let agent =
+            make_agent("normal", seed, content.setup().planets, Budget::Interactive, Some(engine_factory(content)));
+        let choice = agent.ok().and_then(|mut a| a.choose(self.session.state(), &self.session.engine));
+        match choice {
+            Some(c) => println!("hint (normal) for {p}: {}", render::option_text(&self.session, &c)),
+            None => println!("no hint: the computer found nothing to suggest"),
+        }
+    }
+
+    /// The human who must decide now, or a message why there is none.
+    fn human_to_decide(&self) -> Option<Player> {
+        match self.session.state().pending(&self.session.engine) {
+            None => {
+                println!("the game is over; 'new' starts another, 'undo' takes back a decision");
+                None
+            }
+            Some(d) if !self.is_human(d.player) => {
+                println!("it is the computer's turn");
+                None
+            }
+            Some(d) => Some(d.player),
+        }
+    }
+
+    /// `quit`, `exit` or end of input: true to leave. A finished game (or one
+    /// with no decision yet) leaves at once. An unfinished game on a terminal asks
+    /// first (a second Ctrl-D is yes); piped, nobody can answer, so it saves
+    /// without asking. Either way it is saved to [`autosave_file`] and the
+    /// command that continues it is printed.
+    pub(super) fn leave(&mut self, input: &mut Input) -> bool {
+        if self.session.outcome().is_some() || self.session.decisions().is_empty() {
+            return true;
+        }
+        let file = autosave_file(self.session.seed());
+        if self.interactive {
+            let question = format!("The game is not over. Leave and save it to {}? [y/N] ", file.display());
+            match input.read(&question) {
+                Line::Eof => {}
+                Line::Text(t) if matches!(t.trim().to_ascii_lowercase().as_str(), "y" | "yes") => {}
+                _ => {
+                    println!("play on");
+                    return false;
+                }
+            }
+        }
+        match self.session.save(&file, self.seats_record()) {
+            Ok(()) => {
+                println!(
+                    "saved the game to {}; continue it with: alien-checkers --load {}",
+                    file.display(),
+                    file.display()
+                );
+                true
+            }
+            Err(e) if self.interactive => {
+                println!("{e}; not leaving (use 'save <file>' elsewhere, or 'quit' again after that)");
+                false
+            }
+            Err(e) => {
+                println!("{e}; the game was not saved");
+                true
+            }
+        }
+    }
+}

@@ -161,7 +161,7 @@ impl<'a> Narrator<'a> {
     fn direction(&self, dir: Dir) -> String {
         match self.viewer {
             Some(viewer) => Frame { viewer, orientation: self.board.orientation() }.word(dir).to_string(),
-            None => dir.to_string(),
+            None => dir.long_name().to_string(),
         }
     }
 
@@ -405,13 +405,14 @@ pub fn turns(
     let mut turns = vec![TurnRecord { player: Some(Player::Dark), ..TurnRecord::default() }];
     for (i, batch) in events.iter().enumerate() {
         let decision = i.checked_sub(1).and_then(|d| decisions.get(d));
-        let mut skip_move = false;
+        // The move's own events: its notation (c3xe5) tells them already.
+        let mut played = None;
         match decision {
             Some(Choice::Move(m)) => {
                 if let Some(t) = turns.last_mut() {
                     t.mv = Some(m.to_string());
                 }
-                skip_move = true;
+                played = Some(m.from());
             }
             Some(Choice::Card(c)) => {
                 let name = narrator.card_name(*c);
@@ -431,12 +432,9 @@ pub fn turns(
                         t.mv = Some("--".into());
                     }
                 }
-                Event::Board(BoardEvent::Moved { .. }) if skip_move => {
-                    skip_move = false;
-                    narrator.line(event);
-                    continue;
-                }
-                Event::Board(BoardEvent::Captured { .. }) if skip_move => {
+                Event::Board(BoardEvent::Moved { from, .. } | BoardEvent::Captured { by: from, .. })
+                    if played == Some(*from) =>
+                {
                     narrator.line(event);
                     continue;
                 }

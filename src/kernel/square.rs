@@ -179,6 +179,22 @@ impl Dir {
     }
 }
 
+impl Dir {
+    /// The direction's name in words: `north`, `south-east`, ….
+    pub const fn long_name(self) -> &'static str {
+        match self {
+            Dir::N => "north",
+            Dir::NE => "north-east",
+            Dir::E => "east",
+            Dir::SE => "south-east",
+            Dir::S => "south",
+            Dir::SW => "south-west",
+            Dir::W => "west",
+            Dir::NW => "north-west",
+        }
+    }
+}
+
 impl fmt::Display for Dir {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -351,3 +351,33 @@ fn shipped_planet_progress_is_remembered_faithfully_and_full_exactly_when_the_pl
     }
     assert!(on.shortcuts_taken().remembered > 1000, "{:?}", on.shortcuts_taken());
 }
+
+#[test]
+fn every_question_kind_suspends_the_run_and_resumes_it() {
+    // Each ask_* function is one question of the loop: the run stops there and the
+    // answer continues it (a kind the prelude did not wrap would fail its caller and
+    // be re-run from the start instead).
+    let cards = [
+        ("square", "function play(ctx)\n  ctx:place_terrain(ctx:ask_square('where?', { 'd4', 'f4' }), 'water')\nend"),
+        ("block", "function play(ctx)\n  ctx:place_monolith(ctx:ask_block('which?', { 'd4', 'f4' }))\nend"),
+        ("checker", "function play(ctx)\n  ctx:put_token(ctx:ask_checker('which?', { 'a1', 'c1' }), 'ring')\nend"),
+        ("direction", "function play(ctx)\n  ctx:log(ctx:ask_direction('which way?', { 'n', 's' }))\nend"),
+        ("option", "function play(ctx)\n  ctx:log(ctx:ask_option('which?', { 'yes', 'no' }))\nend"),
+    ];
+    let root = content_with(&cards);
+    let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
+    let state = start(&engine);
+    for (id, answer) in [("square", "d4"), ("block", "d4"), ("checker", "a1"), ("direction", "n"), ("option", "yes")] {
+        let card = engine.content().card_id(id).unwrap();
+        let before = engine.shortcuts_taken().resumed;
+        let asked = engine.run_card(&state, card, &[]).resolution;
+        assert!(matches!(asked, Resolution::Ask(_)), "{id}: {asked:?}");
+        let answer = match id {
+            "direction" => Answer::Dir(answer.parse().unwrap()),
+            _ => parse(answer),
+        };
+        let done = engine.run_card(&state, card, &[answer]).resolution;
+        assert!(matches!(done, Resolution::Done(_)), "{id}: {done:?}");
+        assert_eq!(engine.shortcuts_taken().resumed, before + 1, "{id}: the suspended run was resumed");
+    }
+}

@@ -201,8 +201,10 @@ local function refuse_write(what)
 end
 local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end,
   __newindex = refuse_write("the halt value"), __metatable = "locked" })
-local ASKS = { ask_square = true, ask_checker = true, ask_edge = true, ask_edges = true,
-  ask_direction = true, ask_move = true, ask_option = true, ask_order = true }
+-- Every host function whose name starts with `ask_` asks a question (api.rs).
+local function is_question(name)
+  return name:sub(1, 4) == "ask_"
+end
 
 -- Stops the run for the answer to a question (`answer` is HALT): suspends the
 -- engine's coroutine where it can yield, or raises HALT to unwind the run.
@@ -245,7 +247,7 @@ local function make_ctx(api)
       methods[name] = checker_of(f)
     elseif name == "checkers" then
       methods[name] = checkers_of(f)
-    elseif ASKS[name] then
+    elseif is_question(name) then
       methods[name] = function(self, ...)
         local answer = f(self, ...)
         while answer == HALT do

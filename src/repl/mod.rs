@@ -710,7 +710,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("cards", "", "every card of this deck with its text"),
     ("card", "<name>", "one card's text and rulings"),
     ("planet", "", "your secret planet (in hot-seat it asks first)"),
-    ("log", "", "everything that happened this game"),
+    ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
     ("undo", "", "take back your last decision (and the computer's replies)"),
     ("save", "<file>", "save the game (deck, script hashes, seed, decisions)"),
     ("load", "<file>", "continue a saved game"),

@@ -234,8 +234,8 @@ impl Repl {
                 println!("{p} ({}) found nothing to do; the game stops here.", self.seats[p.index()]);
                 break;
             };
-            match self.session.apply(&choice) {
-                Ok(line) => self.tell_last(&line, &format!("   [{}]", self.seats[p.index()])),
+            match self.apply_and_tell(&choice, &format!("   [{}]", self.seats[p.index()])) {
+                Ok(()) => {}
                 Err(e) => {
                     println!("{p} ({}) chose {choice}, which failed: {e}", self.seats[p.index()]);
                     break;
@@ -397,23 +397,28 @@ impl Repl {
         }
     }
 
-    /// Tells the last decision (`line`, as the session wrote it, then `tag`) and
-    /// what it did, one line per event, in the seated player's frame.
+    /// Applies `choice` and tells it and what it did (see [`Repl::tell_last`]).
+    fn apply_and_tell(&mut self, choice: &Choice, tag: &str) -> Result<(), String> {
+        // An answer as the seated player reads it: directions and blocks as drawn for them.
+        let frame =
+            crate::narrate::Frame { viewer: self.view().viewer, orientation: self.session.state().board.orientation() };
+        let shown = render::option_text_in(&self.session, choice, frame);
+        let who = self.session.state().to_move;
+        let line = self.session.apply(choice)?;
+        let line = if matches!(choice, Choice::Answer(_)) { format!("{who} answers {shown}") } else { line };
+        self.tell_last(&line, tag);
+        Ok(())
+    }
+
+    /// Tells the last decision (`line`, then `tag`) and what it did, one line per
+    /// event, in the seated player's frame.
     fn tell_last(&self, line: &str, tag: &str) {
         let (Some(choice), Some(events)) = (self.session.decisions().last(), self.session.events().last()) else {
             return;
         };
         let before = self.session.board_before_last();
         let viewer = self.view().viewer;
-        match choice {
-            // A direction as the viewer sees it on the board as it was drawn.
-            Choice::Answer(Answer::Dir(d)) => {
-                let frame = crate::narrate::Frame { viewer, orientation: before.orientation() };
-                let who = self.session.deciders().last().copied().unwrap_or(viewer);
-                println!("{who} answers {} ({d}){tag}", frame.word(*d));
-            }
-            _ => println!("{line}{tag}"),
-        }
+        println!("{line}{tag}");
         let earlier = &self.session.events()[..self.session.events().len() - 1];
         let card = crate::narrate::card_in_play(earlier.iter().flatten());
         let mut narrator =
@@ -526,9 +531,8 @@ impl Repl {
                 return;
             }
         };
-        match self.session.apply(&choice) {
-            Ok(line) => self.tell_last(&line, ""),
-            Err(e) => println!("{e}; choose again ('options' lists what is possible)"),
+        if let Err(e) = self.apply_and_tell(&choice, "") {
+            println!("{e}; choose again ('options' lists what is possible)");
         }
         for e in self.session.script_errors() {
             println!("script problem: {e}");

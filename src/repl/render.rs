@@ -288,7 +288,11 @@ pub fn decider_frame(session: &Session) -> Frame {
 /// An option as the player reads it: a card by name; a direction as drawn for
 /// the decider (`left (w)`); a 2×2 block by its square drawn lower left.
 pub fn option_text(session: &Session, option: &Choice) -> String {
-    let frame = decider_frame(session);
+    option_text_in(session, option, decider_frame(session))
+}
+
+/// An option of the pending decision as `frame`'s player reads it.
+pub fn option_text_in(session: &Session, option: &Choice, frame: Frame) -> String {
     match (option, question_kind(session)) {
         (Choice::Card(c), _) => session.card_name(*c),
         (Choice::Answer(Answer::Dir(d)), _) => format!("{} ({d})", frame.word(*d)),

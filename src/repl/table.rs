@@ -193,8 +193,8 @@ impl Repl {
                     return;
                 }
             };
-            match self.session.apply(&choice) {
-                Ok(line) => self.tell_last(&line, ""),
+            match self.apply_and_tell(&choice, "") {
+                Ok(()) => {}
                 Err(e) => {
                     println!("{e}; choose again ('options' lists what is possible)");
                     return;

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::content::ContentRoot;
-use crate::game::{Choice, DecisionKind, EndReason, Event, EventLog, GameEvent, GameState, Outcome};
+use crate::game::{Choice, Decision, DecisionKind, EndReason, Event, EventLog, GameEvent, GameState, Outcome};
 use crate::kernel::{Bitboard, Board, Player};
 use crate::script::ScriptEngine;
 
@@ -88,6 +88,10 @@ pub struct Session {
     boards: Vec<Board>,
     /// A resignation or agreed draw after the last decision.
     table_end: Option<Outcome>,
+    /// The decision pending now, worked out once per change of the state.
+    pending: Option<Decision>,
+    /// How many times the state has changed (decisions, undo, a new deal, …).
+    changes: u64,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -127,6 +131,8 @@ impl Session {
             digests: Vec::new(),
             events: Vec::new(),
             boards: Vec::new(),
+            pending: None,
+            changes: 0,
             table_end: None,
         };
         session.restart();
@@ -152,6 +158,18 @@ impl Session {
     /// Human-readable lines, one per decision, oldest first.
     pub fn log(&self) -> &[String] {
         &self.log
+    }
+
+    /// A number that changes whenever the state does, for a display to know
+    /// whether it is out of date without comparing states.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// The decision pending now (`None` when the game is over). Kept with the
+    /// state, so asking costs nothing: the REPL asks on every line.
+    pub fn pending(&self) -> Option<&Decision> {
+        self.pending.as_ref()
     }
 
     /// The state digest now (FNV-1a over the state's JSON form; ARCHITECTURE.md
@@ -206,8 +224,10 @@ impl Session {
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.state.to_move;
-        let kind = self.state.pending(&self.engine).map(|d| d.kind);
+        let kind = self.pending.as_ref().map(|d| d.kind);
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
+        self.pending = self.state.pending(&self.engine);
+        self.changes += 1;
         self.events.push(self.state.journal.take());
         self.boards.push(self.state.board);
         self.decisions.push(choice.clone());
@@ -242,8 +262,8 @@ impl Session {
 
     /// The pending option written as `text`, if there is one.
     pub fn find_choice(&self, text: &str) -> Option<Choice> {
-        let decision = self.state.pending(&self.engine)?;
-        decision.options.into_iter().find(|c| self.choice_text(c) == text)
+        let decision = self.pending.as_ref()?;
+        decision.options.iter().find(|c| self.choice_text(c) == text).cloned()
     }
 
     /// Who made each decision so far.
@@ -276,6 +296,8 @@ impl Session {
         self.digests = vec![self.state.digest()];
         self.events = vec![self.state.journal.take()];
         self.boards = vec![self.state.board];
+        self.pending = self.state.pending(&self.engine);
+        self.changes += 1;
         self.table_end = None;
     }
 
@@ -289,6 +311,8 @@ impl Session {
             return Err("the game is already over".into());
         }
         self.state.end_at_table(outcome);
+        self.pending = None;
+        self.changes += 1;
         let events = self.state.journal.take();
         if let Some(last) = self.events.last_mut() {
             last.extend(events);
@@ -362,7 +386,7 @@ impl Session {
         let mut diverged = None;
         for (i, text) in record.decisions.iter().enumerate() {
             let Some(choice) = self.find_choice(text) else {
-                let offered = self.state.pending(&self.engine).map_or_else(
+                let offered = self.pending.as_ref().map_or_else(
                     || "the game was already over".to_string(),
                     |d| {
                         format!(

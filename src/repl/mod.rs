@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use crate::ai::{Agent, mix_seed};
 use crate::ai::{Budget, make_agent};
 use crate::content::ContentRoot;
-use crate::game::{Answer, Choice, DecisionKind, QuestionKind};
-use crate::kernel::{MoveText, Player};
+use crate::game::{Answer, Choice, DecisionKind, Piles, QuestionKind};
+use crate::kernel::{Board, MoveText, Player};
 use crate::script::engine_factory;
 use crate::session::Session;
 use input::{Input, Line};
@@ -73,8 +73,10 @@ struct Repl {
     seats: [Seat; 2],
     agents: [Option<Box<dyn Agent>>; 2],
     colour: bool,
+    /// The session's change count when the screen was last drawn.
     shown_state: Option<u64>,
-    shown_board: Option<u64>,
+    /// The board and piles last drawn.
+    shown_board: Option<(Board, Piles)>,
     ended_shown: bool,
     /// Standard input and output are terminals.
     interactive: bool,
@@ -208,7 +210,7 @@ impl Repl {
     /// the player to decide (the last mover's when the game is over).
     fn view(&self) -> View {
         let viewer = if self.hot_seat() {
-            self.session.state().pending(&self.session.engine).map_or(self.session.state().to_move, |d| d.player)
+            self.session.pending().map_or(self.session.state().to_move, |d| d.player)
         } else if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human {
             Player::Light
         } else {
@@ -224,7 +226,7 @@ impl Repl {
     /// Lets computer seats decide until a human must, or the game ends.
     fn play_computers(&mut self) {
         let mut acted = false;
-        while let Some(decision) = self.session.state().pending(&self.session.engine) {
+        while let Some(decision) = self.session.pending() {
             let p = decision.player;
             if self.is_human(p) {
                 break;
@@ -254,19 +256,19 @@ impl Repl {
     /// Draws the board and panel when the board changed since they were last
     /// drawn; when only the step changed (a card's next question), just the options.
     fn show_if_changed(&mut self) {
-        let state = self.session.state();
-        let digest = state.digest();
-        let board = crate::hash::fnv1a(&serde_json::to_vec(&(&state.board, &state.piles)).unwrap_or_default());
-        if self.shown_state == Some(digest) {
+        if self.shown_state == Some(self.session.changes()) {
             return;
         }
-        if self.shown_board == Some(board) && state.outcome().is_none() {
+        let state = self.session.state();
+        let unchanged = self.shown_board.as_ref().is_some_and(|(b, p)| *b == state.board && *p == state.piles);
+        if unchanged && state.outcome().is_none() {
             print!("{}", render::options(&self.session));
         } else {
             self.show();
         }
-        self.shown_state = Some(digest);
-        self.shown_board = Some(board);
+        let state = self.session.state();
+        self.shown_state = Some(self.session.changes());
+        self.shown_board = Some((state.board, state.piles.clone()));
     }
 
     /// Forgets what was drawn, so the next prompt draws everything.
@@ -296,7 +298,7 @@ impl Repl {
     }
 
     fn prompt(&self) -> String {
-        match self.session.state().pending(&self.session.engine) {
+        match self.session.pending() {
             None => "game over> ".into(),
             Some(d) => match d.kind {
                 DecisionKind::Move => format!("{} move> ", d.player),
@@ -330,7 +332,7 @@ impl Repl {
             Command::Digest => {
                 println!("digest {:016x} after {} decisions", self.session.digest(), self.session.decisions().len())
             }
-            Command::Use(text) => match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
+            Command::Use(text) => match self.session.pending().map(|d| d.kind) {
                 Some(DecisionKind::Card) => self.decide(&text),
                 _ => println!("no card can be used now: cards are used after the move, at the card step (R3.3)"),
             },
@@ -340,10 +342,10 @@ impl Repl {
             Command::Hint => self.hint(),
             Command::Answers(text) => {
                 // At the card step, Foresight is used first, then given the order.
-                if self.session.state().pending(&self.session.engine).is_some_and(|d| d.kind == DecisionKind::Card) {
+                if self.session.pending().is_some_and(|d| d.kind == DecisionKind::Card) {
                     self.decide("foresight");
                 }
-                match self.session.state().pending(&self.session.engine).map(|d| d.kind) {
+                match self.session.pending().map(|d| d.kind) {
                     Some(DecisionKind::Question) => self.decide_many(&text),
                     _ => println!("there is no question to answer now: 'foresight ring water ...' answers Foresight's"),
                 }
@@ -512,7 +514,7 @@ impl Repl {
 
     /// A move, a card, an answer or an option number.
     fn decide(&mut self, text: &str) {
-        let Some(decision) = self.session.state().pending(&self.session.engine) else {
+        let Some(decision) = self.session.pending() else {
             println!("the game is over; 'new' starts another, 'undo' takes back a decision");
             return;
         };
@@ -630,7 +632,7 @@ pub fn parse_command(line: &str) -> Command {
 /// (`c3-d4`, `c3xe5xg7`, or start and end when only one chain fits), a card by
 /// name or id, or an answer. The error says what to type instead.
 pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
-    let Some(decision) = session.state().pending(&session.engine) else {
+    let Some(decision) = session.pending() else {
         return Err("the game is over; 'new' starts another, 'undo' takes back a decision".into());
     };
     let (options, kind) = (&decision.options, decision.kind);

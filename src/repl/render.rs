@@ -239,7 +239,7 @@ pub fn panel(session: &Session, view: View) -> String {
 
 /// The pending options, numbered, with the question's prompt.
 pub fn options(session: &Session) -> String {
-    let Some(decision) = session.state().pending(&session.engine) else { return String::new() };
+    let Some(decision) = session.pending() else { return String::new() };
     let mut out = String::new();
     let heading = match decision.kind {
         DecisionKind::Move => format!("{} moves", decision.player),

@@ -53,7 +53,7 @@ pub struct Candidates {
 
 impl Candidates {
     pub fn of(session: &Session) -> Candidates {
-        let pending = session.state().pending(&session.engine);
+        let pending = session.pending();
         let frame = render::decider_frame(session);
         let answers: Vec<String> = pending.as_ref().map_or_else(Vec::new, |d| {
             d.options
@@ -131,7 +131,7 @@ impl Repl {
         if !self.hot_seat() {
             return;
         }
-        let Some(p) = self.session.state().pending(&self.session.engine).map(|d| d.player) else { return };
+        let Some(p) = self.session.pending().map(|d| d.player) else { return };
         if self.handed_to == Some(p) {
             return;
         }
@@ -172,14 +172,14 @@ impl Repl {
     /// that does not fit, or when no question of the same player is pending.
     pub(super) fn decide_many(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
-        let Some(first) = self.session.state().pending(&self.session.engine) else { return };
+        let Some(player) = self.session.pending().map(|d| d.player) else { return };
         for (i, word) in words.iter().enumerate() {
-            let still = self.session.state().pending(&self.session.engine);
-            if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == first.player) {
+            let still = self.session.pending();
+            if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == player) {
                 println!("the question was settled before '{}'; not used: {}", word, words[i..].join(" "));
                 return;
             }
-            if !self.is_human(first.player) {
+            if !self.is_human(player) {
                 println!("it is the computer's turn");
                 return;
             }
@@ -264,7 +264,7 @@ impl Repl {
 
     /// The human who must decide now, or a message why there is none.
     fn human_to_decide(&self) -> Option<Player> {
-        match self.session.state().pending(&self.session.engine) {
+        match self.session.pending() {
             None => {
                 println!("the game is over; 'new' starts another, 'undo' takes back a decision");
                 None

@@ -126,10 +126,6 @@ impl<'a> Narrator<'a> {
         self
     }
 
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
     fn card_name(&self, card: CardId) -> String {
         self.content.card(card).map_or_else(|| format!("card #{}", card.0), |c| c.manifest.name.clone())
     }

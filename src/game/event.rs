@@ -80,12 +80,6 @@ pub enum SkippedStep {
     Card,
 }
 
-impl From<GameEvent> for Event {
-    fn from(event: GameEvent) -> Event {
-        Event::Game(event)
-    }
-}
-
 /// The events recorded since the log was last taken, when recording is on.
 #[derive(Clone, Debug, Default)]
 pub struct EventLog {

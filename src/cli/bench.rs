@@ -24,9 +24,12 @@ pub struct BenchArgs {
     /// Random plain-checkers games per run.
     #[arg(long, default_value_t = 100_000)]
     playouts: u32,
-    /// Random full games with the standard deck per run.
+    /// Random full games per run, with this deck's cards and planets.
     #[arg(long, default_value_t = 2000)]
     games: u32,
+    /// The deck of the scripted games and of the second search figure.
+    #[arg(long, default_value = "standard")]
+    deck: String,
     /// Searches at `normal` per run, each from a position of a random game.
     #[arg(long, default_value_t = 8)]
     searches: u32,
@@ -66,7 +69,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", plain_rate);
 
     let root = ContentRoot::discover();
-    let engine = ScriptEngine::load(&root, "standard").map_err(|p| Failure(p.to_string()))?;
+    let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| Failure(p.to_string()))?;
     let mut card_costs: Vec<f64> = Vec::new();
     let mut decisions = 0u64;
     let mut scripted = |record: bool, card_costs: &mut Vec<f64>| {
@@ -81,7 +84,8 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     };
     let (rate, games) = scripted(false, &mut card_costs);
     println!(
-        "random standard-deck games: {games} games per run, {rate:.0} games/s (median, 1 thread); {:.4} of the plain playout rate",
+        "random {}-deck games: {games} games per run, {rate:.0} games/s (median, 1 thread); {:.4} of the plain playout rate",
+        args.deck,
         rate / plain_rate
     );
     let (recorded, _) = scripted(true, &mut Vec::new());
@@ -103,8 +107,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let plain_search = search_rate(&plain, args);
     let standard_search = search_rate(&engine, args);
     println!(
-        "search at normal ({} searches per run, 1 thread): plain {plain_search:.0}, standard deck {standard_search:.0} iterations/s (medians); standard/plain {:.3}",
+        "search at normal ({} searches per run, 1 thread): plain {plain_search:.0}, {} deck {standard_search:.0} iterations/s (medians); {}/plain {:.3}",
         args.searches,
+        args.deck,
+        args.deck,
         standard_search / plain_search
     );
     Ok(())

@@ -64,6 +64,8 @@ impl Candidates {
                     }
                     // As the decider sees the board, and the board's own letter.
                     Choice::Answer(Answer::Dir(d)) => vec![frame.word(*d).to_string(), d.to_string()],
+                    // Named options as one word each (a card's id rather than its name).
+                    Choice::Answer(Answer::Option(name)) => vec![name.clone()],
                     _ => vec![render::option_text(session, o)],
                 })
                 .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace))

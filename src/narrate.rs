@@ -11,7 +11,9 @@ use crate::content::Content;
 use crate::game::{
     Answer, CardId, Choice, EndReason, Event, GameEvent, PlanetId, QuestionKind, SkipReason, SkippedStep,
 };
-use crate::kernel::{Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Orientation, Player, Removal, Square, block};
+use crate::kernel::{
+    Bitboard, Board, BoardEvent, Checker, Clearing, Dir, MarkerKind, Orientation, Player, Removal, Square, block,
+};
 
 /// How a player sees the board: which way is up on their screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +130,13 @@ impl<'a> Narrator<'a> {
 
     fn card_name(&self, card: CardId) -> String {
         self.content.card(card).map_or_else(|| format!("card #{}", card.0), |c| c.manifest.name.clone())
+    }
+
+    fn marker_name(&self, kind: MarkerKind) -> String {
+        self.content
+            .markers()
+            .get(usize::from(kind.0))
+            .map_or_else(|| "a marker".into(), |m| format!("a {} marker", m.name()))
     }
 
     fn planet_name(&self, planet: PlanetId) -> String {
@@ -275,6 +284,12 @@ impl<'a> Narrator<'a> {
                     if *rotation == crate::kernel::Rotation::Clockwise { "clockwise" } else { "counterclockwise" };
                 format!("the board turns {way}: {}", orientation.describe())
             }
+            BoardEvent::MarkerPlaced { at, marker } => {
+                format!("{} goes on {}", self.marker_name(*marker), self.at(*at))
+            }
+            BoardEvent::MarkerRemoved { at, marker, .. } => {
+                format!("{} leaves {at}", self.marker_name(*marker))
+            }
             BoardEvent::SetAside { at, checker } => format!("{} is lifted off the board", self.piece(checker, *at)),
             BoardEvent::PutBack { at, checker } => format!("{} comes back", self.piece(checker, *at)),
         }
@@ -283,6 +298,14 @@ impl<'a> Narrator<'a> {
     fn game_line(&mut self, event: &GameEvent) -> Option<String> {
         Some(match event {
             GameEvent::TurnBegan { .. } | GameEvent::ConstraintMet { .. } => return None,
+            GameEvent::TurnEnded { .. } => {
+                self.card = None;
+                return None;
+            }
+            GameEvent::EffectReacted { card, .. } => {
+                self.card = Some(*card);
+                format!("{} reacts", self.card_name(*card))
+            }
             GameEvent::GameOver { winner, reason, planets } => {
                 let result = match winner {
                     Some(p) => format!("{p} wins"),

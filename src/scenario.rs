@@ -34,8 +34,8 @@ use serde::Deserialize;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    Affected, Answer, CardId, Choice, Constraint, Counters, DecisionKind, Effect, Event, EventLog, GameState, Lasting,
-    Moved, Resolution, Step,
+    Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, EVENT_KINDS, Effect, Event, EventLog,
+    GameState, Lasting, Moved, Resolution, Step, check_data,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, MoveText, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -132,8 +132,11 @@ pub struct EffectSpec {
     pub affects: Option<Affected>,
     #[serde(default)]
     pub moves: MovesSpec,
-    /// A number of its owner's turns still to come, or `game`.
+    /// A number of its owner's turns still to come, `game`, or `{ends_at: kind}`.
     pub lasts: LastsSpec,
+    /// The effect's own data, as its script keeps it.
+    #[serde(default)]
+    pub data: Data,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -152,6 +155,7 @@ pub struct MovesSpec {
 pub enum LastsSpec {
     Turns(u32),
     Game(GameWord),
+    Until { ends_at: String },
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -405,13 +409,26 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             closed: spec.moves.closed.iter().copied().collect(),
             capture_optional: spec.moves.capture_optional,
         };
-        let lasts = match spec.lasts {
-            LastsSpec::Turns(n) => Lasting::OwnerTurns(n),
+        let lasts = match &spec.lasts {
+            LastsSpec::Turns(n) => Lasting::OwnerTurns(*n),
             LastsSpec::Game(_) => Lasting::Game,
+            LastsSpec::Until { ends_at } if EVENT_KINDS.contains(&ends_at.as_str()) => Lasting::Until(ends_at.clone()),
+            LastsSpec::Until { ends_at: until } => return Err(format!("no event is called '{until}'")),
         };
+        check_data(&spec.data)?;
         let affects = spec.affects.unwrap_or(Affected::Owner);
+        state.effect_serial += 1;
         // Made before the scene, so the scene's first turn counts.
-        state.effects.push(Effect { card, owner: spec.owner, affects, moves, lasts, made: None });
+        state.effects.push(Effect {
+            id: state.effect_serial,
+            card,
+            owner: spec.owner,
+            affects,
+            moves,
+            lasts,
+            made: None,
+            data: spec.data.clone(),
+        });
     }
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;
@@ -505,7 +522,7 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
             Some(content.planet_id(id).ok_or_else(|| format!("'{id}' is not a planet of the deck"))?);
     }
     let viewer = state.to_move;
-    state.settle(engine);
+    state.settle(engine).map_err(|e| format!("the scene could not begin: {e}"))?;
     let mut since = Checked { board: state.board, events: state.journal.take() };
     let mut decisions = 0;
     for play in plays {

@@ -251,6 +251,14 @@ impl Session {
         self.engine.content().card(card).map_or_else(|| format!("card #{}", card.0), |c| c.manifest.name.clone())
     }
 
+    /// What a card's lasting effect does, from its manifest: its `effect`, or
+    /// with `or_text` its `text` when it has none.
+    pub fn effect_text(&self, card: crate::game::CardId, or_text: bool) -> Option<String> {
+        let manifest = &self.engine.content().card(card)?.manifest;
+        let text = manifest.effect.clone().or_else(|| or_text.then(|| manifest.text.clone()))?;
+        Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+
     /// The text a decision is saved as, the way its option is offered.
     pub fn choice_text(&self, choice: &Choice) -> String {
         match choice {
@@ -289,7 +297,8 @@ impl Session {
     fn restart(&mut self) {
         self.state = GameState::new(&self.engine.content().setup(), self.seed);
         self.state.journal = EventLog::recording();
-        self.state.settle(&self.engine);
+        // A new game has no lasting effects, so nothing can refuse to settle.
+        let _ = self.state.settle(&self.engine);
         self.decisions.clear();
         self.deciders.clear();
         self.log.clear();

@@ -73,7 +73,7 @@ fn dark_decision_points(seed: u64, host: &dyn CardHost, count: usize) -> Vec<Gam
     let mut points = Vec::new();
     for seed in seed.. {
         let mut state = GameState::new(&alien_with_planets(), seed);
-        state.settle(host);
+        state.settle(host).expect("a new game settles");
         let mut random = RandomAgent::new(seed);
         while points.len() < count {
             let Some(decision) = state.pending(host) else { break };
@@ -290,7 +290,7 @@ fn answer_card(agent: &mut dyn Agent, card: u16, want: usize) -> Vec<QuestionKin
     let host = QuestionCards;
     let setup = Setup { deck: vec![CardId(card)], ..Setup::blank(0) };
     let mut state = GameState::new(&setup, u64::from(card));
-    state.settle(&host);
+    state.settle(&host).expect("a new game settles");
     let mut answered = Vec::new();
     for _ in 0..400 {
         let Some(decision) = state.pending(&host) else { break };
@@ -378,7 +378,7 @@ fn search_beats_greedy_with_cards_on() {
 /// of `seed` until `turns` turns have passed.
 fn standard_midgame(engine: &ScriptEngine, seed: u64, turns: u32) -> Option<GameState> {
     let mut state = GameState::new(&engine.content().setup(), seed);
-    state.settle(engine);
+    state.settle(engine).expect("a new game settles");
     let mut random = RandomAgent::new(seed);
     while state.turn < turns {
         let choice = random.choose(&state, engine)?;
@@ -477,7 +477,7 @@ end"#;
     let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
     let mut agent = MctsAgent::new(small(80), Vec::new(), 7);
     let mut state = GameState::new(&engine.content().setup(), 7);
-    state.settle(&engine);
+    state.settle(&engine).expect("a new game settles");
     let mut kinds = Vec::new();
     let mut uses = 0;
     while uses < 6 && state.outcome().is_none() {

@@ -25,7 +25,7 @@ fn engine(deck: &str) -> ScriptEngine {
 fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Event>> {
     let mut state = GameState::new(&engine.content().setup(), seed);
     state.journal = EventLog::recording();
-    state.settle(engine);
+    state.settle(engine).expect("a new game settles");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xe7e7);
     let mut all = vec![state.journal.take()];
     while let Some(decision) = state.pending(engine) {

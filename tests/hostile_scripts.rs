@@ -748,8 +748,12 @@ fn planet_progress_is_read_only_bounded_and_never_fails_the_game() {
 
 #[test]
 fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_intact() {
-    let bad: [(&str, &str, &str); 8] = [
-        ("unknown_key", "ctx:add_effect{ lasts = 2, moves = {}, forever = true }", "only lasts, affects and moves"),
+    let bad: &[(&str, &str, &str)] = &[
+        (
+            "unknown_key",
+            "ctx:add_effect{ lasts = 2, moves = {}, forever = true }",
+            "only lasts, affects, moves and data",
+        ),
         ("unknown_rule", "ctx:add_effect{ lasts = 2, moves = { fly = true } }", "pawns_step_back, closed"),
         ("no_lasts", "ctx:add_effect{ moves = { pawns_step_back = true } }", "a number of turns from 1 to 100"),
         ("endless", "ctx:add_effect{ lasts = 1e9, moves = {} }", "a number of turns from 1 to 100"),
@@ -758,13 +762,27 @@ fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_inta
         // A table that holds itself, as the spec and as the rules.
         ("cyclic", "local t = { lasts = 1 }\n  t.moves = t\n  ctx:add_effect(t)", "pawns_step_back, closed"),
         ("too_many", "for i = 1, 17 do ctx:add_effect{ lasts = 1, moves = { closed = { 'd4' } } } end", "at most 16"),
+        // Issue 11: an effect's data is plain values, bounded in size and depth.
+        (
+            "huge_data",
+            "local d = {}\n  for i = 1, 100000 do d['k' .. i] = i end\n  ctx:add_effect{ lasts = 1, data = d }",
+            "at most 256 values",
+        ),
+        ("cyclic_data", "local d = {}\n  d.again = d\n  ctx:add_effect{ lasts = 1, data = d }", "nests at most 8"),
+        ("code_in_data", "ctx:add_effect{ lasts = 1, data = { f = function() end } }", "plain values, not a function"),
+        ("fraction_in_data", "ctx:add_effect{ lasts = 1, data = { x = 0.5 } }", "whole numbers only"),
+        ("mixed_table", "ctx:add_effect{ lasts = 1, data = { list = { 1, 2, x = 3 } } }", "not both"),
+        ("unknown_until", "ctx:add_effect{ lasts = { ends_at = 'explosion' } }", "no event is called 'explosion'"),
+        // Only a handler has an effect of its own to end or to keep data in.
+        ("end_outside_handler", "ctx:end_effect()", "only a lasting effect's handler"),
+        ("data_outside_handler", "ctx:set_effect_data{ n = 1 }", "only a lasting effect's handler"),
     ];
     let cards: Vec<(String, String)> =
         bad.iter().map(|(id, body, _)| (id.to_string(), format!("function play(ctx)\n  {body}\nend"))).collect();
     let mut cards: Vec<(&str, &str)> = cards.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     cards.push(GOOD_CARD);
     let engine = engine(&cards, &[]);
-    for (id, _, wanted) in bad {
+    for &(id, _, wanted) in bad {
         let message = failure(&engine, id);
         assert!(message.contains(wanted), "{id}: {message}");
     }

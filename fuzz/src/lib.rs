@@ -237,7 +237,7 @@ pub fn decisions(data: &[u8]) {
         });
         let play = |check: bool| -> (u64, usize) {
             let mut state = GameState::new(&engine.content().setup(), seed);
-            state.settle(engine);
+            state.settle(engine).expect("a new game settles");
             let totals = state.board.totals();
             let mut applied = 0;
             for (i, &byte) in picks.iter().enumerate() {

@@ -27,6 +27,37 @@ pub struct ScriptManifest {
     /// Rulings this project made where RULES.md is silent.
     #[serde(default)]
     pub rulings: Vec<String>,
+    /// For a card that leaves a lasting effect: what the effect does while it is
+    /// in force, shown in the REPL's panel (default: the card's `text`).
+    #[serde(default)]
+    pub effect: Option<String>,
+    /// Marker kinds of the modder's own that the card's script uses (markers.rs).
+    #[serde(default)]
+    pub markers: Vec<MarkerManifest>,
+}
+
+/// A marker kind as a card manifest declares it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerManifest {
+    /// The name scripts and the REPL use, e.g. `ice` (a-z, 0-9 and _).
+    pub name: String,
+    /// The one character that draws it on the board and in scenario diagrams.
+    pub glyph: char,
+    /// How many the supply holds.
+    pub supply: u8,
+    /// `square` (it stays on its square) or `checker` (it rides on a checker).
+    pub on: MarkerPlace,
+    /// Whether no checker may move onto its square.
+    #[serde(default)]
+    pub blocks: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkerPlace {
+    Square,
+    Checker,
 }
 
 pub type CardManifest = ScriptManifest;

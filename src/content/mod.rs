@@ -8,14 +8,17 @@
 //! every problem with its file, line and column; it runs no script.
 
 mod manifest;
+mod markers;
 mod problem;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use manifest::{
-    CardManifest, DeckManifest, PlanetManifest, RulesManifest, ScriptManifest, SupplyManifest, UniqueMap,
+    CardManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RulesManifest, ScriptManifest,
+    SupplyManifest, UniqueMap,
 };
+pub use markers::{MarkerDef, RESERVED_GLYPHS};
 pub use problem::{MAX_FILE_BYTES, Problem, Problems, parse_yaml as problem_parse_yaml};
 
 use crate::game::{CardId, PlanetId, Setup};
@@ -239,7 +242,11 @@ impl Content {
             return Some(found);
         }
         self.cards.push(read_def(&self.root.card_manifest(id), id, problems)?);
-        Some(CardId((self.cards.len() - 1) as u16))
+        let card = CardId((self.cards.len() - 1) as u16);
+        for (_, message) in self.marker_problems().into_iter().filter(|(c, _)| *c == card) {
+            problems.push(Problem::file(&self.root.card_manifest(id), message));
+        }
+        Some(card)
     }
 
     /// Loads a planet that is not in the deck; returns its id.
@@ -287,7 +294,15 @@ impl Content {
             .flatten()
             .collect();
         let planets = self.deck.planets.iter().filter_map(|id| self.planet_id(id)).collect();
-        Setup { rules: rules.options(), crowning: rules.crowning, supply: self.deck.supply.to_supply(), deck, planets }
+        let markers = self.markers().iter().map(MarkerDef::rules).collect();
+        Setup {
+            rules: rules.options(),
+            crowning: rules.crowning,
+            supply: self.deck.supply.to_supply(),
+            deck,
+            planets,
+            markers,
+        }
     }
 
     /// A digest of every manifest and script this content was loaded from, by file

@@ -6,7 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameEvent;
+use super::data::{Data, check_data};
 use super::decision::CardId;
+use super::event::EVENT_KINDS;
 use super::state::GameState;
 use crate::kernel::{MoveRules, Player};
 
@@ -17,6 +19,10 @@ pub const MAX_EFFECTS: usize = 16;
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Effect {
+    /// Names it for as long as it is in force: 1 for the first effect of a
+    /// game, 2 for the next, and so on.
+    #[serde(default)]
+    pub id: u32,
     /// The card that made it, whose manifest gives its text.
     pub card: CardId,
     /// The player who used the card.
@@ -29,6 +35,9 @@ pub struct Effect {
     /// The turn it was made in (`GameState::turn` then); `None` for one set up
     /// before play (a scenario's scene).
     pub made: Option<u32>,
+    /// The effect's own data, which only its handlers change (data.rs).
+    #[serde(default, skip_serializing_if = "Data::is_empty")]
+    pub data: Data,
 }
 
 /// Whose moves an effect changes, from its owner's side.
@@ -40,8 +49,8 @@ pub enum Affected {
     Both,
 }
 
-/// When an effect ends.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+/// When an effect ends (besides its script ending it, `ctx:end_effect`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lasting {
     /// After this many more of its owner's turns, counting the turns that begin
@@ -49,6 +58,8 @@ pub enum Lasting {
     OwnerTurns(u32),
     /// For the rest of the game.
     Game,
+    /// Until the first event of this kind (after its own handler for it, if any).
+    Until(String),
 }
 
 impl Effect {
@@ -68,17 +79,38 @@ impl GameState {
         self.effects.iter().filter(|e| e.applies_to(player)).fold(MoveRules::STANDARD, |rules, e| rules.with(e.moves))
     }
 
-    /// Puts an effect in force.
-    pub fn add_effect(&mut self, effect: Effect) -> Result<(), String> {
+    /// Puts an effect in force, with the next id; returns the id.
+    pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, String> {
         if self.effects.len() >= MAX_EFFECTS {
             return Err(format!("at most {MAX_EFFECTS} lasting effects can be in force at once"));
         }
         if effect.lasts == Lasting::OwnerTurns(0) {
             return Err("a lasting effect must last at least one turn".into());
         }
+        if let Lasting::Until(kind) = &effect.lasts
+            && !EVENT_KINDS.contains(&kind.as_str())
+        {
+            return Err(format!("no event is called '{kind}' (see README, \"Events\")"));
+        }
+        check_data(&effect.data)?;
+        self.effect_serial += 1;
+        effect.id = self.effect_serial;
         self.journal.push(|| GameEvent::EffectStarted { card: effect.card, owner: effect.owner });
+        self.journal.watch(true);
         self.effects.push(effect);
-        Ok(())
+        Ok(self.effect_serial)
+    }
+
+    pub fn effect(&self, id: u32) -> Option<&Effect> {
+        self.effects.iter().find(|e| e.id == id)
+    }
+
+    /// Ends the effect `id`, if it is in force.
+    pub fn end_effect(&mut self, id: u32) {
+        if let Some(i) = self.effects.iter().position(|e| e.id == id) {
+            let effect = self.effects.remove(i);
+            self.journal.push(|| GameEvent::EffectEnded { card: effect.card, owner: effect.owner });
+        }
     }
 
     /// At the end of `player`'s turn: each effect counting its owner's turns

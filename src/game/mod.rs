@@ -4,24 +4,28 @@
 //! Turn order is R3 (move, draw, use a card), end of game R10. Cards and planets
 //! are asked of a [`CardHost`], so this module knows nothing about Lua.
 
+mod data;
 mod decision;
 mod effects;
 mod event;
 mod lasting;
+mod react;
 mod rng;
 mod state;
 
 use std::fmt;
 
+pub use data::{Data, Datum, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, check_data};
 pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind};
-pub use event::{Event, EventLog, GameEvent, SkipReason, SkippedStep};
+pub use event::{EVENT_KINDS, Event, EventLog, GameEvent, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
+pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
     Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
-use crate::kernel::{Bitboard, Board, Crowning, Move, Player, Supply, legal_moves_under};
+use crate::kernel::{Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, legal_moves_under};
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
 /// plain checkers use [`BlankCards`].
@@ -42,6 +46,18 @@ pub trait CardHost {
     /// not change anything. By default nothing is known: 0.
     fn planet_progress(&self, _state: &GameState, _planet: PlanetId, _player: Player) -> f32 {
         0.0
+    }
+
+    /// Whether `card`'s script reacts to events of `kind` (react.rs). By default
+    /// no card reacts.
+    fn reacts(&self, _card: CardId, _kind: &str) -> bool {
+        false
+    }
+
+    /// Runs the handler of `effect` for `event` from `state` with the answers so
+    /// far, like [`CardHost::resolve`].
+    fn react(&self, _state: &GameState, effect: &Effect, event: &Event, _answers: &[Answer]) -> Resolution {
+        Resolution::Failed(format!("card #{} has no handler for '{}'", effect.card.0, event.kind()))
     }
 }
 
@@ -107,6 +123,8 @@ pub struct Setup {
     pub deck: Vec<CardId>,
     /// The planet deck (R1.6).
     pub planets: Vec<PlanetId>,
+    /// The marker kinds the deck's cards declare (content/markers.rs).
+    pub markers: Vec<MarkerRules>,
 }
 
 impl Setup {
@@ -118,6 +136,7 @@ impl Setup {
             supply: Supply::NONE,
             deck: Vec::new(),
             planets: Vec::new(),
+            markers: Vec::new(),
         }
     }
 
@@ -129,6 +148,7 @@ impl Setup {
             supply: Supply::STANDARD,
             deck: (0..cards).map(CardId).collect(),
             planets: Vec::new(),
+            markers: Vec::new(),
         }
     }
 }
@@ -149,8 +169,12 @@ impl GameState {
             rng.shuffle(&mut deck);
             planets = [deck.first().copied(), deck.get(1).copied()];
         }
+        let mut board = Board::start(setup.supply, setup.crowning);
+        if !setup.markers.is_empty() {
+            board.declare_markers(&setup.markers);
+        }
         GameState {
-            board: Board::start(setup.supply, setup.crowning),
+            board,
             rules: setup.rules,
             piles,
             planets,
@@ -163,6 +187,7 @@ impl GameState {
             moved: None,
             rng,
             effects: Vec::new(),
+            effect_serial: 0,
             journal: EventLog::default(),
         }
     }
@@ -211,6 +236,22 @@ impl GameState {
 
     /// Takes one option of the pending decision. On error nothing changes.
     pub fn apply(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
+        if self.effects.is_empty() {
+            return self.take(host, choice);
+        }
+        // Lasting effects may refuse the decision after it changed the state
+        // (react.rs), so keep what to go back to.
+        self.journal.watch(true);
+        self.journal.mark_dispatched();
+        let before = self.clone();
+        let result = self.take(host, choice);
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    fn take(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
         match (&self.step, choice) {
             (Step::Over(_), _) => Err(GameError::Over),
             (Step::Move, Choice::Move(mv)) => {
@@ -218,8 +259,7 @@ impl GameState {
                     return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
                 }
                 self.play_move(mv);
-                self.after_move(host);
-                Ok(())
+                self.carry_on(host, Then::AfterMove, u32::MAX)
             }
             (Step::Card, Choice::Card(card)) => {
                 if !self.playable_cards(host).contains(card) {
@@ -233,7 +273,13 @@ impl GameState {
                 }
                 let mut answers = r.answers.clone();
                 answers.push(answer.clone());
-                self.run_card(host, r.card, answers)
+                match &r.reaction {
+                    Some(reacting) => {
+                        let reacting = (**reacting).clone();
+                        self.answer_reaction(host, reacting, answers)
+                    }
+                    None => self.run_card(host, r.card, answers),
+                }
             }
             (step, choice) => {
                 Err(GameError::Illegal(format!("{choice} is not possible at the {} step", step_name(step))))
@@ -263,6 +309,7 @@ impl GameState {
             moved: self.moved,
             rng: self.rng,
             effects: self.effects.clone(),
+            effect_serial: self.effect_serial,
             journal: self.journal.empty_like(),
         }
     }
@@ -273,19 +320,22 @@ impl GameState {
             Resolution::Done(after) => {
                 // The script ran on a scratch copy; commit it whole (invariant 3),
                 // its events after those recorded before it.
-                let mut after = *after;
-                let mut journal = std::mem::take(&mut self.journal);
                 if answers.is_empty() {
-                    journal.push(|| GameEvent::CardUsed { card });
+                    self.journal.push(|| GameEvent::CardUsed { card });
                 }
-                journal.append(std::mem::take(&mut after.journal));
-                *self = after;
-                self.journal = journal;
+                // The first effect may come from this card: then the turn's
+                // reactions may refuse it, and this is the state to go back to.
+                let before = (self.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
+                let newest = self.effect_serial;
+                self.commit(*after);
                 self.step = Step::Card;
                 self.piles.discard.push(card);
                 self.journal.push(|| GameEvent::CardDiscarded { card });
-                self.after_card(host);
-                Ok(())
+                let result = self.carry_on(host, Then::AfterCard, newest);
+                if let (Err(_), Some(before)) = (&result, before) {
+                    *self = before;
+                }
+                result
             }
             Resolution::Ask(question) if question.options.is_empty() => Err(GameError::CardFailed(format!(
                 "card #{} asked '{}' with no possible answer",
@@ -295,7 +345,7 @@ impl GameState {
                 if answers.is_empty() {
                     self.journal.push(|| GameEvent::CardUsed { card });
                 }
-                self.step = Step::Resolving(Resolving { card, answers, question });
+                self.step = Step::Resolving(Resolving { card, answers, question, reaction: None });
                 Ok(())
             }
             Resolution::Failed(message) => Err(GameError::CardFailed(message)),
@@ -320,33 +370,6 @@ impl GameState {
         self.moved = Some(Moved { start: mv.from(), now: mv.to() });
     }
 
-    fn after_move(&mut self, host: &dyn CardHost) {
-        if self.check_end(host) {
-            return;
-        }
-        self.leave_move_step();
-        self.settle(host);
-    }
-
-    /// R3.2: after the move step (made or skipped) comes the draw and the card
-    /// step, or, without cards (R11), the end of the turn.
-    fn leave_move_step(&mut self) {
-        if self.rules.cards {
-            self.draw_card();
-            self.step = Step::Card;
-        } else {
-            self.end_turn();
-        }
-    }
-
-    fn after_card(&mut self, host: &dyn CardHost) {
-        if self.check_end(host) {
-            return;
-        }
-        self.end_turn();
-        self.settle(host);
-    }
-
     /// R3.2: turn the top card face up, reshuffling the discards if the pile is empty.
     fn draw_card(&mut self) {
         if self.piles.draw.is_empty() && !self.piles.discard.is_empty() {
@@ -362,20 +385,23 @@ impl GameState {
         }
     }
 
-    fn end_turn(&mut self) {
+    /// Counts the turn for lasting effects and begins the next (R3); false
+    /// when the move limit ended the game (R10.4).
+    fn next_turn(&mut self) -> bool {
         if !self.effects.is_empty() {
             self.count_down_effects(self.to_move);
         }
         self.turn += 1;
         if self.rules.move_limit > 0 && self.turn >= self.rules.move_limit {
             self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
-            return;
+            return false;
         }
         self.to_move = !self.to_move;
         self.constraint = self.next_constraint.take();
         self.moved = None;
         self.step = Step::Move;
         self.journal.push(|| GameEvent::TurnBegan { turn: self.turn, player: self.to_move });
+        true
     }
 
     /// R10: the game is over.
@@ -397,41 +423,19 @@ impl GameState {
 
     /// Runs the steps that need no decision (a move step with no legal move, a card
     /// step with no playable card) until a decision is pending or the game ends.
-    pub fn settle(&mut self, host: &dyn CardHost) {
-        loop {
-            match self.step {
-                Step::Move if self.legal_moves().is_empty() => {
-                    if self.rules.when_stuck == WhenStuck::Lose {
-                        self.finish(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
-                        return;
-                    }
-                    let mut theirs = Vec::new();
-                    let rules = self.move_rules(!self.to_move);
-                    legal_moves_under(&self.board, !self.to_move, Bitboard::ALL, &rules, &mut theirs);
-                    if theirs.is_empty() {
-                        self.finish(Outcome { winner: None, reason: EndReason::NoMoves });
-                        return;
-                    }
-                    // R3.1: the move step is skipped (and a constraint with it, R4.8).
-                    if let Some(c) = self.constraint {
-                        self.journal.push(|| GameEvent::ConstraintLapsed { card: c.card });
-                    }
-                    let reason = SkipReason::NoLegalMove;
-                    self.journal.push(|| GameEvent::StepSkipped { step: SkippedStep::Move, reason });
-                    self.leave_move_step();
-                }
-                Step::Card if self.playable_cards(host).is_empty() => {
-                    let reason = if self.piles.face_up.is_empty() {
-                        SkipReason::NoFaceUpCard
-                    } else {
-                        SkipReason::NoPlayableCard
-                    };
-                    self.journal.push(|| GameEvent::StepSkipped { step: SkippedStep::Card, reason });
-                    self.end_turn()
-                }
-                _ => return,
-            }
+    /// Lasting effects react as in play; if one fails, the state is unchanged.
+    pub fn settle(&mut self, host: &dyn CardHost) -> Result<(), GameError> {
+        if self.effects.is_empty() {
+            return self.carry_on(host, Then::Settle, u32::MAX);
         }
+        self.journal.watch(true);
+        self.journal.mark_dispatched();
+        let before = self.clone();
+        let result = self.carry_on(host, Then::Settle, u32::MAX);
+        if result.is_err() {
+            *self = before;
+        }
+        result
     }
 
     /// R10.1–R10.2, R3.4: ends the game if either player has won.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::decision::{Answer, CardId, PlanetId, Question};
 use super::event::EventLog;
 use super::lasting::Effect;
+use super::react::Reacting;
 use super::rng::GameRng;
 use crate::kernel::{Bitboard, Board, Player, Square};
 
@@ -111,6 +112,10 @@ pub struct Resolving {
     pub card: CardId,
     pub answers: Vec<Answer>,
     pub question: Question,
+    /// Set when the question is a lasting effect's handler's (react.rs), not a
+    /// card's: where the reactions and the turn stand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<Box<Reacting>>,
 }
 
 /// Where in the turn the game stands (R3).
@@ -146,10 +151,17 @@ pub struct GameState {
     /// when there are none, so games without them keep their digests.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<Effect>,
+    /// The id of the last effect put in force (0: none yet).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub effect_serial: u32,
     /// What happened since the log was last taken (events.rs); not part of the
     /// position, so not compared, hashed or saved.
     #[serde(skip)]
     pub journal: EventLog,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl GameState {

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bitboard::Bitboard;
 use super::event::{BoardEvent, Clearing, Journal, Removal};
+use super::marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
 use super::player::{Orientation, Player, Rotation};
 use super::square::{Dir, Square};
 use super::walls::{Edge, EdgePair, Walls};
@@ -104,11 +105,18 @@ pub struct Checker {
     pub ring: bool,
     pub snookle: bool,
     pub hippo: bool,
+    /// Riding markers of a modder's kinds (bit `i` for kind `i`, marks.rs).
+    #[serde(default, skip_serializing_if = "no_marks")]
+    pub marks: u8,
+}
+
+fn no_marks(marks: &u8) -> bool {
+    *marks == 0
 }
 
 impl Checker {
     pub const fn new(owner: Player, kind: Kind) -> Checker {
-        Checker { owner, kind, ring: false, snookle: false, hippo: false }
+        Checker { owner, kind, ring: false, snookle: false, hippo: false, marks: 0 }
     }
 
     pub const fn has(&self, token: Token) -> bool {
@@ -220,6 +228,9 @@ pub struct Board {
     supply: Supply,
     orientation: Orientation,
     crowning: Crowning,
+    /// Markers of the deck's own kinds (marks.rs).
+    #[serde(default, skip_serializing_if = "Marks::is_empty")]
+    marks: Marks,
 }
 
 /// The 2×2 block whose lower-left square is `anchor`, if it fits on the board.
@@ -255,6 +266,7 @@ impl Board {
             supply,
             orientation: Orientation::default(),
             crowning,
+            marks: Marks::default(),
         }
     }
 
@@ -374,6 +386,7 @@ impl Board {
             ring: self.rings.contains(sq),
             snookle: self.snookles.contains(sq),
             hippo: self.hippos.contains(sq),
+            marks: self.marks.riders(sq),
         })
     }
 
@@ -486,6 +499,7 @@ impl Board {
         self.rings.set(sq, c.is_some_and(|c| c.ring));
         self.snookles.set(sq, c.is_some_and(|c| c.snookle));
         self.hippos.set(sq, c.is_some_and(|c| c.hippo));
+        self.marks.set_riders(sq, c.map_or(0, |c| c.marks));
     }
 
     fn write_terrain(&mut self, sq: Square, terrain: Option<Terrain>) {
@@ -533,6 +547,9 @@ impl Board {
             if checker.has(token) {
                 *self.supply.token(token) += 1;
             }
+        }
+        for kind in MarkerKind::all().filter(|k| checker.marks & k.bit() != 0) {
+            self.marks.supply[usize::from(kind.0)] += 1;
         }
     }
 
@@ -670,6 +687,68 @@ impl Board {
         };
         bits.set(sq, on);
         let supply = self.supply.token(token);
+        *supply = if on { *supply - 1 } else { *supply + 1 };
+    }
+
+    // ---- markers of the deck's own kinds (marks.rs) ----
+
+    pub fn marks(&self) -> &Marks {
+        &self.marks
+    }
+
+    /// Declares the deck's marker kinds: each kind's supply, and which ride on
+    /// checkers and which close their squares. Clears every marker.
+    pub fn declare_markers(&mut self, kinds: &[MarkerRules]) {
+        let mut marks = Marks::default();
+        for (i, kind) in kinds.iter().take(MAX_MARKER_KINDS).enumerate() {
+            let bit = 1 << i;
+            marks.supply[i] = kind.supply;
+            marks.declared |= bit;
+            if kind.rides {
+                marks.riding |= bit;
+            }
+            if kind.blocks {
+                marks.blocking |= bit;
+            }
+        }
+        self.marks = marks;
+    }
+
+    /// Puts a marker of `kind` from the supply on `sq` (a riding kind on the checker there).
+    pub fn place_marker(&mut self, kind: MarkerKind, sq: Square, log: &mut impl Journal) -> RuleResult<()> {
+        let i = usize::from(kind.0);
+        if self.marks.declared & kind.bit() == 0 {
+            refuse!("no marker kind #{} is declared", kind.0);
+        }
+        if self.marks.on[i].contains(sq) {
+            refuse!("{sq} already holds that marker");
+        }
+        if self.marks.riding & kind.bit() != 0 && self.is_empty(sq) {
+            refuse!("that marker rides on a checker, and there is none on {sq}");
+        }
+        if self.marks.supply[i] == 0 {
+            refuse!("no marker of that kind is left in the supply");
+        }
+        self.set_marker(sq, kind, true);
+        log.record(|| BoardEvent::MarkerPlaced { at: sq, marker: kind });
+        Ok(())
+    }
+
+    /// Takes the marker of `kind` on `sq` back to the supply.
+    pub fn remove_marker(&mut self, kind: MarkerKind, sq: Square, log: &mut impl Journal) -> RuleResult<()> {
+        if !self.marks.at(kind).contains(sq) {
+            refuse!("there is no such marker on {sq}");
+        }
+        self.set_marker(sq, kind, false);
+        log.record(|| BoardEvent::MarkerRemoved { at: sq, marker: kind, cause: Clearing::Card });
+        Ok(())
+    }
+
+    /// Moves a marker between the supply and `sq`.
+    pub(super) fn set_marker(&mut self, sq: Square, kind: MarkerKind, on: bool) {
+        let i = usize::from(kind.0);
+        self.marks.on[i].set(sq, on);
+        let supply = &mut self.marks.supply[i];
         *supply = if on { *supply - 1 } else { *supply + 1 };
     }
 
@@ -885,6 +964,15 @@ impl Board {
         }
         if ((self.rings | self.snookles | self.hippos) - occupied).any() {
             refuse!("a token stands on no checker");
+        }
+        for kind in MarkerKind::all() {
+            let on = self.marks.at(kind);
+            if self.marks.declared & kind.bit() == 0 && on.any() {
+                refuse!("a marker of an undeclared kind is on the board");
+            }
+            if self.marks.riding & kind.bit() != 0 && (on - occupied).any() {
+                refuse!("a riding marker stands on no checker");
+            }
         }
         if (self.hippos & self.snookles).any() {
             refuse!("a checker carries both a hippo and a snookle (R8.8)");

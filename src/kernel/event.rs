@@ -7,15 +7,16 @@
 //! [`BoardEvent::redo`] gives the board it ended on — checkers, reserves,
 //! tokens, terrain, walls, the monolith, the supply and the orientation.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::board::{Board, Checker, Terrain, Token};
+use super::marks::MarkerKind;
 use super::player::{Orientation, Player, Rotation};
 use super::square::{Dir, Square};
 use super::walls::{Edge, EdgePair};
 
 /// Why a checker left the board without being jumped (R4.9).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Removal {
     /// R7.4: pushed by the monolith off the edge of the board.
@@ -33,7 +34,7 @@ pub enum Removal {
 }
 
 /// Why a wall, a token or terrain went back to the supply.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Clearing {
     /// A card's script took it away.
@@ -45,7 +46,7 @@ pub enum Clearing {
 }
 
 /// One change the kernel made to the board.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BoardEvent {
     /// A checker went from `from` to `to`; `via` holds the squares it landed on
@@ -136,6 +137,16 @@ pub enum BoardEvent {
         rotation: Rotation,
         orientation: Orientation,
     },
+    /// A marker of a deck's own kind (marks.rs) came from the supply onto `at`.
+    MarkerPlaced {
+        at: Square,
+        marker: MarkerKind,
+    },
+    MarkerRemoved {
+        at: Square,
+        marker: MarkerKind,
+        cause: Clearing,
+    },
     /// R8.16: a checker was lifted off the board, to come back.
     SetAside {
         at: Square,
@@ -196,6 +207,8 @@ impl BoardEvent {
             BoardEvent::MonolithMoved { to, .. } => board.shift_monolith(Some(to), false),
             BoardEvent::MonolithBlocked { .. } => {}
             BoardEvent::Rotated { orientation, .. } => board.set_orientation(orientation),
+            BoardEvent::MarkerPlaced { at, marker } => board.set_marker(at, marker, true),
+            BoardEvent::MarkerRemoved { at, marker, .. } => board.set_marker(at, marker, false),
             BoardEvent::SetAside { at, .. } => board.write_checker(at, None),
             BoardEvent::PutBack { at, checker } => board.write_checker(at, Some(checker)),
         }
@@ -223,6 +236,8 @@ impl BoardEvent {
             | BoardEvent::TerrainRemoved { at, .. }
             | BoardEvent::MonolithPlaced { at }
             | BoardEvent::MonolithBlocked { at }
+            | BoardEvent::MarkerPlaced { at, .. }
+            | BoardEvent::MarkerRemoved { at, .. }
             | BoardEvent::SetAside { at, .. }
             | BoardEvent::PutBack { at, .. } => vec![*at],
             BoardEvent::WallsPlaced { edges, .. } => vec![edges.0.square(), edges.1.square()],

@@ -8,6 +8,7 @@ mod bitboard;
 mod board;
 mod card_moves;
 mod event;
+mod marks;
 mod moves;
 mod player;
 mod square;
@@ -18,6 +19,7 @@ pub use board::{
     Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, Totals, block,
 };
 pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
+pub use marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
 pub use moves::{
     MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, count_moves, legal_moves, legal_moves_avoiding,
     legal_moves_under,

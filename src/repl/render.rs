@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::diagram;
 use crate::game::{Affected, Answer, Choice, DecisionKind, GameState, Lasting, QuestionKind, Step};
-use crate::kernel::{Bitboard, Board, Colour, Dir, Edge, Player, Square, Terrain};
+use crate::kernel::{Bitboard, Board, Colour, Dir, Edge, MoveRules, Player, Square, Terrain};
 use crate::narrate::Frame;
 use crate::session::Session;
 
@@ -199,9 +199,10 @@ pub fn panel(session: &Session, view: View) -> String {
         };
         out.push_str(&constraint("in force", state.constraint, state.to_move));
         for effect in &state.effects {
-            let lasts = match effect.lasts {
+            let lasts = match &effect.lasts {
                 Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
                 Lasting::Game => "for the rest of the game".to_string(),
+                Lasting::Until(kind) => format!("until the next {}", kind.replace('_', " ")),
             };
             let whose = match effect.affects {
                 Affected::Owner => format!("{}'s", effect.owner),
@@ -209,6 +210,9 @@ pub fn panel(session: &Session, view: View) -> String {
                 Affected::Both => "both players'".to_string(),
             };
             let mut what = Vec::new();
+            if let Some(text) = session.effect_text(effect.card, effect.moves == MoveRules::STANDARD) {
+                what.push(text);
+            }
             if effect.moves.pawns_step_back {
                 what.push(format!("{whose} pawns may step back"));
             }

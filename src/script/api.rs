@@ -10,13 +10,12 @@ use std::rc::Rc;
 
 use mlua::{Error as LuaError, Lua, LuaString, Table, Value};
 
+use super::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
 use super::memo::{self, BlockFilter, CheckerFilter, CounterName, KindFilter, Read, SquareFilter};
 use super::sandbox::{SharedMeter, Stop};
-use crate::game::{
-    Affected, Answer, CardId, Constraint, Effect, GameEvent, GameState, Lasting, Question, QuestionKind,
-};
+use crate::game::{Answer, CardId, Constraint, Effect, GameEvent, GameState, Question, QuestionKind, check_data};
 use crate::kernel::{
-    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MoveRules, MoveText, Player, Removal, Rotation, Side, Square,
+    Bitboard, Checker, Colour, Dir, Edge, EdgePair, MarkerKind, MoveText, Player, Removal, Rotation, Side, Square,
     Terrain, Token,
 };
 
@@ -41,6 +40,8 @@ pub struct Run {
     pub card: CardId,
     /// The question the run halted at, kept for the same call when it resumes.
     pub halted: Option<Halted>,
+    /// For a lasting effect's handler, the effect's id (react.rs).
+    pub effect: Option<u32>,
     /// For a read-only run that may be remembered, the reads it has made so far
     /// (see memo.rs); `None` once it has called a function the memo cannot replay.
     pub trace: Option<Vec<Read>>,
@@ -106,6 +107,8 @@ pub struct Shared {
     pub names: Names,
     /// The run's meter, to mark it halted at a question.
     pub meter: SharedMeter,
+    /// The deck's marker kinds' names, by kind index (content/markers.rs).
+    pub markers: Vec<String>,
 }
 
 /// A host function's view while it runs: the Lua state and the [`Shared`] data.
@@ -627,6 +630,19 @@ fn strings(t: Table) -> R<Vec<String>> {
     t.sequence_values::<String>().collect()
 }
 
+/// The effect a handler runs for; an error anywhere else.
+fn handler_effect(run: &Run) -> R<u32> {
+    run.effect.ok_or_else(|| err("only a lasting effect's handler (on_<event>) can read or change its effect"))
+}
+
+fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {
+    let names = &cx.shared.markers;
+    names.iter().position(|n| n == name).map(|i| MarkerKind(i as u8)).ok_or_else(|| {
+        let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+        err(format!("no marker kind is called '{name}' (this deck declares: {known})"))
+    })
+}
+
 fn card_id(run: &Run, id: &str) -> R<CardId> {
     run.card_ids
         .iter()
@@ -1030,12 +1046,62 @@ pub fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
                 Ok(())
             })
         });
+        // ---- lasting effects (game/lasting.rs, game/react.rs) ----
         add(m, "add_effect", |lua, spec: Table| {
-            let (affects, moves, lasts) = effect_spec(&spec)?;
+            let EffectSpec { affects, moves, lasts, data } = effect_spec(&spec)?;
             writing(lua, |r| {
-                let effect = Effect { card: r.card, owner: r.user, affects, moves, lasts, made: Some(r.state.turn) };
+                let turn = Some(r.state.turn);
+                let effect = Effect { id: 0, card: r.card, owner: r.user, affects, moves, lasts, made: turn, data };
                 r.state.add_effect(effect).map_err(err)
             })
+        });
+        add(m, "end_effect", |lua, ()| {
+            writing(lua, |r| {
+                let id = handler_effect(r)?;
+                r.state.end_effect(id);
+                Ok(())
+            })
+        });
+        add(m, "effect_data", |lua, ()| {
+            let data = with_run(lua, |r| {
+                let id = handler_effect(r)?;
+                Ok(r.state.effect(id).map(|e| e.data.clone()).unwrap_or_default())
+            })?;
+            data_to_lua(lua, &data)
+        });
+        add(m, "set_effect_data", |lua, table: Table| {
+            let data = data_of(&table)?;
+            writing(lua, |r| {
+                let id = handler_effect(r)?;
+                check_data(&data).map_err(err)?;
+                if let Some(effect) = r.state.effects.iter_mut().find(|e| e.id == id) {
+                    effect.data = data;
+                }
+                Ok(())
+            })
+        });
+
+        // ---- markers of the deck's own kinds (content/markers.rs) ----
+        add(m, "place_marker", |lua, (name, sq): (String, String)| {
+            let kind = marker_kind(lua, &name)?;
+            writing(lua, |r| rule(r.state.board.place_marker(kind, square(&sq)?, &mut r.state.journal)))
+        });
+        add(m, "remove_marker", |lua, (name, sq): (String, String)| {
+            let kind = marker_kind(lua, &name)?;
+            writing(lua, |r| rule(r.state.board.remove_marker(kind, square(&sq)?, &mut r.state.journal)))
+        });
+        add(m, "markers", |lua, name: String| {
+            let kind = marker_kind(lua, &name)?;
+            let on = with_run(lua, |r| Ok(r.state.board.marks().at(kind)))?;
+            square_list(lua, on)
+        });
+        add(m, "has_marker", |lua, (name, sq): (String, String)| {
+            let kind = marker_kind(lua, &name)?;
+            with_run(lua, |r| Ok(r.state.board.marks().at(kind).contains(square(&sq)?)))
+        });
+        add(m, "markers_left", |lua, name: String| {
+            let kind = marker_kind(lua, &name)?;
+            with_run(lua, |r| Ok(r.state.board.marks().supply[usize::from(kind.0)]))
         });
         add(m, "reshuffle", |lua, ()| {
             writing(lua, |r| {
@@ -1259,49 +1325,6 @@ fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
 /// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares
 /// whose checkers may move, and those no move may end on. Read before the run is
 /// borrowed, since reading a table can run a script's metamethod.
-/// Reads `ctx:add_effect`'s table: `lasts` (a number of the user's turns, or
-/// `"game"`), `affects` (`"user"`, the default, `"opponent"` or `"both"`) and
-/// `moves` (`pawns_step_back`, `closed`, `capture_optional`). Any other key is
-/// an error, so a misspelt rule is not silently ignored.
-fn effect_spec(spec: &Table) -> R<(Affected, MoveRules, Lasting)> {
-    for pair in spec.clone().pairs::<Value, Value>() {
-        let (key, _) = pair?;
-        let known =
-            matches!(&key, Value::String(k) if matches!(k.as_bytes().as_ref(), b"lasts" | b"affects" | b"moves"));
-        if !known {
-            return Err(err("an effect has only lasts, affects and moves"));
-        }
-    }
-    let lasts = match spec.raw_get::<Value>("lasts")? {
-        Value::Integer(n) if (1..=100).contains(&n) => Lasting::OwnerTurns(n as u32),
-        Value::String(s) if s.as_bytes().as_ref() == b"game" => Lasting::Game,
-        _ => return Err(err("an effect's lasts is a number of turns from 1 to 100, or \"game\"")),
-    };
-    let affects = match spec.raw_get::<Option<String>>("affects")?.as_deref() {
-        None | Some("user") => Affected::Owner,
-        Some("opponent") => Affected::Opponent,
-        Some("both") => Affected::Both,
-        Some(other) => {
-            return Err(err(format!("'{other}' is not whose moves an effect changes (user, opponent, both)")));
-        }
-    };
-    let mut moves = MoveRules::STANDARD;
-    if let Some(m) = spec.raw_get::<Option<Table>>("moves")? {
-        for pair in m.clone().pairs::<Value, Value>() {
-            let (key, _) = pair?;
-            let known = matches!(&key, Value::String(k)
-                if matches!(k.as_bytes().as_ref(), b"pawns_step_back" | b"closed" | b"capture_optional"));
-            if !known {
-                return Err(err("an effect's moves are pawns_step_back, closed and capture_optional"));
-            }
-        }
-        moves.pawns_step_back = m.raw_get::<Option<bool>>("pawns_step_back")?.unwrap_or(false);
-        moves.capture_optional = m.raw_get::<Option<bool>>("capture_optional")?.unwrap_or(false);
-        moves.closed = squares_of(m.raw_get::<Option<Table>>("closed")?)?;
-    }
-    Ok((affects, moves, lasts))
-}
-
 /// Which of the user's moves a move helper lists (cards/README.md, "Moves").
 #[derive(Clone, Copy)]
 struct MoveFilter {

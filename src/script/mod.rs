@@ -26,6 +26,7 @@
 //! the same either way (tests/script_cache.rs).
 
 mod api;
+mod lasting;
 mod memo;
 mod sandbox;
 
@@ -39,7 +40,7 @@ use mlua::{Function, Lua, Table, Thread, Value};
 pub use sandbox::MEMORY_LIMIT;
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
-use crate::game::{Answer, CardHost, CardId, GameState, PlanetId, Resolution};
+use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, PlanetId, Resolution};
 use crate::kernel::Player;
 use api::Run;
 use sandbox::{CompileError, Stop, describe_error, describe_stop};
@@ -62,6 +63,8 @@ impl Default for Budgets {
 struct CardScript {
     chunk: Function,
     has_can_play: bool,
+    /// The event kinds it has a handler (`on_<kind>`) for (game/react.rs).
+    handlers: Vec<&'static str>,
 }
 
 struct PlanetScript {
@@ -164,7 +167,8 @@ impl ScriptEngine {
         let (lua, prelude) = sandbox::new_state().map_err(fail)?;
         let card_ids: Rc<[String]> = content.cards.iter().map(|c| c.id.clone()).collect();
         let names = api::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
-        let shared = Rc::new(api::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter) });
+        let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
+        let shared = Rc::new(api::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter), markers });
         let api = api::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
         sandbox::begin(&lua, Budgets::default().load);
         let ctx = prelude.make_ctx.call::<Table>(api);
@@ -207,16 +211,25 @@ impl ScriptEngine {
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
             match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
-                Ok((chunk, defined)) => cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play") }),
+                Ok((chunk, defined, handlers)) => {
+                    cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play"), handlers })
+                }
                 Err(error) => problems.push(problem(&card.script.path, error)),
             }
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
             match self.compile_one(&name, &planet.script.source, &["check"], &["progress"]) {
-                Ok((chunk, defined)) => {
+                Ok((chunk, defined, handlers)) if handlers.is_empty() => {
                     planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress") })
                 }
+                Ok(_) => problems.push(problem(
+                    &planet.script.path,
+                    CompileError {
+                        at: None,
+                        message: "a planet cannot react to events (on_<event> is for cards)".into(),
+                    },
+                )),
                 Err(error) => problems.push(problem(&planet.script.path, error)),
             }
         }
@@ -227,15 +240,15 @@ impl ScriptEngine {
     }
 
     /// Compiles one script and runs its top level once, under the load budget,
-    /// to check the functions it defines. Returns the chunk and the optional
-    /// functions it defines.
+    /// to check the functions it defines. Returns the chunk, the optional
+    /// functions it defines and the event kinds it has handlers for.
     fn compile_one<'n>(
         &self,
         name: &str,
         source: &str,
         required: &[&str],
         optional: &[&'n str],
-    ) -> Result<(Function, Vec<&'n str>), CompileError> {
+    ) -> Result<(Function, Vec<&'n str>, Vec<&'static str>), CompileError> {
         let chunk = sandbox::compile_script(&self.lua, name, source, self.prelude.void.clone())?;
         let unplaced = |message: String| CompileError { at: None, message };
         sandbox::begin(&self.lua, self.budgets.load);
@@ -255,7 +268,22 @@ impl ScriptEngine {
                 Err(e) => return Err(unplaced(describe_error(&e))),
             }
         }
-        Ok((chunk, defined))
+        let mut handlers = Vec::new();
+        for pair in env.pairs::<Value, Value>() {
+            let Ok((Value::String(key), value)) = pair else { continue };
+            let key = key.to_string_lossy();
+            let Some(kind) = key.strip_prefix("on_") else { continue };
+            match EVENT_KINDS.iter().find(|&&k| k == kind) {
+                Some(&k) if matches!(value, Value::Function(_)) => handlers.push(k),
+                Some(_) => return Err(unplaced(format!("{key} must be a function, not a {}", value.type_name()))),
+                None => {
+                    return Err(unplaced(format!(
+                        "defines {key}, but no event is called '{kind}' (README, \"Events\", lists them)"
+                    )));
+                }
+            }
+        }
+        Ok((chunk, defined, handlers))
     }
 
     /// Reloads the deck's manifests and scripts from disk. On any problem the
@@ -379,6 +407,7 @@ impl ScriptEngine {
             card_ids: self.card_ids.clone(),
             trace: (!writable && self.accelerators.memo).then(Vec::new),
             halted: None,
+            effect: None,
         }
     }
 
@@ -450,21 +479,43 @@ impl ScriptEngine {
             }
             (Some(stop), _) => failed(describe_stop(&stop)),
             (None, Err(e)) => failed(e),
-            (None, Ok(_)) if !run.lifted.is_empty() => {
-                failed(format!("ended with the checker lifted from {} not put back", run.lifted[0].0))
-            }
-            (None, Ok(_)) if run.cursor < run.answers.len() => {
-                failed(format!("ended without asking for answer '{}'", run.answers[run.cursor]))
-            }
-            (None, Ok(_)) => match run.state.board.validate() {
-                Ok(()) => Resolution::Done(Box::new(run.state)),
-                Err(e) => failed(format!("left the board inconsistent: {e}")),
-            },
+            (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
         };
         if status == ThreadStatus::Finished {
             self.recycle(thread);
         }
         CardRun { resolution, log: run.log }
+    }
+
+    /// Runs the handler `on_<kind>` of `effect`'s card for `event` from `state`
+    /// with the answers so far (game/react.rs). Like a card run, but always run
+    /// afresh: a question unwinds it, and the answer runs it again.
+    pub fn run_handler(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+        let label = self.card_label(effect.card);
+        let kind = event.kind();
+        let failed =
+            |m: String| Resolution::Failed(format!("effect of card '{label}' failed reacting to '{kind}': {m}"));
+        let Some(script) = self.cards.get(usize::from(effect.card.0)) else {
+            return failed("no such card".into());
+        };
+        let mut run = self.run_for(state, effect.owner, true, answers, effect.card);
+        run.effect = Some(effect.id);
+        let whose = |p: Player| p.to_string().to_ascii_lowercase();
+        let args = lasting::event_to_lua(&self.lua, &self.content, event, &whose(state.to_move))
+            .and_then(|e| Ok((e, lasting::effect_to_lua(&self.lua, &self.content, effect, &whose(effect.owner))?)));
+        let (event_table, effect_table) = match args {
+            Ok(tables) => tables,
+            Err(e) => return failed(describe_error(&e)),
+        };
+        let function = format!("on_{kind}");
+        let (run, stop, result) =
+            self.invoke(&script.chunk, &function, run, self.budgets.card, (&self.ctx, event_table, effect_table));
+        match (stop, result) {
+            (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
+            (Some(stop), _) => failed(describe_stop(&stop)),
+            (None, Err(e)) => failed(e),
+            (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
+        }
     }
 
     /// R8.0, R8.19: a card without `can_play` is always playable.
@@ -586,6 +637,25 @@ impl ScriptEngine {
     }
 }
 
+/// The end of a script run that returned: checkers lifted must be back, every
+/// answer given must have been asked for, and the board must be consistent.
+fn finished(
+    state: GameState,
+    lifted: &[(crate::kernel::Square, crate::kernel::Checker)],
+    unused: &[Answer],
+) -> Result<Resolution, String> {
+    if let Some((sq, _)) = lifted.first() {
+        return Err(format!("ended with the checker lifted from {sq} not put back"));
+    }
+    if let Some(answer) = unused.first() {
+        return Err(format!("ended without asking for answer '{answer}'"));
+    }
+    match state.board.validate() {
+        Ok(()) => Ok(Resolution::Done(Box::new(state))),
+        Err(e) => Err(format!("left the board inconsistent: {e}")),
+    }
+}
+
 /// Where a planet's remembered answers for `player` are kept.
 fn planet_slot(planet: PlanetId, player: Player) -> usize {
     usize::from(planet.0) * 2 + player.index()
@@ -612,6 +682,14 @@ impl CardHost for ScriptEngine {
 
     fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution {
         self.run_card(state, card, answers).resolution
+    }
+
+    fn reacts(&self, card: CardId, kind: &str) -> bool {
+        self.cards.get(usize::from(card.0)).is_some_and(|c| c.handlers.contains(&kind))
+    }
+
+    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+        self.run_handler(state, effect, event, answers)
     }
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {

@@ -1,0 +1,239 @@
+//! The conversions behind lasting effects (issue 11), kept apart from `ctx`'s
+//! registration: an effect's spec and data from Lua tables, and its data and
+//! the events handlers receive as Lua tables. Pure: none of them reads the run.
+
+use std::collections::BTreeMap;
+
+use mlua::{Lua, Table, Value};
+use serde_json::Value as Json;
+
+use crate::content::Content;
+use crate::game::{Affected, Data, Datum, Event, Lasting, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES};
+use crate::game::{CardId, EVENT_KINDS, Effect};
+use crate::kernel::{Bitboard, MoveRules, Square};
+
+type R<T> = mlua::Result<T>;
+
+fn err(message: impl Into<String>) -> mlua::Error {
+    mlua::Error::runtime(message.into())
+}
+
+/// `ctx:add_effect`'s table, read.
+pub struct EffectSpec {
+    pub affects: Affected,
+    pub moves: MoveRules,
+    pub lasts: Lasting,
+    pub data: Data,
+}
+
+/// Reads `ctx:add_effect`'s table: `lasts` (a number of the user's turns from 1
+/// to 100, `"game"`, or `{ends_at = kind}`), `affects` (`"user"`, the default,
+/// `"opponent"` or `"both"`), `moves` (`pawns_step_back`, `closed`,
+/// `capture_optional`) and `data` (the effect's own plain values). Any other key
+/// is an error, so a misspelt rule is not silently ignored.
+pub fn effect_spec(spec: &Table) -> R<EffectSpec> {
+    only_keys(spec, &["lasts", "affects", "moves", "data"], "an effect has only lasts, affects, moves and data")?;
+    let lasts = match spec.raw_get::<Value>("lasts")? {
+        Value::Integer(n) if (1..=100).contains(&n) => Lasting::OwnerTurns(n as u32),
+        Value::String(s) if s.as_bytes().as_ref() == b"game" => Lasting::Game,
+        Value::Table(t) => {
+            only_keys(&t, &["ends_at"], "lasts = {ends_at = kind} has only ends_at")?;
+            let kind: String = t.raw_get::<Option<String>>("ends_at")?.unwrap_or_default();
+            if !EVENT_KINDS.contains(&kind.as_str()) {
+                return Err(err(format!("lasts: no event is called '{kind}' (README, \"Events\")")));
+            }
+            Lasting::Until(kind)
+        }
+        _ => {
+            return Err(err("an effect's lasts is a number of turns from 1 to 100, \"game\" or {ends_at = kind}"));
+        }
+    };
+    let affects = match spec.raw_get::<Option<String>>("affects")?.as_deref() {
+        None | Some("user") => Affected::Owner,
+        Some("opponent") => Affected::Opponent,
+        Some("both") => Affected::Both,
+        Some(other) => {
+            return Err(err(format!("'{other}' is not whose moves an effect changes (user, opponent, both)")));
+        }
+    };
+    let mut moves = MoveRules::STANDARD;
+    if let Some(m) = spec.raw_get::<Option<Table>>("moves")? {
+        only_keys(
+            &m,
+            &["pawns_step_back", "closed", "capture_optional"],
+            "an effect's moves are pawns_step_back, closed and capture_optional",
+        )?;
+        moves.pawns_step_back = m.raw_get::<Option<bool>>("pawns_step_back")?.unwrap_or(false);
+        moves.capture_optional = m.raw_get::<Option<bool>>("capture_optional")?.unwrap_or(false);
+        moves.closed = squares_of(m.raw_get::<Option<Table>>("closed")?)?;
+    }
+    let data = match spec.raw_get::<Option<Table>>("data")? {
+        Some(t) => data_of(&t)?,
+        None => Data::new(),
+    };
+    Ok(EffectSpec { affects, moves, lasts, data })
+}
+
+fn only_keys(t: &Table, keys: &[&str], message: &str) -> R<()> {
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (key, _) = pair?;
+        if !matches!(&key, Value::String(k) if keys.iter().any(|n| k.as_bytes().as_ref() == n.as_bytes())) {
+            return Err(err(message));
+        }
+    }
+    Ok(())
+}
+
+fn squares_of(value: Option<Table>) -> R<Bitboard> {
+    let mut out = Bitboard::EMPTY;
+    if let Some(t) = value {
+        for s in t.sequence_values::<String>() {
+            out.insert(s?.parse::<Square>().map_err(|e| err(e.to_string()))?);
+        }
+    }
+    Ok(out)
+}
+
+/// An effect's data from a Lua table with string keys. Values are booleans,
+/// whole numbers, strings, lists and such tables; the bounds of game/data.rs
+/// hold (so a cyclic table is refused by its depth, a huge one by its size,
+/// before it is read through).
+pub fn data_of(table: &Table) -> R<Data> {
+    let mut count = 0;
+    match datum_of(&Value::Table(table.clone()), 0, &mut count)? {
+        Datum::Table(map) => Ok(map),
+        Datum::List(items) if items.is_empty() => Ok(Data::new()),
+        _ => Err(err("an effect's data is a table with string keys")),
+    }
+}
+
+fn datum_of(value: &Value, depth: usize, count: &mut usize) -> R<Datum> {
+    *count += 1;
+    if *count > MAX_DATA_VALUES + 1 {
+        return Err(err(format!("an effect's data holds at most {MAX_DATA_VALUES} values")));
+    }
+    Ok(match value {
+        Value::Boolean(b) => Datum::Bool(*b),
+        Value::Integer(i) => Datum::Int(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Datum::Int(*n as i64),
+        Value::Number(n) => return Err(err(format!("an effect's data holds whole numbers only, not {n}"))),
+        Value::String(s) => {
+            if s.as_bytes().len() > MAX_TEXT_BYTES {
+                return Err(err(format!("a text in an effect's data is at most {MAX_TEXT_BYTES} bytes")));
+            }
+            Datum::Text(s.to_str()?.to_string())
+        }
+        Value::Table(t) => {
+            if depth >= MAX_DATA_DEPTH {
+                return Err(err(format!("an effect's data nests at most {MAX_DATA_DEPTH} tables deep")));
+            }
+            let length = t.raw_len();
+            let mut list = Vec::new();
+            let mut map = BTreeMap::new();
+            for pair in t.clone().pairs::<Value, Value>() {
+                let (key, v) = pair?;
+                let item = datum_of(&v, depth + 1, count)?;
+                match key {
+                    Value::String(k) => {
+                        map.insert(k.to_str()?.to_string(), item);
+                    }
+                    Value::Integer(i) if i >= 1 && (i as usize) <= length => list.push((i, item)),
+                    other => {
+                        return Err(err(format!(
+                            "an effect's data has string keys or list positions, not a {} key",
+                            other.type_name()
+                        )));
+                    }
+                }
+            }
+            match (list.is_empty(), map.is_empty()) {
+                (true, _) => Datum::Table(map),
+                (false, true) => {
+                    list.sort_by_key(|(i, _)| *i);
+                    Datum::List(list.into_iter().map(|(_, v)| v).collect())
+                }
+                (false, false) => {
+                    return Err(err("a table in an effect's data is a list or has string keys, not both"));
+                }
+            }
+        }
+        Value::Nil => return Err(err("an effect's data cannot hold nil")),
+        other => return Err(err(format!("an effect's data holds plain values, not a {}", other.type_name()))),
+    })
+}
+
+/// An effect's data as a fresh Lua table.
+pub fn data_to_lua(lua: &Lua, data: &Data) -> R<Table> {
+    let table = lua.create_table()?;
+    for (k, v) in data {
+        table.raw_set(k.as_str(), datum_to_lua(lua, v)?)?;
+    }
+    Ok(table)
+}
+
+fn datum_to_lua(lua: &Lua, datum: &Datum) -> R<Value> {
+    Ok(match datum {
+        Datum::Bool(b) => Value::Boolean(*b),
+        Datum::Int(i) => Value::Integer(*i),
+        Datum::Text(t) => Value::String(lua.create_string(t)?),
+        Datum::List(items) => {
+            Value::Table(lua.create_sequence_from(items.iter().map(|d| datum_to_lua(lua, d)).collect::<R<Vec<_>>>()?)?)
+        }
+        Datum::Table(map) => Value::Table(data_to_lua(lua, map)?),
+    })
+}
+
+/// The event a handler receives: its fields as in `replay --events` (squares
+/// by name, checkers as `{owner, kind, …}`), card ids and marker names for
+/// their numbers, and `player`, whose turn it happened in.
+pub fn event_to_lua(lua: &Lua, content: &Content, event: &Event, player: &str) -> R<Table> {
+    let Ok(Json::Object(fields)) = serde_json::to_value(event) else {
+        return Err(err("an event could not be read"));
+    };
+    let table = lua.create_table()?;
+    for (key, value) in fields {
+        let value = match (key.as_str(), &value) {
+            ("card", Json::Number(n)) => {
+                let id = CardId(n.as_u64().unwrap_or(0) as u16);
+                Json::from(content.card(id).map_or_else(|| format!("#{}", id.0), |c| c.id.clone()))
+            }
+            ("marker", Json::Number(n)) => {
+                let name = content.markers().get(n.as_u64().unwrap_or(0) as usize).map(|m| m.name().to_string());
+                Json::from(name.unwrap_or_default())
+            }
+            _ => value,
+        };
+        table.raw_set(key, json_to_lua(lua, &value)?)?;
+    }
+    table.raw_set("player", player)?;
+    Ok(table)
+}
+
+fn json_to_lua(lua: &Lua, value: &Json) -> R<Value> {
+    Ok(match value {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Boolean(*b),
+        Json::Number(n) => n.as_i64().map_or_else(|| Value::Number(n.as_f64().unwrap_or(0.0)), Value::Integer),
+        Json::String(s) => Value::String(lua.create_string(s)?),
+        Json::Array(items) => {
+            Value::Table(lua.create_sequence_from(items.iter().map(|v| json_to_lua(lua, v)).collect::<R<Vec<_>>>()?)?)
+        }
+        Json::Object(map) => {
+            let t = lua.create_table()?;
+            for (k, v) in map {
+                t.raw_set(k.as_str(), json_to_lua(lua, v)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}
+
+/// The `effect` a handler receives: `{id, card, owner, data}`.
+pub fn effect_to_lua(lua: &Lua, content: &Content, effect: &Effect, owner: &str) -> R<Table> {
+    let table = lua.create_table()?;
+    table.raw_set("id", effect.id)?;
+    table.raw_set("card", content.card(effect.card).map_or_else(|| format!("#{}", effect.card.0), |c| c.id.clone()))?;
+    table.raw_set("owner", owner)?;
+    table.raw_set("data", data_to_lua(lua, &effect.data)?)?;
+    Ok(table)
+}

@@ -17,14 +17,28 @@
 //! - a checker: `d`/`l` pawn, `D`/`L` king, `DD`/`LL` emperor of Dark/Light,
 //!   followed by its tokens: `r` ring, `s` snookle, `h` hippo;
 //! - `~~` water, `^^` fire, `##` the monolith (all four squares of its block);
-//! - nothing: blank, or `.` (empty dark squares are drawn with a dot).
+//! - nothing: blank, or `.` (empty dark squares are drawn with a dot);
+//! - after any of these, the glyphs of markers of the deck's own kinds
+//!   (content/markers.rs), e.g. `d*` or `*` (read and drawn by the `_with`
+//!   functions, given the deck's marker kinds).
 //!
 //! A wall replaces the edge it lies on: `DDDD`/`LLLL` in a horizontal rule, `D`/`L`
 //! in place of a `|`, for Dark's and Light's walls.
 
 use std::fmt::Write as _;
 
-use crate::kernel::{Board, Checker, Colour, Crowning, Edge, Kind, Player, Square, Supply, Terrain, Token};
+use crate::kernel::{
+    Board, Checker, Colour, Crowning, Edge, Kind, MarkerKind, MarkerRules, Player, Square, Supply, Terrain, Token,
+    Unrecorded,
+};
+
+/// A marker kind as diagrams know it: its glyph and its rules, in the deck's
+/// order (the kind's index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MarkerGlyph {
+    pub glyph: char,
+    pub rules: MarkerRules,
+}
 
 /// A diagram that could not be read: the line (1-based, within the diagram) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +66,16 @@ fn cell_start(file: usize) -> usize {
 /// board, and each reserve holding the pieces not on the board (12 each, R1.3).
 /// Pawns on their king row stay pawns; call `settle_crowns` to crown them.
 pub fn parse(text: &str, supply: Supply, crowning: Crowning) -> Result<Board, DiagramError> {
+    parse_with(text, supply, crowning, &[])
+}
+
+/// [`parse`] for a deck with marker kinds of its own.
+pub fn parse_with(
+    text: &str,
+    supply: Supply,
+    crowning: Crowning,
+    markers: &[MarkerGlyph],
+) -> Result<Board, DiagramError> {
     let lines: Vec<(usize, &str)> =
         text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end())).filter(|(_, l)| !l.trim().is_empty()).collect();
     let indent = lines.iter().map(|(_, l)| l.len() - l.trim_start().len()).min().unwrap_or(0);
@@ -68,6 +92,9 @@ pub fn parse(text: &str, supply: Supply, crowning: Crowning) -> Result<Board, Di
         ));
     }
     let mut board = Board::empty(supply, crowning);
+    if !markers.is_empty() {
+        board.declare_markers(&markers.iter().map(|m| m.rules).collect::<Vec<_>>());
+    }
     let mut monolith = Vec::new();
     for (rank_row, rank) in (0..8).rev().enumerate() {
         let (above_no, above) = rows[2 * rank_row];
@@ -94,7 +121,8 @@ pub fn parse(text: &str, supply: Supply, crowning: Crowning) -> Result<Board, Di
             let sq = Square::at(file as i8, rank as i8).expect("in range");
             let start = cell_start(file);
             let code: String = chars[start..start + CELL].iter().collect();
-            read_cell(&mut board, sq, code.trim(), &mut monolith).map_err(|m| err(line_no, format!("{sq}: {m}")))?;
+            read_marked_cell(&mut board, sq, code.trim(), &mut monolith, markers)
+                .map_err(|m| err(line_no, format!("{sq}: {m}")))?;
             let sep = chars[start + CELL];
             if file < 7 {
                 let edge = Edge::between(sq, sq.step(crate::kernel::Dir::E).expect("not file h")).expect("neighbours");
@@ -130,6 +158,32 @@ pub fn parse(text: &str, supply: Supply, crowning: Crowning) -> Result<Board, Di
         board.set_reserve(player, 12u32.saturating_sub(on_board) as u8);
     }
     Ok(board)
+}
+
+/// Reads a cell whose code may end in marker glyphs.
+fn read_marked_cell(
+    board: &mut Board,
+    sq: Square,
+    code: &str,
+    monolith: &mut Vec<Square>,
+    markers: &[MarkerGlyph],
+) -> Result<(), String> {
+    let mut kinds = Vec::new();
+    let rest: String = code
+        .chars()
+        .filter(|c| match markers.iter().position(|m| m.glyph == *c) {
+            Some(i) => {
+                kinds.push(MarkerKind(i as u8));
+                false
+            }
+            None => true,
+        })
+        .collect();
+    read_cell(board, sq, &rest, monolith)?;
+    for kind in kinds {
+        board.place_marker(kind, sq, &mut Unrecorded).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 fn read_cell(board: &mut Board, sq: Square, code: &str, monolith: &mut Vec<Square>) -> Result<(), String> {
@@ -201,6 +255,25 @@ fn take_from_supply(board: &mut Board) -> Result<(), String> {
     Ok(())
 }
 
+/// The code drawn for what stands on `sq`, with the glyphs of the markers on it
+/// (`glyphs` by marker kind).
+pub fn cell_with(board: &Board, sq: Square, glyphs: &[char]) -> String {
+    let mut code = cell(board, sq);
+    let marks: String = glyphs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| board.marks().at(MarkerKind(*i as u8)).contains(sq))
+        .map(|(_, g)| *g)
+        .collect();
+    if !marks.is_empty() {
+        if code == "." {
+            code.clear();
+        }
+        code.push_str(&marks);
+    }
+    code
+}
+
 /// The code drawn for what stands on `sq`.
 pub fn cell(board: &Board, sq: Square) -> String {
     if board.monolith_block().contains(sq) {
@@ -238,6 +311,11 @@ fn wall_mark(board: &Board, edge: Edge, plain: &str) -> String {
 
 /// Draws the board in the format [`parse`] reads, with file letters underneath.
 pub fn render(board: &Board) -> String {
+    render_with(board, &[])
+}
+
+/// [`render`] with the glyphs of the deck's marker kinds.
+pub fn render_with(board: &Board, glyphs: &[char]) -> String {
     let mut out = String::new();
     let rule = |out: &mut String, rank: Option<i8>| {
         out.push('+');
@@ -261,7 +339,7 @@ pub fn render(board: &Board) -> String {
         out.push('|');
         for file in 0..8 {
             let sq = Square::at(file, rank).expect("in range");
-            let _ = write!(out, "{:^4}", cell(board, sq));
+            let _ = write!(out, "{:^4}", cell_with(board, sq, glyphs));
             let sep = match sq.step(crate::kernel::Dir::E) {
                 Some(east) => wall_mark(board, Edge::between(sq, east).expect("neighbours"), "|"),
                 None => "|".to_string(),

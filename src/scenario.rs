@@ -387,7 +387,8 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     let content = engine.content();
     let setup = content.setup();
     let mut state = GameState::new(&setup, 1);
-    let mut board = diagram::parse(&s.board, setup.supply, setup.crowning).map_err(|e| format!("board: {e}"))?;
+    let mut board = diagram::parse_with(&s.board, setup.supply, setup.crowning, &content.marker_glyphs())
+        .map_err(|e| format!("board: {e}"))?;
     if let Some(dir) = s.orientation {
         board.set_orientation(Orientation::with_dark_forward(dir).ok_or("orientation must be n, e, s or w")?);
     }
@@ -749,12 +750,14 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
     let mut problems = String::new();
     if let Some(want) = &expect.board {
         let setup = content.setup();
-        match diagram::parse(want, setup.supply, setup.crowning) {
+        let markers = content.marker_glyphs();
+        let glyphs: Vec<char> = markers.iter().map(|m| m.glyph).collect();
+        match diagram::parse_with(want, setup.supply, setup.crowning, &markers) {
             Err(e) => {
                 let _ = writeln!(problems, "expected board: {e}");
             }
             Ok(wanted) => {
-                let (got, want) = (diagram::render(&after.board), diagram::render(&wanted));
+                let (got, want) = (diagram::render_with(&after.board, &glyphs), diagram::render_with(&wanted, &glyphs));
                 if got != want {
                     let _ = writeln!(problems, "the board differs:\n{}", side_by_side(&want, &got));
                 }

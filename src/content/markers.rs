@@ -7,8 +7,9 @@ use super::{CardId, Content};
 use crate::kernel::{MAX_MARKER_KINDS, MarkerKind, MarkerRules};
 
 /// Characters a marker's glyph may not be: the diagram already gives them a
-/// meaning (checkers, tokens, terrain, the monolith, empty squares, rules).
-pub const RESERVED_GLYPHS: &str = "dlDLrsh~^#.|-+";
+/// meaning (checkers, tokens, terrain, the monolith, empty squares, rules),
+/// and `*`, which the REPL puts before a square changed in the last turn.
+pub const RESERVED_GLYPHS: &str = "dlDLrsh~^#.|-+*";
 
 /// One marker kind of the loaded content.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,5 +110,12 @@ impl Content {
             }
         }
         problems
+    }
+}
+
+impl Content {
+    /// The marker kinds as diagrams read and draw them.
+    pub fn marker_glyphs(&self) -> Vec<crate::diagram::MarkerGlyph> {
+        self.markers().iter().map(|m| crate::diagram::MarkerGlyph { glyph: m.glyph(), rules: m.rules() }).collect()
     }
 }

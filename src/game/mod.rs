@@ -209,7 +209,7 @@ impl GameState {
 
     /// The pending decision, or `None` when the game is over.
     pub fn pending(&self, host: &dyn CardHost) -> Option<Decision> {
-        let player = self.to_move;
+        let player = self.decider();
         let (kind, prompt, options) = match &self.step {
             Step::Over(_) => return None,
             Step::Move => (DecisionKind::Move, None, self.legal_moves().into_iter().map(Choice::Move).collect()),
@@ -221,6 +221,17 @@ impl GameState {
             ),
         };
         Some(Decision { player, kind, prompt, options })
+    }
+
+    /// Who decides now: the player to move, except that a lasting effect's
+    /// question is answered by the effect's owner (react.rs).
+    pub fn decider(&self) -> Player {
+        match &self.step {
+            Step::Resolving(Resolving { reaction: Some(r), .. }) => {
+                r.queue.first().and_then(|q| self.effect(q.effect)).map_or(self.to_move, |e| e.owner)
+            }
+            _ => self.to_move,
+        }
     }
 
     /// The distinct face-up cards the player to move may use (R3.3, R8.0).

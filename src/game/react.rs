@@ -233,8 +233,11 @@ impl GameState {
                                  the decision is refused"
                             )));
                         }
-                        let to = reaction.event.kind().to_string();
-                        self.journal.push(|| GameEvent::EffectReacted { card: effect.card, owner: effect.owner, to });
+                        // Told only when the handler changed something.
+                        if !after.journal.events().is_empty() {
+                            let to = reaction.event.kind().to_string();
+                            self.journal.push(|| GameEvent::EffectReacted { card: effect.card, owner: effect.owner, to });
+                        }
                         self.commit(*after);
                         ran = true;
                         answers.clear();

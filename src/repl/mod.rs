@@ -279,7 +279,8 @@ impl Repl {
 
     fn show(&mut self) {
         let view = self.view();
-        print!("{}", render::board(self.session.state(), view, self.session.recent_squares()));
+        let glyphs: Vec<char> = self.session.engine.content().markers().iter().map(|m| m.glyph()).collect();
+        print!("{}", render::board(self.session.state(), view, self.session.recent_squares(), &glyphs));
         print!("{}", render::panel(&self.session, view));
         if let Some(outcome) = self.session.outcome() {
             if !self.ended_shown {

@@ -64,8 +64,8 @@ fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> Strin
 }
 
 /// A square's four characters; a marked square (changed last turn) starts with `*`.
-fn cell(board: &Board, sq: Square, colour: bool, marked: bool) -> String {
-    let code = diagram::cell(board, sq);
+fn cell(board: &Board, sq: Square, colour: bool, marked: bool, glyphs: &[char]) -> String {
+    let code = diagram::cell_with(board, sq, glyphs);
     let text = if marked { format!("*{code:^3}") } else { format!("{code:^4}") };
     if !colour {
         return text;
@@ -88,7 +88,7 @@ fn cell(board: &Board, sq: Square, colour: bool, marked: bool) -> String {
 
 /// The board in the viewer's frame with labels that follow the rotation, the
 /// `marks` squares flagged, and a compass beside it when north is not up.
-pub fn board(state: &GameState, view: View, marks: Bitboard) -> String {
+pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) -> String {
     let b = &state.board;
     let forward = b.orientation().forward(view.viewer);
     let right = forward.clockwise();
@@ -109,7 +109,7 @@ pub fn board(state: &GameState, view: View, marks: Bitboard) -> String {
         let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
         for x in 0..8 {
             let sq = square_at(b, view.viewer, x, y);
-            out.push_str(&cell(b, sq, view.colour, marks.contains(sq)));
+            out.push_str(&cell(b, sq, view.colour, marks.contains(sq), glyphs));
             if x < 7 {
                 out.push_str(&wall(b, sq, square_at(b, view.viewer, x + 1, y), "|", view.colour));
             } else {

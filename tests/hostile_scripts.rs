@@ -788,3 +788,120 @@ fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_inta
     }
     engine_still_works(&engine);
 }
+
+/// Uses card `id` at Dark's card step, then plays Light's first move (which the
+/// card's effect reacts to). Returns the result of the move, the state after it
+/// and the state before it.
+fn react_to_a_move(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameState, GameState) {
+    let (used, mut state) = use_card(engine, id);
+    used.unwrap_or_else(|e| panic!("{id}: {e}"));
+    assert!(!state.effects.is_empty(), "{id}: its effect is in force");
+    let before = state.clone();
+    let mv = state.pending(engine).expect("Light moves").options[0].clone();
+    let result = state.apply(engine, &mv);
+    (result, state, before)
+}
+
+#[test]
+fn triggers_that_loop_overrun_or_keep_state_are_refused_with_the_game_intact() {
+    let effect = "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\nend\n";
+    let cards = [
+        // Moves the checker back and forth forever: each move is an event it reacts to.
+        (
+            "ping_pong",
+            format!("{effect}function on_moved(ctx, event)\n  ctx:relocate(event.to, event.from)\nend"),
+            "chain of reactions",
+        ),
+        ("spinner", format!("{effect}function on_moved(ctx, event)\n  while true do end\nend"), "budget"),
+        (
+            "hoarder",
+            format!(
+                "{effect}function on_moved(ctx, event)\n  local t = {{}}\n  t.self = t\n  ctx:set_effect_data{{ t = t }}\nend"
+            ),
+            "nests at most",
+        ),
+        (
+            "asker",
+            format!("{effect}function on_moved(ctx, event)\n  ctx:ask_square('where?', {{}})\nend"),
+            "no possible answer",
+        ),
+    ];
+    let sources: Vec<(&str, &str)> = cards.iter().map(|(id, src, _)| (*id, src.as_str())).collect();
+    let mut all = sources.clone();
+    all.push(GOOD_CARD);
+    let engine = engine(&all, &[]);
+    for (id, _, wanted) in &cards {
+        let (result, after, before) = react_to_a_move(&engine, id);
+        let message = result.expect_err(id).to_string();
+        assert!(message.contains(wanted), "{id}: {}", short(&message));
+        assert!(after == before, "{id}: the refused move changed the state");
+        assert_eq!(after.digest(), before.digest(), "{id}");
+    }
+    engine_still_works(&engine);
+}
+
+#[test]
+fn a_handler_keeps_nothing_between_runs_but_its_effect_data() {
+    // A global and a top-level local, changed by each run: every run starts from
+    // nothing, so both read 1 each time. The effect's data counts for real.
+    let counter = "local runs = 0\nfunction play(ctx)\n  ctx:add_effect{ lasts = 'game', data = { n = 0 } }\nend\n\
+        function on_moved(ctx, event, effect)\n  runs = runs + 1\n  seen = (rawget(_G, 'seen') or 0) + 1\n\
+        ctx:log(runs .. ' ' .. seen .. ' ' .. (effect.data.n + 1))\n  ctx:set_effect_data{ n = effect.data.n + 1 }\nend";
+    let engine = engine(&[("counter", counter), GOOD_CARD], &[]);
+    let (result, mut state, _) = react_to_a_move(&engine, "counter");
+    result.unwrap();
+    // Light uses the good card; then Dark's move, which the effect reacts to a second time.
+    state.apply(&engine, &Choice::Card(card(&engine, "good"))).unwrap();
+    let mv = state.pending(&engine).unwrap().options[0].clone();
+    state.journal = alien_checkers::game::EventLog::recording();
+    state.apply(&engine, &mv).unwrap();
+    let messages: Vec<String> = state
+        .journal
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text }) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(messages, ["1 1 2"], "only the effect's data carries over");
+    assert_eq!(state.effects[0].data.get("n"), Some(&alien_checkers::game::Datum::Int(2)));
+}
+
+#[test]
+fn move_modifiers_cannot_make_a_move_list_endless() {
+    // A modifier is plain data the kernel reads, never code: a function or a
+    // value of the wrong type is refused before the game changes.
+    let bad = [
+        ("rule_as_code", "ctx:add_effect{ lasts = 1, moves = { pawns_step_back = function() return true end } }"),
+        ("closed_as_code", "ctx:add_effect{ lasts = 1, moves = { closed = function() end } }"),
+    ];
+    let wide = "function play(ctx)\n  ctx:add_effect{ lasts = 'game', affects = 'both', \
+        moves = { pawns_step_back = true, capture_optional = true } }\nend";
+    let mut cards: Vec<(String, String)> =
+        bad.iter().map(|(id, body)| (id.to_string(), format!("function play(ctx)\n  {body}\nend"))).collect();
+    cards.push(("wide".into(), wide.into()));
+    let cards: Vec<(&str, &str)> = cards.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let engine = engine(&cards, &[]);
+    for (id, _) in bad {
+        assert!(!failure(&engine, id).is_empty(), "{id}");
+    }
+    // With every modifier on for both players, pawns step both ways and need not
+    // capture; 400 decisions of play list finitely many distinct options each time.
+    let (used, mut state) = use_card(&engine, "wide");
+    used.unwrap();
+    let mut seed = 12345u64;
+    for _ in 0..400 {
+        let Some(decision) = state.pending(&engine) else { break };
+        let options = &decision.options;
+        assert!(!options.is_empty() && options.len() < 1000, "{} options", options.len());
+        for (i, o) in options.iter().enumerate() {
+            assert!(!options[..i].contains(o), "{o} listed twice");
+        }
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let choice = options[(seed >> 33) as usize % options.len()].clone();
+        if state.apply(&engine, &choice).is_err() {
+            continue;
+        }
+    }
+}

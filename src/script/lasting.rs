@@ -63,8 +63,8 @@ pub fn effect_spec(spec: &Table) -> R<EffectSpec> {
             &["pawns_step_back", "closed", "capture_optional"],
             "an effect's moves are pawns_step_back, closed and capture_optional",
         )?;
-        moves.pawns_step_back = m.raw_get::<Option<bool>>("pawns_step_back")?.unwrap_or(false);
-        moves.capture_optional = m.raw_get::<Option<bool>>("capture_optional")?.unwrap_or(false);
+        moves.pawns_step_back = flag(&m, "pawns_step_back")?;
+        moves.capture_optional = flag(&m, "capture_optional")?;
         moves.closed = squares_of(m.raw_get::<Option<Table>>("closed")?)?;
     }
     let data = match spec.raw_get::<Option<Table>>("data")? {
@@ -72,6 +72,16 @@ pub fn effect_spec(spec: &Table) -> R<EffectSpec> {
         None => Data::new(),
     };
     Ok(EffectSpec { affects, moves, lasts, data })
+}
+
+/// A rule switch: `true`, `false` or absent (false). Anything else is refused,
+/// so no value that merely looks true (a function, a table) switches a rule on.
+fn flag(t: &Table, key: &str) -> R<bool> {
+    match t.raw_get::<Value>(key)? {
+        Value::Nil => Ok(false),
+        Value::Boolean(b) => Ok(b),
+        other => Err(err(format!("moves.{key} is true or false, not a {}", other.type_name()))),
+    }
 }
 
 fn only_keys(t: &Table, keys: &[&str], message: &str) -> R<()> {

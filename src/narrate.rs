@@ -519,6 +519,10 @@ pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
         for (key, value) in fields {
             let value = match (key.as_str(), &value) {
                 ("card", Value::Number(n)) => Value::from(card_id(CardId(n.as_u64().unwrap_or(0) as u16))),
+                ("marker", Value::Number(n)) => {
+                    let markers = content.markers();
+                    markers.get(n.as_u64().unwrap_or(0) as usize).map_or(value.clone(), |m| Value::from(m.name()))
+                }
                 // R10.5: the planets revealed, by player and id.
                 ("planets", Value::Array(both)) => {
                     let named = |v: &Value| v.as_u64().map_or(Value::Null, |n| Value::from(planet_id(n)));

@@ -236,7 +236,11 @@ impl GameState {
                         // Told only when the handler changed something.
                         if !after.journal.events().is_empty() {
                             let to = reaction.event.kind().to_string();
-                            self.journal.push(|| GameEvent::EffectReacted { card: effect.card, owner: effect.owner, to });
+                            self.journal.push(|| GameEvent::EffectReacted {
+                                card: effect.card,
+                                owner: effect.owner,
+                                to,
+                            });
                         }
                         self.commit(*after);
                         ran = true;

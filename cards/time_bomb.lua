@@ -2,16 +2,21 @@
 -- three turns later unless that checker moves off it. The effect keeps the
 -- bomb's square and its fuse in its own data and ends itself.
 
+-- Checkers with no bomb under them yet.
+local function targets(ctx)
+  local found = {}
+  for _, sq in ipairs(ctx:checker_squares()) do
+    if not ctx:has_marker("bomb", sq) then found[#found + 1] = sq end
+  end
+  return found
+end
+
 function can_play(ctx)
-  return ctx:markers_left("bomb") > 0 and #ctx:checker_squares() > 0
+  return ctx:markers_left("bomb") > 0 and #targets(ctx) > 0
 end
 
 function play(ctx)
-  local targets = {}
-  for _, sq in ipairs(ctx:checker_squares()) do
-    if not ctx:has_marker("bomb", sq) then targets[#targets + 1] = sq end
-  end
-  local sq = ctx:ask_checker("Time bomb: under which checker?", targets)
+  local sq = ctx:ask_checker("Time bomb: under which checker?", targets(ctx))
   ctx:place_marker("bomb", sq)
   ctx:add_effect{ lasts = "game", data = { square = sq, fuse = 3 } }
 end

@@ -405,6 +405,34 @@ mod tests {
     }
 
     #[test]
+    fn markers_round_trip_and_blocking_markers_close_their_squares() {
+        use crate::kernel::{Bitboard, MoveRules, legal_moves_under};
+        let rides = MarkerRules { supply: 2, rides: true, blocks: false };
+        let blocks = MarkerRules { supply: 3, rides: false, blocks: true };
+        let kinds = [MarkerGlyph { glyph: '*', rules: rides }, MarkerGlyph { glyph: '=', rules: blocks }];
+        let mut board = Board::empty(Supply::STANDARD, Crowning::FromReserve);
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        board.set_checker(sq("c3"), Checker::new(Player::Dark, Kind::Pawn)).unwrap();
+        board.declare_markers(&kinds.map(|k| k.rules));
+        board.place_marker(MarkerKind(0), sq("c3"), &mut Unrecorded).unwrap();
+        board.place_marker(MarkerKind(1), sq("d4"), &mut Unrecorded).unwrap();
+        let text = render_with(&board, &['*', '=']);
+        assert!(text.contains("| d* |") && text.contains("| =  |"), "{text}");
+        let read = parse_with(&text, Supply::STANDARD, Crowning::FromReserve, &kinds).unwrap();
+        assert_eq!((read.marks(), render_with(&read, &['*', '='])), (board.marks(), text.clone()));
+        assert_eq!(read.marks().supply, [1, 2, 0, 0]);
+        // A glyph the deck does not declare is an error naming it.
+        let e = parse_with(&text.replace("=  |", "?  |"), Supply::STANDARD, Crowning::FromReserve, &kinds);
+        assert!(e.is_err_and(|e| e.message.contains('?')));
+        // The blocking marker on d4 closes it: c3 may only step to b4.
+        assert_eq!(board.marks().closed(), Bitboard::from_square(sq("d4")));
+        let mut moves = Vec::new();
+        let rules = MoveRules { closed: board.marks().closed(), ..MoveRules::STANDARD };
+        legal_moves_under(&board, Player::Dark, Bitboard::ALL, &rules, &mut moves);
+        assert_eq!(moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["c3-b4"]);
+    }
+
+    #[test]
     fn errors_name_the_line_and_square() {
         let mut text = render(&Board::start(Supply::STANDARD, Crowning::FromReserve));
         text = text.replacen("| d  |", "| q  |", 1);

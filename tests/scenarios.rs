@@ -30,3 +30,39 @@ fn every_shipped_deck_checks_clean() {
         }
     }
 }
+
+/// A modder's marker kind with `blocks: true` (cards/README.md, "Markers")
+/// closes its square to every move: Light barricades d4, and Dark's c3 may
+/// only step to b4.
+#[test]
+fn a_modded_blocking_marker_closes_its_square_to_moves() {
+    #[path = "common/mod.rs"]
+    #[allow(dead_code)]
+    mod common;
+    let barricade = "function play(ctx)\n  ctx:place_marker('barricade', ctx:ask_square('Where?', {'d4', 'f4'}))\nend\n";
+    let root = common::scratch_content("scenario-barricade", &[("barricade", barricade)], &[]);
+    let manifest = root.path().join("cards/barricade.yaml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("markers:\n  - {name: barricade, glyph: 'X', supply: 2, on: square, blocks: true}\n");
+    std::fs::write(&manifest, text).unwrap();
+    let empty = "+----+----+----+----+----+----+----+----+\n";
+    let rank = |n: u8, cells: &str| format!("      {cells} {n}\n      {empty}");
+    let mut board = format!("      {empty}");
+    for n in (1..=8).rev() {
+        let cells = match n {
+            8 => "|    |    |    |    |    |    |    | l  |",
+            3 => "|    |    | d  |    |    |    |    |    |",
+            4 => "|    |    |    |    |    | X  |    |    |",
+            _ => "|    |    |    |    |    |    |    |    |",
+        };
+        board.push_str(&rank(n, cells));
+    }
+    let scenario = format!(
+        "card: barricade\ndeck: test\nscenarios:\n  - name: the barricade closes d4\n    board: |\n{board}    to_move: light\n    step: card\n    face_up: [barricade]\n    decisions: [barricade, d4]\n    expect:\n      to_move: dark\n      options: [c3-b4]\n"
+    );
+    let file = root.path().join("cards/barricade.test.yaml");
+    std::fs::write(&file, scenario).unwrap();
+    let outcomes = run_file(&root, &file);
+    assert_eq!(outcomes.len(), 1);
+    assert!(outcomes[0].failure.is_none(), "{:?}", outcomes[0].failure);
+}

@@ -76,7 +76,9 @@ impl GameState {
     /// The move rules for `player` under every effect in force (R4 as written
     /// when there is none).
     pub fn move_rules(&self, player: Player) -> MoveRules {
-        self.effects.iter().filter(|e| e.applies_to(player)).fold(MoveRules::STANDARD, |rules, e| rules.with(e.moves))
+        // Squares under blocking markers are closed to every move (cards/README.md, "Markers").
+        let marked = MoveRules { closed: self.board.marks().closed(), ..MoveRules::STANDARD };
+        self.effects.iter().filter(|e| e.applies_to(player)).fold(marked, |rules, e| rules.with(e.moves))
     }
 
     /// Puts an effect in force, with the next id; returns the id.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use alien_checkers::game::Choice;
+use alien_checkers::game::{Choice, Step};
 use alien_checkers::kernel::Player;
 use alien_checkers::session::{Session, read_record};
 
@@ -149,6 +149,48 @@ fn save_and_load_keep_the_digest_and_the_log() {
             assert_eq!(printed_log(&out), record(game));
         }
     }
+}
+
+/// Issue 11: a game saved while a trigger's question waits (Vengeance asks its
+/// owner in the opponent's turn) loads, in this process and a fresh one, to the
+/// same state, the same question and the same game played on.
+#[test]
+fn a_save_made_while_a_trigger_asks_loads_to_the_same_question_and_game() {
+    let dir = scratch("trigger_question");
+    let asking = |s: &Session| matches!(&s.state().step, Step::Resolving(r) if r.reaction.is_some());
+    let (seed, whole, at) = (0..400)
+        .find_map(|seed| {
+            let (whole, _) = random_game("nightmare", seed);
+            let mut replay = Session::new(&repo(), "nightmare", seed).unwrap();
+            whole
+                .decisions()
+                .iter()
+                .enumerate()
+                .find_map(|(i, choice)| {
+                    replay.apply(choice).unwrap();
+                    asking(&replay).then_some(i + 1)
+                })
+                .map(|at| (seed, whole, at))
+        })
+        .expect("some random nightmare game reaches a trigger's question");
+    let mut middle = Session::new(&repo(), "nightmare", seed).unwrap();
+    for choice in &whole.decisions()[..at] {
+        middle.apply(choice).unwrap();
+    }
+    assert!(!middle.state().effects.is_empty());
+    let path = dir.join("asking.json");
+    middle.save(&path, Default::default()).unwrap();
+    let (mut loaded, replay, _) = Session::load(&repo(), &path).unwrap();
+    assert!(replay.changed.is_empty() && replay.same_game(), "{replay:?}");
+    assert!(asking(&loaded), "seed {seed}: the loaded game waits on the trigger's question");
+    assert_eq!(loaded.state().pending(&loaded.engine), middle.state().pending(&middle.engine));
+    for choice in &whole.decisions()[at..] {
+        loaded.apply(choice).unwrap_or_else(|e| panic!("seed {seed}: {choice}: {e}"));
+    }
+    assert_eq!(loaded.digest(), whole.digest(), "seed {seed}: the loaded game played on differently");
+    let load = ["--load", &path.display().to_string(), "--dark", "human", "--light", "human"];
+    let out = run(&places()[1], &load, &[], "digest\nquit\n");
+    assert_eq!(printed_digest(&out), hex(middle.digest()), "seed {seed}");
 }
 
 #[test]

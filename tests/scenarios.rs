@@ -5,6 +5,8 @@
 use alien_checkers::content::ContentRoot;
 use alien_checkers::scenario::{find_files, run_file};
 
+mod common;
+
 #[test]
 fn every_shipped_scenario_passes() {
     let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
@@ -36,10 +38,8 @@ fn every_shipped_deck_checks_clean() {
 /// only step to b4.
 #[test]
 fn a_modded_blocking_marker_closes_its_square_to_moves() {
-    #[path = "common/mod.rs"]
-    #[allow(dead_code)]
-    mod common;
-    let barricade = "function play(ctx)\n  ctx:place_marker('barricade', ctx:ask_square('Where?', {'d4', 'f4'}))\nend\n";
+    let barricade =
+        "function play(ctx)\n  ctx:place_marker('barricade', ctx:ask_square('Where?', {'d4', 'f4'}))\nend\n";
     let root = common::scratch_content("scenario-barricade", &[("barricade", barricade)], &[]);
     let manifest = root.path().join("cards/barricade.yaml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();

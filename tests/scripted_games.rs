@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::game::{Choice, GameState, Step};
+use alien_checkers::game::{Choice, EventLog, GameState, Step};
 use alien_checkers::kernel::Totals;
 use alien_checkers::script::ScriptEngine;
 
@@ -23,6 +23,7 @@ fn check_invariants(state: &GameState, totals: &Totals) {
         assert_eq!(now.pieces, [12, 12], "turn {}: the pieces in all", state.turn);
     }
     assert_eq!(now.supply, totals.supply, "turn {}: tokens are conserved", state.turn);
+    assert_eq!(now.markers, totals.markers, "turn {}: the deck's own markers are conserved", state.turn);
 }
 
 /// Plays one random game; returns the decisions and the final state.
@@ -61,6 +62,29 @@ fn random_standard_games_keep_every_invariant() {
     assert!(cards_used > 60 * 10, "cards were really played: {cards_used}");
 }
 
+/// Issue 11: lasting effects, triggers and markers in play keep the kernel's
+/// invariants after every decision, and the games really use them.
+#[test]
+fn random_nightmare_games_keep_every_invariant() {
+    let engine = engine("nightmare");
+    let mut reacted = 0;
+    for seed in 0..40 {
+        let mut state = GameState::new(&engine.content().setup(), seed);
+        state.journal = EventLog::recording();
+        let totals = state.board.totals();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x4e16);
+        while let Some(decision) = state.pending(&engine) {
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            state.apply(&engine, &pick).unwrap_or_else(|e| panic!("seed {seed}, turn {}: {pick}: {e}", state.turn));
+            check_invariants(&state, &totals);
+            reacted += state.journal.take().iter().filter(|e| e.kind() == "effect_reacted").count();
+        }
+        let json = serde_json::to_string(&state).unwrap();
+        assert_eq!(serde_json::from_str::<GameState>(&json).unwrap(), state);
+    }
+    assert!(reacted > 20, "triggers really ran: {reacted} reactions in 40 games");
+}
+
 #[test]
 fn every_shipped_deck_plays_to_the_end() {
     let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
@@ -74,8 +98,8 @@ fn every_shipped_deck_plays_to_the_end() {
 
 #[test]
 fn same_seed_and_decisions_replay_the_same_game() {
-    let engine = engine("standard");
-    for seed in [3, 17, 42] {
+    for (deck, seed) in [("standard", 3), ("standard", 17), ("standard", 42), ("nightmare", 5), ("nightmare", 9)] {
+        let engine = engine(deck);
         let (decisions, end) = random_game(&engine, seed, false);
         let mut replay = GameState::new(&engine.content().setup(), seed);
         let mut digests = Vec::new();

@@ -199,6 +199,8 @@ pub struct Totals {
     /// On the board plus in the supply (R1.5): rings, snookles, hippos, water,
     /// fire, the monolith, Dark's walls, Light's walls.
     pub supply: [u32; 8],
+    /// Each declared marker kind on the board plus in its supply.
+    pub markers: [u32; MAX_MARKER_KINDS],
 }
 
 /// The board and everything on or beside it.
@@ -371,6 +373,7 @@ impl Board {
         Player::BOTH.into_iter().find(|p| self.checkers[p.index()].contains(sq))
     }
 
+    #[inline]
     pub fn checker(&self, sq: Square) -> Option<Checker> {
         let owner = self.owner(sq)?;
         let kind = if self.emperors.contains(sq) {
@@ -407,6 +410,7 @@ impl Board {
                 n(s.walls[0]) + self.walls[0].count(),
                 n(s.walls[1]) + self.walls[1].count(),
             ],
+            markers: std::array::from_fn(|i| n(self.marks.supply[i]) + self.marks.on[i].count()),
         }
     }
 
@@ -489,6 +493,7 @@ impl Board {
         Ok(())
     }
 
+    #[inline]
     pub(super) fn write_checker(&mut self, sq: Square, checker: Option<Checker>) {
         let c = checker.as_ref();
         for p in Player::BOTH {
@@ -548,8 +553,10 @@ impl Board {
                 *self.supply.token(token) += 1;
             }
         }
-        for kind in MarkerKind::all().filter(|k| checker.marks & k.bit() != 0) {
-            self.marks.supply[usize::from(kind.0)] += 1;
+        if checker.marks != 0 {
+            for kind in MarkerKind::all().filter(|k| checker.marks & k.bit() != 0) {
+                self.marks.supply[usize::from(kind.0)] += 1;
+            }
         }
     }
 

@@ -68,15 +68,28 @@ impl Marks {
         if self.riding == 0 {
             return 0;
         }
+        self.riders_on(sq)
+    }
+
+    // Kept out of line so that `Board::checker`, on every move's path, stays
+    // small enough to inline when no kind rides (no shipped deck has one).
+    #[cold]
+    #[inline(never)]
+    fn riders_on(&self, sq: Square) -> u8 {
         MarkerKind::all().filter(|k| self.riding & k.bit() != 0 && self.at(*k).contains(sq)).fold(0, |b, k| b | k.bit())
     }
 
     /// Puts the riding markers `bits` on `sq` and takes the others off it.
     #[inline]
     pub fn set_riders(&mut self, sq: Square, bits: u8) {
-        if self.riding == 0 {
-            return;
+        if self.riding != 0 {
+            self.put_riders(sq, bits);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn put_riders(&mut self, sq: Square, bits: u8) {
         for k in MarkerKind::all().filter(|k| self.riding & k.bit() != 0) {
             self.on[usize::from(k.0)].set(sq, bits & k.bit() != 0);
         }

@@ -25,9 +25,13 @@
 //! without running Lua. [`Accelerators`] turns either shortcut off; results are
 //! the same either way (tests/script_cache.rs).
 
-mod api;
+mod convert;
+mod ctx;
 mod lasting;
 mod memo;
+mod names;
+mod questions;
+mod run;
 mod sandbox;
 
 use std::cell::{Cell, RefCell};
@@ -42,7 +46,7 @@ pub use sandbox::MEMORY_LIMIT;
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, PlanetId, Resolution};
 use crate::kernel::Player;
-use api::Run;
+use run::{Run, RunKind};
 use sandbox::{CompileError, Stop, describe_error, describe_stop};
 
 /// Instruction budgets. A card may be run once per answer, so its budget is per run.
@@ -137,7 +141,7 @@ pub struct ScriptEngine {
     /// The `ctx` every run is given: read-only, so one serves all scripts.
     ctx: Table,
     /// The current run and the names, shared with the host functions.
-    shared: Rc<api::Shared>,
+    shared: Rc<run::Shared>,
     content: Content,
     cards: Vec<CardScript>,
     planets: Vec<PlanetScript>,
@@ -166,10 +170,10 @@ impl ScriptEngine {
             |e: mlua::Error| Problems(vec![Problem::file(content.root.path(), format!("cannot start Lua: {e}"))]);
         let (lua, prelude) = sandbox::new_state().map_err(fail)?;
         let card_ids: Rc<[String]> = content.cards.iter().map(|c| c.id.clone()).collect();
-        let names = api::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
+        let names = names::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
         let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
-        let shared = Rc::new(api::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter), markers });
-        let api = api::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
+        let shared = Rc::new(run::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter), markers });
+        let api = ctx::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
         sandbox::begin(&lua, Budgets::default().load);
         let ctx = prelude.make_ctx.call::<Table>(api);
         sandbox::finish(&lua);
@@ -394,20 +398,18 @@ impl ScriptEngine {
         (run, outcome)
     }
 
-    fn run_for(&self, state: &GameState, user: Player, writable: bool, answers: &[Answer], card: CardId) -> Run {
+    fn run_for(&self, state: &GameState, user: Player, kind: RunKind, answers: &[Answer]) -> Run {
         Run {
-            card,
+            kind,
             state: state.clone(),
             user,
-            writable,
             answers: answers.to_vec(),
             cursor: 0,
             lifted: Vec::new(),
             log: Vec::new(),
             card_ids: self.card_ids.clone(),
-            trace: (!writable && self.accelerators.memo).then(Vec::new),
+            trace: (!kind.writable() && self.accelerators.memo).then(Vec::new),
             halted: None,
-            effect: None,
         }
     }
 
@@ -446,7 +448,7 @@ impl ScriptEngine {
                 (s.thread, run, s.used, Some(s.snapshot))
             }
             _ => match self.new_thread() {
-                Ok(thread) => (thread, self.run_for(state, state.to_move, true, answers, card), 0, None),
+                Ok(thread) => (thread, self.run_for(state, state.to_move, RunKind::Play(card), answers), 0, None),
                 Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: Vec::new() },
             },
         };
@@ -498,8 +500,8 @@ impl ScriptEngine {
         let Some(script) = self.cards.get(usize::from(effect.card.0)) else {
             return failed("no such card".into());
         };
-        let mut run = self.run_for(state, effect.owner, true, answers, effect.card);
-        run.effect = Some(effect.id);
+        let handler = RunKind::Handler { card: effect.card, effect: effect.id };
+        let run = self.run_for(state, effect.owner, handler, answers);
         let whose = |p: Player| p.to_string().to_ascii_lowercase();
         let args = lasting::event_to_lua(&self.lua, &self.content, event, &whose(state.to_move))
             .and_then(|e| Ok((e, lasting::effect_to_lua(&self.lua, &self.content, effect, &whose(effect.owner))?)));
@@ -528,7 +530,7 @@ impl ScriptEngine {
         if let Some(answer) = self.remembered(&self.card_memos, slot, state, state.to_move) {
             return Ok(answer);
         }
-        let run = self.run_for(state, state.to_move, false, &[], card);
+        let run = self.run_for(state, state.to_move, RunKind::CanPlay(card), &[]);
         let (run, result) = self.call(&script.chunk, "can_play", run, self.budgets.check, &self.ctx);
         match result {
             Ok(Value::Boolean(b)) => Ok(self.remember(&self.card_memos, slot, run, b)),
@@ -594,7 +596,7 @@ impl ScriptEngine {
         state: &GameState,
         player: Player,
     ) -> (Run, Result<Value, String>) {
-        let run = self.run_for(state, player, false, &[], CardId(0));
+        let run = self.run_for(state, player, RunKind::Planet, &[]);
         let name = self.shared.names.player(player);
         self.call(&script.chunk, function, run, self.budgets.check, (&self.ctx, name))
     }

@@ -201,7 +201,7 @@ local function refuse_write(what)
 end
 local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end,
   __newindex = refuse_write("the halt value"), __metatable = "locked" })
--- Every host function whose name starts with `ask_` asks a question (api.rs).
+-- Every host function whose name starts with `ask_` asks a question (ctx/asking.rs).
 local function is_question(name)
   return name:sub(1, 4) == "ask_"
 end

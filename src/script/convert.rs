@@ -1,0 +1,246 @@
+//! Pure conversions of a script's Lua values to the kernel's types: squares,
+//! players, directions, filters. They read values only (never run script code)
+//! and name what is wrong in their errors.
+
+use mlua::{LuaString, Table, Value};
+
+use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
+use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, KindFilter, SquareFilter};
+use crate::script::run::{R, err};
+
+pub(super) fn rule<T, E: std::fmt::Display>(r: Result<T, E>) -> R<T> {
+    r.map_err(|e| err(e.to_string()))
+}
+
+pub(super) fn square(s: &str) -> R<Square> {
+    match square_named(s.as_bytes()) {
+        Some(sq) => Ok(sq),
+        None => rule(s.parse::<Square>()),
+    }
+}
+
+pub(super) fn player(s: &str) -> R<Player> {
+    match s {
+        // The names the API itself gives, without the kernel parser's allocation.
+        "dark" => Ok(Player::Dark),
+        "light" => Ok(Player::Light),
+        _ => rule(s.parse::<Player>()),
+    }
+}
+
+/// A script's value as text without running any of its code: strings and numbers
+/// only. (`Value::to_string` would call a `__tostring` metamethod, letting script
+/// code run inside a host function, and shows a table's address.)
+pub(super) fn text_of(v: &Value) -> R<String> {
+    match v {
+        Value::String(s) => Ok(s.to_str()?.to_string()),
+        Value::Integer(i) => Ok(i.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(err(format!("expected a string, got a {}", other.type_name()))),
+    }
+}
+
+/// A filter's player value: a string naming one, as `player` reads it.
+pub(super) fn player_value(v: &Value) -> R<Player> {
+    match v {
+        Value::String(s) if s.as_bytes().as_ref() == b"dark" => Ok(Player::Dark),
+        Value::String(s) if s.as_bytes().as_ref() == b"light" => Ok(Player::Light),
+        other => player(&text_of(other)?),
+    }
+}
+
+pub(super) fn token(s: &str) -> R<Token> {
+    Token::ALL
+        .into_iter()
+        .find(|t| t.name() == s)
+        .ok_or_else(|| err(format!("'{s}' is not a token (ring, snookle, hippo)")))
+}
+
+pub(super) fn terrain(s: &str) -> R<Terrain> {
+    match s {
+        "water" => Ok(Terrain::Water),
+        "fire" => Ok(Terrain::Fire),
+        _ => Err(err(format!("'{s}' is not a terrain (water, fire)"))),
+    }
+}
+
+/// A direction's name; the kernel's parser (which also knows `north`, `up`, …)
+/// for anything but the eight short names.
+pub(super) fn dir(s: &str) -> R<Dir> {
+    match Dir::ALL.into_iter().find(|d| d.name() == s) {
+        Some(d) => Ok(d),
+        None => rule(s.parse::<Dir>()),
+    }
+}
+
+/// `"diagonal"`, `"orthogonal"`, `"all"`, one direction, or a list of directions.
+pub(super) fn dirs(value: Value) -> R<Vec<Dir>> {
+    match value {
+        Value::String(s) => match s.to_str()?.as_ref() {
+            "diagonal" => Ok(Dir::DIAGONALS.to_vec()),
+            "orthogonal" => Ok(Dir::ORTHOGONALS.to_vec()),
+            "all" => Ok(Dir::ALL.to_vec()),
+            one => Ok(vec![dir(one)?]),
+        },
+        Value::Table(t) => t.sequence_values::<LuaString>().map(|d| dir(&d?.to_str()?)).collect(),
+        other => Err(err(format!("expected directions, got {}", other.type_name()))),
+    }
+}
+
+pub(super) fn squares_of(value: Option<Table>) -> R<Bitboard> {
+    let mut out = Bitboard::EMPTY;
+    if let Some(t) = value {
+        for s in t.sequence_values::<String>() {
+            out.insert(square(&s?)?);
+        }
+    }
+    Ok(out)
+}
+
+/// `{owner=, kind=, ring=, snookle=, hippo=, colour=}`: which checkers to list or count.
+pub(super) fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
+    let mut parsed = CheckerFilter::default();
+    let Some(f) = filter else { return Ok(parsed) };
+    // Only the keys present are visited, so a small filter costs little.
+    f.for_each::<LuaString, Value>(|key, value| {
+        let text = |v: &Value| -> R<String> { text_of(v) };
+        match key.as_bytes().as_ref() {
+            b"owner" => parsed.owner = Some(player_value(&value)?),
+            b"kind" => {
+                parsed.kind = Some(match text(&value)?.as_str() {
+                    "pawn" => KindFilter::Pawn,
+                    "king" => KindFilter::King,
+                    "emperor" => KindFilter::Emperor,
+                    "crowned" => KindFilter::Crowned,
+                    other => return Err(err(format!("'{other}' is not a kind (pawn, king, emperor, crowned)"))),
+                })
+            }
+            b"colour" => parsed.colour = Some(colour_mask(&text(&value)?)?),
+            other => {
+                let name = String::from_utf8_lossy(other);
+                let Some(i) = Token::ALL.into_iter().position(|t| t.name() == name) else {
+                    return Err(err(format!(
+                        "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo)"
+                    )));
+                };
+                match value {
+                    Value::Boolean(b) => parsed.tokens[i] = Some(b),
+                    _ => return Err(err(format!("the filter's {name} must be true or false"))),
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(parsed)
+}
+
+pub(super) fn counter_name(name: &str) -> R<CounterName> {
+    match name {
+        "pawns_revived" => Ok(CounterName::PawnsRevived),
+        "emperor_captures" => Ok(CounterName::EmperorCaptures),
+        _ => Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
+    }
+}
+
+pub(super) fn colour_mask(colour: &str) -> R<Bitboard> {
+    match colour {
+        "dark" => Ok(Bitboard::DARK),
+        "light" => Ok(Bitboard::LIGHT),
+        _ => Err(err(format!("'{colour}' is not a square colour (dark, light)"))),
+    }
+}
+
+/// `{empty=, colour=, half=, back_row=, king_row=, terrain=}`: which squares.
+pub(super) fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
+    let mut parsed = SquareFilter::default();
+    let Some(f) = filter else { return Ok(parsed) };
+    f.for_each::<LuaString, Value>(|key, value| {
+        let text = || -> R<String> { text_of(&value) };
+        match key.as_bytes().as_ref() {
+            b"empty" => match value {
+                Value::Boolean(b) => parsed.empty = Some(b),
+                _ => return Err(err("the filter's empty must be true or false")),
+            },
+            b"colour" => parsed.colour = Some(colour_mask(&text()?)?),
+            b"half" => parsed.half = Some(player_value(&value)?),
+            b"back_row" => parsed.back_row = Some(player_value(&value)?),
+            b"king_row" => parsed.king_row = Some(player_value(&value)?),
+            b"terrain" => {
+                parsed.terrain = Some(match text()?.as_str() {
+                    "any" => None,
+                    other => Some(terrain(other)?),
+                })
+            }
+            other => {
+                return Err(err(format!(
+                    "'{}' is not a square filter (empty, colour, half, back_row, king_row, terrain)",
+                    String::from_utf8_lossy(other)
+                )));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(parsed)
+}
+
+/// `{owners = {players…}, empty = bool}` for 2×2 blocks: `owners` asks for at
+/// least one checker of each player named (R8.19), `empty` for four empty
+/// squares (R4.5, R7.1).
+pub(super) fn block_filter(filter: Option<Table>) -> R<BlockFilter> {
+    let mut parsed = BlockFilter::default();
+    if let Some(f) = filter {
+        if let Some(t) = f.raw_get::<Option<Table>>("owners")? {
+            for p in strings(t)? {
+                parsed.owners[player(&p)?.index()] = true;
+            }
+        }
+        parsed.empty = f.raw_get::<Option<bool>>("empty")?;
+    }
+    Ok(parsed)
+}
+
+pub(super) fn optional(opts: &Option<Table>) -> R<bool> {
+    Ok(match opts {
+        Some(t) => t.raw_get::<Option<bool>>("optional")?.unwrap_or(false),
+        None => false,
+    })
+}
+
+pub(super) fn strings(t: Table) -> R<Vec<String>> {
+    t.sequence_values::<String>().collect()
+}
+
+/// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares
+/// whose checkers may move, and those no move may end on. Read before the run is
+/// borrowed, since reading a table can run a script's metamethod.
+/// Which of the user's moves a move helper lists (cards/README.md, "Moves").
+#[derive(Clone, Copy)]
+pub(super) struct MoveFilter {
+    /// Checkers that may move (`only` less `exclude`).
+    pub(super) allowed: Bitboard,
+    /// Squares a move may not end on.
+    pub(super) not_to: Bitboard,
+    /// A checker to count as absent (R8.16), without lifting it.
+    pub(super) without: Option<Square>,
+}
+
+pub(super) fn move_filter(filter: Option<Table>) -> R<MoveFilter> {
+    let Some(f) = filter else {
+        return Ok(MoveFilter { allowed: Bitboard::ALL, not_to: Bitboard::EMPTY, without: None });
+    };
+    let only = f.raw_get::<Option<Table>>("only")?;
+    let allowed = if only.is_some() { squares_of(only)? } else { Bitboard::ALL };
+    let exclude = squares_of(f.raw_get::<Option<Table>>("exclude")?)?;
+    let not_to = squares_of(f.raw_get::<Option<Table>>("not_to")?)?;
+    let without = f.raw_get::<Option<String>>("without")?.map(|s| square(&s)).transpose()?;
+    Ok(MoveFilter { allowed: allowed - exclude, not_to, without })
+}
+
+/// The square a name such as `d4` (as the API writes it) names, without
+/// allocating; `None` for any other text, which the kernel's parser reads.
+pub(super) fn square_named(name: &[u8]) -> Option<Square> {
+    match name {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::at((file - b'a') as i8, (rank - b'1') as i8),
+        _ => None,
+    }
+}

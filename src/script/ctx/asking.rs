@@ -1,0 +1,96 @@
+//! `ctx`'s questions (`ask_*`), over the protocol of questions.rs.
+
+use mlua::{Table, Value};
+
+use super::{ApiBuilder, add};
+use crate::game::{Answer, QuestionKind};
+use crate::script::convert::{optional, strings};
+use crate::script::names::{list, names};
+use crate::script::questions::{answer_value, ask, ask_among, dedup_keep_first, halt_sentinel, read_options};
+use crate::script::run::{Halted, Ordering, err, with_run};
+
+pub(super) fn register(m: &mut ApiBuilder) {
+    // ---- questions ----
+    let simple: [(&str, QuestionKind); 8] = [
+        ("ask_square", QuestionKind::Square),
+        ("ask_block", QuestionKind::Block),
+        ("ask_checker", QuestionKind::Checker),
+        ("ask_edge", QuestionKind::Edge),
+        ("ask_edges", QuestionKind::Edges),
+        ("ask_direction", QuestionKind::Direction),
+        ("ask_move", QuestionKind::Move),
+        ("ask_option", QuestionKind::Option),
+    ];
+    for (name, kind) in simple {
+        add(m, name, move |lua, (prompt, options, opts): (String, Table, Option<Table>)| {
+            if options.raw_len() > 4096 {
+                return Err(err("a question may offer at most 4096 answers"));
+            }
+            let table = options.to_pointer() as usize;
+            let kept = with_run(lua, |r| {
+                Ok(r.take_halted(|h| {
+                    matches!(h, Halted::Ask { table: t, kind: k, prompt: p, .. }
+                        if *t == table && *k == kind && *p == prompt)
+                }))
+            })?;
+            let options = match kept {
+                Some(Halted::Ask { options, .. }) => options,
+                _ => {
+                    let mut parsed = read_options(names(lua), kind, &options)?;
+                    // The same answer offered twice is one option (keep the first of each).
+                    dedup_keep_first(&mut parsed);
+                    // Squares are offered in board order (a1, b1, … h8), however the
+                    // script gathered them.
+                    if matches!(kind, QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) {
+                        parsed.sort_by_key(|a| match a {
+                            Answer::Square(sq) => sq.index(),
+                            _ => usize::MAX,
+                        });
+                    }
+                    parsed
+                }
+            };
+            let answer = ask(lua, kind, prompt, options, optional(&opts)?, table)?;
+            answer_value(lua, answer)
+        });
+    }
+    add(m, "ask_order", |lua, (prompt, items): (String, Table)| {
+        let key = items.to_pointer() as usize;
+        // The same call made again when its suspended run resumes (prelude.lua)
+        // goes on from where it halted instead of starting over.
+        let again = with_run(lua, |r| {
+            Ok(r.take_halted(|h| matches!(h, Halted::Order(o) if o.items == key && o.prompt == prompt)))
+        })?;
+        let mut o = match again {
+            Some(Halted::Order(o)) => o,
+            _ => {
+                let left = strings(items)?;
+                if left.len() > 64 {
+                    return Err(err("ask_order orders at most 64 items"));
+                }
+                let cursor = with_run(lua, |r| Ok(r.cursor))?;
+                Ordering { items: key, prompt, total: left.len(), order: Vec::with_capacity(left.len()), left, cursor }
+            }
+        };
+        while !o.left.is_empty() {
+            let position = o.order.len() + 1;
+            let question = || format!("{} (position {position} of {})", o.prompt, o.total);
+            let Some(pick) = ask_among(lua, &o.left, question)? else {
+                with_run(lua, |r| {
+                    r.halted = Some(Halted::Order(o));
+                    Ok(())
+                })?;
+                return Ok(Value::Table(halt_sentinel(lua)?));
+            };
+            let Some(i) = pick else {
+                // `keep`: the rest as they lie.
+                o.order.append(&mut o.left);
+                break;
+            };
+            // Only the first copy: a pile may hold a card more than once (R1.6).
+            let pick = o.left.remove(i);
+            o.order.push(pick);
+        }
+        Ok(Value::Table(list(lua, o.order)?))
+    });
+}

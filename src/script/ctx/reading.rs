@@ -1,0 +1,274 @@
+//! `ctx`'s reading methods: who and when, checkers, squares and terrain, the
+//! monolith and walls, counters and piles, and the move helpers.
+
+use mlua::{LuaString, Table, Value};
+
+use super::{ApiBuilder, add, legal_moves_for};
+use crate::game::{CardId, GameEvent};
+use crate::kernel::{Checker, Colour, Edge, EdgePair, Player, Square};
+use crate::script::convert::{
+    block_filter, checker_filter, counter_name, dir, dirs, move_filter, player, square, square_filter,
+};
+use crate::script::memo::Read;
+use crate::script::names::{checker_values, list, names, square_list};
+use crate::script::run::{err, read, user, with_run, writing};
+
+pub(super) fn register(m: &mut ApiBuilder) {
+    // Names come back as interned Lua strings: a string made after the call
+    // returns would be made with the memory limit in place, which is slow.
+    // Functions that read through `read` (or only `user`) can be replayed by
+    // the memo of read-only runs; the others go through `with_run`.
+    add(m, "player", |lua, ()| Ok(names(lua).player(user(lua)?)));
+    add(m, "opponent", |lua, ()| Ok(names(lua).player(!user(lua)?)));
+    add(m, "turn", |lua, ()| read(lua, |s| (s.turn + 1, Read::Turn(s.turn))));
+    add(m, "to_move", |lua, ()| Ok(names(lua).player(read(lua, |s| (s.to_move, Read::ToMove(s.to_move)))?)));
+
+    // ---- checkers ----
+    // The prelude's ctx turns these values into `{square, owner, kind, ring,
+    // snookle, hippo}` tables: Lua builds small tables faster than Rust can.
+    add(m, "checker", |lua, sq: String| {
+        let sq = square(&sq)?;
+        let c = read(lua, |s| {
+            let c = s.board.checker(sq);
+            (c, Read::Checker(sq, c))
+        })?;
+        Ok(match c {
+            Some(c) => {
+                let (square, owner, kind, ring, snookle, hippo) = checker_values(names(lua), sq, &c);
+                (Some(square), Some(owner), Some(kind), ring, snookle, hippo)
+            }
+            None => (None, None, None, false, false, false),
+        })
+    });
+    add(m, "checkers", |lua, filter: Option<Table>| {
+        let filter = checker_filter(filter)?;
+        let found: Vec<(Square, Checker)> = with_run(lua, |r| {
+            let board = &r.state.board;
+            Ok(filter.apply(board).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
+        })?;
+        let names = names(lua);
+        let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
+        for (i, (sq, c)) in found.iter().enumerate() {
+            let (square, owner, kind, ring, snookle, hippo) = checker_values(names, *sq, c);
+            let at = i * 6;
+            t.raw_set(at + 1, square)?;
+            t.raw_set(at + 2, owner)?;
+            t.raw_set(at + 3, kind)?;
+            t.raw_set(at + 4, ring)?;
+            t.raw_set(at + 5, snookle)?;
+            t.raw_set(at + 6, hippo)?;
+        }
+        Ok(t)
+    });
+    add(m, "checker_squares", |lua, filter: Option<Table>| {
+        let filter = checker_filter(filter)?;
+        let set = read(lua, |s| {
+            let set = filter.apply(&s.board);
+            (set, Read::CheckerSquares(filter, set))
+        })?;
+        square_list(lua, set)
+    });
+    add(m, "count", |lua, filter: Option<Table>| {
+        let filter = checker_filter(filter)?;
+        read(lua, |s| {
+            let n = filter.apply(&s.board).count();
+            (n, Read::Count(filter, n))
+        })
+    });
+    add(m, "reserve", |lua, p: String| {
+        let p = player(&p)?;
+        read(lua, |s| {
+            let n = s.board.reserve(p);
+            (n, Read::Reserve(p, n))
+        })
+    });
+
+    // ---- squares and terrain ----
+    add(m, "is_empty", |lua, sq: String| {
+        let sq = square(&sq)?;
+        read(lua, |s| {
+            let empty = s.board.is_empty(sq);
+            (empty, Read::IsEmpty(sq, empty))
+        })
+    });
+    add(m, "squares", |lua, filter: Option<Table>| {
+        let filter = square_filter(filter)?;
+        let set = read(lua, |s| {
+            let set = filter.apply(&s.board);
+            (set, Read::Squares(filter, set))
+        })?;
+        square_list(lua, set)
+    });
+    add(m, "terrain", |lua, sq: String| {
+        let sq = square(&sq)?;
+        let t = read(lua, |s| {
+            let t = s.board.terrain_at(sq);
+            (t, Read::Terrain(sq, t))
+        })?;
+        t.map(|t| names(lua).word(lua, t.name())).transpose()
+    });
+    add(m, "colour", |lua, sq: String| {
+        let colour = if square(&sq)?.colour() == Colour::Dark { Player::Dark } else { Player::Light };
+        Ok(names(lua).player(colour))
+    });
+    add(m, "neighbour", |lua, (sq, dir): (String, String)| {
+        let next = square(&sq)?.step(self::dir(&dir)?);
+        Ok(next.map(|s| names(lua).square(s)))
+    });
+    add(m, "orientation", |lua, ()| {
+        let forward = with_run(lua, |r| Ok(r.state.board.orientation().forward(Player::Dark)))?;
+        names(lua).word(lua, forward.name())
+    });
+    add(m, "supply", |lua, (kind, owner): (String, Option<String>)| {
+        with_run(lua, |r| {
+            let s = r.state.board.supply();
+            Ok(match kind.as_str() {
+                "walls" => s.walls[owner.map(|o| player(&o)).transpose()?.unwrap_or(r.user).index()],
+                "rings" => s.rings,
+                "snookles" => s.snookles,
+                "hippos" => s.hippos,
+                "water" => s.water,
+                "fire" => s.fire,
+                "monolith" => s.monolith,
+                _ => {
+                    return Err(err(format!(
+                        "'{kind}' is not in the supply (walls, rings, snookles, hippos, water, fire, monolith)"
+                    )));
+                }
+            })
+        })
+    });
+
+    // ---- the monolith and walls ----
+    add(m, "monolith", |lua, ()| {
+        let at = read(lua, |s| (s.board.monolith(), Read::Monolith(s.board.monolith())))?;
+        Ok(at.map(|s| names(lua).square(s)))
+    });
+    add(m, "monolith_squares", |lua, ()| {
+        let block = with_run(lua, |r| Ok(r.state.board.monolith_block()))?;
+        square_list(lua, block)
+    });
+    add(m, "monolith_spots", |lua, ()| {
+        let spots = with_run(lua, |r| Ok(r.state.board.monolith_spots()))?;
+        square_list(lua, spots)
+    });
+    add(m, "monolith_directions", |lua, ()| {
+        let dirs = with_run(lua, |r| Ok(r.state.board.monolith_directions()))?;
+        list(lua, dirs)
+    });
+    add(m, "blocks", |lua, filter: Option<Table>| {
+        let filter = block_filter(filter)?;
+        let anchors = read(lua, |s| {
+            let set = filter.apply(&s.board);
+            (set, Read::Blocks(filter, set))
+        })?;
+        square_list(lua, anchors)
+    });
+    add(m, "block_squares", |lua, anchor: String| {
+        let anchor = square(&anchor)?;
+        let block = crate::kernel::block(anchor)
+            .ok_or_else(|| err(format!("no 2×2 block has {anchor} as its lower-left square")))?;
+        square_list(lua, block)
+    });
+    add(m, "walls", |lua, owner: Option<String>| {
+        let edges: Vec<Edge> = with_run(lua, |r| {
+            let owners = match owner {
+                Some(o) => vec![player(&o)?],
+                None => Player::BOTH.to_vec(),
+            };
+            let mut edges: Vec<Edge> = owners.iter().flat_map(|&p| r.state.board.walls(p).edges()).collect();
+            edges.sort();
+            Ok(edges)
+        })?;
+        list(lua, edges)
+    });
+    add(m, "wall_spots", |lua, ()| {
+        let spots = with_run(lua, |r| Ok(r.state.board.wall_spots()))?;
+        let names = names(lua);
+        // Both lists are in `EdgePair::all()` order: walk them together.
+        let mut all = EdgePair::all().iter().zip(&names.pairs);
+        let spots: Vec<&LuaString> =
+            spots.iter().filter_map(|p| all.by_ref().find(|(q, _)| *q == p).map(|(_, name)| name)).collect();
+        lua.create_sequence_from(spots)
+    });
+
+    // ---- counters, piles, this turn ----
+    add(m, "counter", |lua, (p, name): (String, String)| {
+        let p = player(&p)?;
+        let counter = counter_name(&name)?;
+        read(lua, |s| {
+            let n = counter.of(s, p);
+            (n, Read::Counter(p, counter, n))
+        })
+    });
+    add(m, "piles", |lua, ()| {
+        let (draw, face_up, discard) = with_run(lua, |r| {
+            let p = &r.state.piles;
+            Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
+        })?;
+        let names = names(lua);
+        let named = |cards: Vec<CardId>| {
+            let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
+            lua.create_sequence_from(ids)
+        };
+        let t = lua.create_table()?;
+        t.raw_set("draw", named(draw)?)?;
+        t.raw_set("face_up", named(face_up)?)?;
+        t.raw_set("discard", named(discard)?)?;
+        Ok(t)
+    });
+    add(m, "moved", |lua, ()| {
+        let moved = with_run(lua, |r| Ok(r.state.moved))?;
+        moved
+            .map(|m| {
+                let t = lua.create_table()?;
+                t.raw_set("start", m.start.to_string())?;
+                t.raw_set("now", m.now.to_string())?;
+                Ok(t)
+            })
+            .transpose()
+    });
+    add(m, "random", |lua, n: i64| {
+        if !(1..=1_000_000).contains(&n) {
+            return Err(err("ctx:random(n) needs n from 1 to 1000000"));
+        }
+        writing(lua, |r| Ok(r.state.rng.below(n as usize) + 1))
+    });
+    add(m, "log", |lua, text: String| {
+        with_run(lua, |r| {
+            if r.log.len() < 64 {
+                let text: String = text.chars().take(200).collect();
+                r.state.journal.push(|| GameEvent::Message { text: text.clone() });
+                r.log.push(text);
+            }
+            Ok(())
+        })
+    });
+
+    // ---- move helpers ----
+    add(m, "legal_moves", |lua, filter: Option<Table>| {
+        let filter = move_filter(filter)?;
+        let moves: Vec<String> =
+            with_run(lua, |r| Ok(legal_moves_for(r, filter)?.iter().map(ToString::to_string).collect()))?;
+        list(lua, moves)
+    });
+    add(m, "count_moves", |lua, filter: Option<Table>| {
+        let filter = move_filter(filter)?;
+        with_run(lua, |r| Ok(legal_moves_for(r, filter)?.len()))
+    });
+    add(m, "step_targets", |lua, (sq, d): (String, Value)| {
+        let (sq, d) = (square(&sq)?, dirs(d)?);
+        let targets = with_run(lua, |r| Ok(r.state.board.step_targets(sq, &d)))?;
+        square_list(lua, targets)
+    });
+    add(m, "slide_targets", |lua, (sq, d): (String, Value)| {
+        let (sq, d) = (square(&sq)?, dirs(d)?);
+        let targets = with_run(lua, |r| Ok(r.state.board.slide_targets(sq, &d)))?;
+        square_list(lua, targets)
+    });
+    add(m, "jump_targets", |lua, (sq, d): (String, Value)| {
+        let (sq, d) = (square(&sq)?, dirs(d)?);
+        let targets = with_run(lua, |r| Ok(r.state.board.jump_targets(sq, &d)))?;
+        square_list(lua, targets)
+    });
+}

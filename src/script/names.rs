@@ -1,0 +1,113 @@
+//! Values going back to Lua: names made once as Lua strings (squares, edge
+//! pairs, players, kinds, card ids) and the lists and checker values built from
+//! them.
+
+use mlua::{Lua, LuaString, Table};
+
+use crate::kernel::{Checker, Dir, EdgePair, Player, Square, Terrain};
+use crate::script::run::{Cx, R};
+
+pub(super) fn list<T: ToString>(lua: &Lua, items: impl IntoIterator<Item = T>) -> R<Table> {
+    lua.create_sequence_from(items.into_iter().map(|i| i.to_string()))
+}
+
+/// Lua strings made once and reused, so that reading the board allocates little.
+/// Lua interns every short string, so a script's string with the same text as
+/// an edge pair's here is the same string: `pair` finds the pair by address,
+/// without parsing.
+pub(super) struct Names {
+    /// The sentinel `ask_*` return to stop a run.
+    pub(super) halt: Table,
+    pub(super) squares: Vec<LuaString>,
+    /// By index in `EdgePair::all()`.
+    pub(super) pairs: Vec<LuaString>,
+    pub(super) players: [LuaString; 2],
+    pub(super) kinds: [LuaString; 3],
+    /// Other names ctx functions return (terrains, directions, colours).
+    pub(super) words: Vec<(&'static str, LuaString)>,
+    /// Card ids by `CardId`.
+    pub(super) cards: Vec<LuaString>,
+    /// The address of each edge pair's string.
+    pub(super) pair_at: std::collections::HashMap<usize, EdgePair, crate::hash::Fnv>,
+}
+
+impl Names {
+    pub fn new(lua: &Lua, halt: Table, card_ids: &[String]) -> R<Names> {
+        let squares: Vec<LuaString> = Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?;
+        let pairs: Vec<LuaString> =
+            EdgePair::all().iter().map(|p| lua.create_string(p.to_string())).collect::<R<_>>()?;
+        let mut pair_at = std::collections::HashMap::with_hasher(crate::hash::Fnv::default());
+        for (p, name) in EdgePair::all().iter().zip(&pairs) {
+            pair_at.insert(name.to_pointer() as usize, *p);
+        }
+        let mut words = Vec::new();
+        let names = [Terrain::Water.name(), Terrain::Fire.name()].into_iter().chain(Dir::ALL.map(Dir::name));
+        for word in names {
+            words.push((word, lua.create_string(word)?));
+        }
+        Ok(Names {
+            halt,
+            squares,
+            pairs,
+            players: [lua.create_string("dark")?, lua.create_string("light")?],
+            kinds: [lua.create_string("pawn")?, lua.create_string("king")?, lua.create_string("emperor")?],
+            words,
+            cards: card_ids.iter().map(|id| lua.create_string(id)).collect::<R<_>>()?,
+            pair_at,
+        })
+    }
+
+    /// The edge pair `text` names, found by address.
+    pub(super) fn pair(&self, text: &LuaString) -> Option<EdgePair> {
+        self.pair_at.get(&(text.to_pointer() as usize)).copied()
+    }
+
+    /// A player's name as a Lua string (also a square colour's: `dark`, `light`).
+    pub fn player(&self, p: Player) -> LuaString {
+        self.players[p.index()].clone()
+    }
+
+    /// A square's name as a Lua string.
+    pub(super) fn square(&self, sq: Square) -> LuaString {
+        self.squares[sq.index()].clone()
+    }
+
+    /// A terrain's or direction's name as a Lua string.
+    pub(super) fn word(&self, lua: &Lua, word: &'static str) -> R<LuaString> {
+        match self.words.iter().find(|(w, _)| *w == word) {
+            Some((_, s)) => Ok(s.clone()),
+            None => lua.create_string(word),
+        }
+    }
+}
+
+pub(super) fn names<'a>(cx: &'a Cx) -> &'a Names {
+    &cx.shared.names
+}
+
+/// A list of square names, from the interned strings.
+pub(super) fn square_list(lua: &Cx, squares: impl IntoIterator<Item = Square>) -> R<Table> {
+    let names = names(lua);
+    // Collected first so that the table is made at its full size: growing it
+    // one rehash at a time costs several times more.
+    let (mut list, mut n) = ([Square::A1; 64], 0);
+    let mut squares = squares.into_iter();
+    for sq in squares.by_ref() {
+        list[n] = sq;
+        n += 1;
+        if n == list.len() {
+            break;
+        }
+    }
+    // (Never more than the 64 squares, unless a caller repeats some.)
+    let more: Vec<Square> = squares.collect();
+    lua.create_sequence_from(list[..n].iter().chain(&more).map(|s| &names.squares[s.index()]))
+}
+
+/// A checker as the six values the prelude's `ctx` makes a table of: square,
+/// owner, kind, ring, snookle, hippo.
+pub(super) type CheckerValues = (LuaString, LuaString, LuaString, bool, bool, bool);
+
+pub(super) fn checker_values(names: &Names, sq: Square, c: &Checker) -> CheckerValues {
+    (names.square(sq), names.player(c.owner), names.kinds[c.kind as usize - 1].clone(), c.ring, c.snookle, c.hippo)
+}

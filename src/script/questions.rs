@@ -1,0 +1,218 @@
+//! The question protocol: a question's options read and de-duplicated, the
+//! answer taken from the run's answers, or the run halted so that the question
+//! becomes the game's pending decision (ENGINEERING.md invariant 3).
+
+use mlua::{LuaString, Table, Value};
+
+use crate::game::{Answer, GameEvent, Question, QuestionKind};
+use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
+use crate::script::convert::{rule, square};
+use crate::script::names::{Names, names};
+use crate::script::run::{Cx, Halted, R, err, with_run};
+use crate::script::sandbox::Stop;
+
+/// Removes repeated answers, keeping the first of each, without hashing in the
+/// common cases of squares, edge pairs and short lists.
+pub(super) fn dedup_keep_first(options: &mut Vec<Answer>) {
+    if options.iter().all(|o| matches!(o, Answer::Square(_))) {
+        let mut seen = Bitboard::EMPTY;
+        options.retain(|o| match o {
+            Answer::Square(sq) => {
+                let new = !seen.contains(*sq);
+                seen.insert(*sq);
+                new
+            }
+            _ => true,
+        });
+    } else if options.iter().all(|o| matches!(o, Answer::Edges(_))) {
+        // An edge is one of 128 (square, side); a pair one of 128 × 128.
+        let edge = |e: Edge| e.square().index() * 2 + usize::from(e.side() == Side::East);
+        let mut seen = [0u64; 128 * 128 / 64];
+        options.retain(|o| match o {
+            Answer::Edges(EdgePair(a, b)) => {
+                let key = edge(*a) * 128 + edge(*b);
+                let (word, bit) = (key / 64, 1u64 << (key % 64));
+                let new = seen[word] & bit == 0;
+                seen[word] |= bit;
+                new
+            }
+            _ => true,
+        });
+    } else if options.len() <= 32 {
+        let mut kept: Vec<Answer> = Vec::with_capacity(options.len());
+        for o in options.drain(..) {
+            if !kept.contains(&o) {
+                kept.push(o);
+            }
+        }
+        *options = kept;
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity_and_hasher(options.len(), crate::hash::Fnv::default());
+        options.retain(|o| seen.insert(o.clone()));
+    }
+}
+
+/// The pending answer to a question, or a halt that turns the question into the
+/// game's pending decision (ENGINEERING.md invariant 3). `None` means "none" was
+/// chosen for an optional question.
+/// `options` are without repeats; `table` is the address of the script's table
+/// of options, to know the same call again (see [`Halted`]).
+pub(super) fn ask(
+    lua: &Cx,
+    kind: QuestionKind,
+    prompt: String,
+    options: Vec<Answer>,
+    optional: bool,
+    table: usize,
+) -> R<Asked> {
+    if options.is_empty() && !optional {
+        return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
+    }
+    let is_none = |a: &Answer| matches!(a, Answer::Option(o) if o == "none");
+    with_run(lua, |run| {
+        if !run.kind.writable() {
+            return Err(err("can_play and planet checks cannot ask questions"));
+        }
+        // `none` is the answer nil, whoever offered it.
+        let value = |a: &Answer| Asked::Answer((!is_none(a)).then(|| a.clone()));
+        if options.len() == 1 && !optional {
+            let answer = options[0].clone();
+            run.state.journal.push(|| GameEvent::AnsweredAutomatically {
+                prompt: prompt.clone(),
+                question: kind,
+                answer,
+            });
+            return Ok(value(&options[0]));
+        }
+        let Some(answer) = run.answers.get(run.cursor) else {
+            run.halted = Some(Halted::Ask { table, kind, prompt: prompt.clone(), options: options.clone() });
+            let mut options = options;
+            if optional {
+                options.push(Answer::Option("none".into()));
+            }
+            // Record the stop; the caller returns the HALT sentinel and the
+            // script's ctx proxy stops the run (no Rust error, so no traceback).
+            lua.shared.meter.borrow_mut().mark(Stop::Asked(Question { prompt, kind, options }));
+            return Ok(Asked::Halt);
+        };
+        run.cursor += 1;
+        if is_none(answer) && optional {
+            return Ok(Asked::Answer(None));
+        }
+        if !options.contains(answer) {
+            return Err(err(format!("'{answer}' is not an answer to '{prompt}'")));
+        }
+        Ok(value(answer))
+    })
+}
+
+/// `ask` for one of the named options `left` (not optional, each name once as an
+/// option), without building the options unless the question must be asked:
+/// the index of the first copy of the answer in `left`, or `None` for a halt.
+/// What `ask_order` offers besides the items: the rest in their present order.
+pub(super) const KEEP: &str = "keep";
+
+/// One answer of `ask_order`: the index of the item for the next place, or
+/// [`KEEP`] (`None`): the items not yet placed follow in their present order.
+pub(super) fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) -> R<Option<Option<usize>>> {
+    // `keep` is offered unless an item is itself named so.
+    let keep = !left.iter().any(|s| s == KEEP);
+    let answer = with_run(lua, |run| {
+        if !run.kind.writable() {
+            return Err(err("can_play and planet checks cannot ask questions"));
+        }
+        if left.iter().all(|s| *s == left[0]) {
+            return Ok(Some(Some(0)));
+        }
+        let Some(answer) = run.answers.get(run.cursor) else { return Ok(None) };
+        run.cursor += 1;
+        match answer {
+            Answer::Option(name) if left.contains(name) => Ok(Some(left.iter().position(|s| s == name))),
+            Answer::Option(name) if keep && name == KEEP => Ok(Some(None)),
+            other => Err(err(format!("'{other}' is not an answer to '{}'", prompt()))),
+        }
+    })?;
+    if answer.is_none() {
+        // Each name once, the first copy's place (as `dedup_keep_first`).
+        let mut options = Vec::with_capacity(left.len());
+        for (i, name) in left.iter().enumerate() {
+            if !left[..i].contains(name) {
+                options.push(Answer::Option(name.clone()));
+            }
+        }
+        if keep {
+            options.push(Answer::Option(KEEP.to_string()));
+        }
+        lua.shared.meter.borrow_mut().mark(Stop::Asked(Question {
+            prompt: prompt(),
+            kind: QuestionKind::Option,
+            options,
+        }));
+    }
+    Ok(answer)
+}
+
+/// What `ask` found: an answer (`None` for "none"), or that the run must stop.
+pub(super) enum Asked {
+    Answer(Option<Answer>),
+    Halt,
+}
+
+pub(super) fn answer_value(lua: &Cx, asked: Asked) -> R<Value> {
+    Ok(match asked {
+        Asked::Halt => Value::Table(halt_sentinel(lua)?),
+        Asked::Answer(None) => Value::Nil,
+        Asked::Answer(Some(Answer::Square(sq))) => Value::String(names(lua).square(sq)),
+        Asked::Answer(Some(a)) => Value::String(lua.create_string(a.to_string())?),
+    })
+}
+
+pub(super) fn halt_sentinel(lua: &Cx) -> R<Table> {
+    Ok(names(lua).halt.clone())
+}
+
+/// The options of a question, read from its table.
+pub(super) fn read_options(names: &Names, kind: QuestionKind, options: &Table) -> R<Vec<Answer>> {
+    let mut parsed = Vec::with_capacity(options.raw_len());
+    if kind == QuestionKind::Edges {
+        // Hundreds of them, each costly to parse: found by address.
+        for s in options.sequence_values::<LuaString>() {
+            let s = s?;
+            parsed.push(match names.pair(&s) {
+                Some(pair) => Answer::Edges(pair),
+                None => parse_answer(kind, &s.to_str()?)?,
+            });
+        }
+    } else {
+        for s in options.sequence_values::<String>() {
+            parsed.push(parse_answer(kind, &s?)?);
+        }
+    }
+    Ok(parsed)
+}
+
+/// A question's option, parsed by kind so the answer type is checked once here.
+pub(super) fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
+    Ok(match kind {
+        QuestionKind::Square | QuestionKind::Checker => Answer::Square(square(text)?),
+        QuestionKind::Block => {
+            let anchor = square(text)?;
+            crate::kernel::block(anchor)
+                .ok_or_else(|| err(format!("no 2x2 block has {anchor} as its lower-left square")))?;
+            Answer::Square(anchor)
+        }
+        QuestionKind::Edge => Answer::Edge(rule(text.parse())?),
+        QuestionKind::Edges => Answer::Edges(rule(text.parse())?),
+        QuestionKind::Direction => Answer::Dir(rule(text.parse())?),
+        QuestionKind::Move => {
+            let parsed: MoveText = rule(text.parse())?;
+            Answer::Move(rule(crate::kernel::Move::from_text(&parsed))?)
+        }
+        QuestionKind::Option => {
+            if text.is_empty() || text.len() > 80 {
+                return Err(err("an option's name must be 1 to 80 characters"));
+            }
+            Answer::Option(text.to_string())
+        }
+    })
+}

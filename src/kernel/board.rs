@@ -414,6 +414,27 @@ impl Board {
         }
     }
 
+    /// The kernel's invariants against the totals of the deal (`dealt`, from
+    /// [`Board::totals`] then): [`Board::validate`]; tokens and walls conserved
+    /// (R1.5), and the deck's own markers; with crowning from the reserve, 12
+    /// pieces per player on the board or in the reserve (R1.3, R4.9, R6.1; free
+    /// crowning, R11, makes kings without one). The one check every test and
+    /// fuzz target makes after each change.
+    pub fn check_conservation(&self, dealt: &Totals) -> Result<(), String> {
+        self.validate().map_err(|e| e.to_string())?;
+        let now = self.totals();
+        if now.supply != dealt.supply {
+            return Err(format!("the supply is not conserved: {:?}, dealt {:?}", now.supply, dealt.supply));
+        }
+        if now.markers != dealt.markers {
+            return Err(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers));
+        }
+        if self.crowning == Crowning::FromReserve && now.pieces != [12, 12] {
+            return Err(format!("pieces on the board and in the reserves: {:?}, not 12 each", now.pieces));
+        }
+        Ok(())
+    }
+
     pub fn pieces_on_board(&self, player: Player) -> u32 {
         let mine = self.checkers(player);
         mine.count() + (mine & self.kings).count() + (mine & self.emperors).count()

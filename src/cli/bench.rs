@@ -14,7 +14,7 @@ use alien_checkers::plain::{Position, perft, random_playout};
 use alien_checkers::script::ScriptEngine;
 use rand_chacha::rand_core::Rng;
 
-use super::Failure;
+use super::Outcome;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -51,7 +51,7 @@ fn median_rate(runs: usize, mut work: impl FnMut() -> u64) -> (f64, u64) {
     (rates[rates.len() / 2], count)
 }
 
-pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+pub fn run(args: &BenchArgs) -> Outcome {
     let start = Position::start();
     let (rate, leaves) = median_rate(args.runs.min(3), || perft(&start, args.perft_depth));
     println!("perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)", args.perft_depth, rate / 1e6);
@@ -69,7 +69,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", plain_rate);
 
     let root = ContentRoot::discover();
-    let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| Failure(p.to_string()))?;
+    let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
     let mut card_costs: Vec<f64> = Vec::new();
     let mut decisions = 0u64;
     let mut scripted = |record: bool, card_costs: &mut Vec<f64>| {
@@ -103,7 +103,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         decisions as f64 / (f64::from(args.games) * args.runs.max(1) as f64)
     );
 
-    let plain = ScriptEngine::load(&root, "plain").map_err(|p| Failure(p.to_string()))?;
+    let plain = ScriptEngine::load(&root, "plain").map_err(|p| anyhow::anyhow!("{p}"))?;
     let plain_search = search_rate(&plain, args);
     let standard_search = search_rate(&engine, args);
     println!(

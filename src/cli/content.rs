@@ -8,7 +8,7 @@ use alien_checkers::content::{Content, ContentRoot};
 use alien_checkers::scenario;
 use alien_checkers::script::ScriptEngine;
 
-use super::Failure;
+use super::Outcome;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -33,15 +33,15 @@ pub struct TestArgs {
 }
 
 /// Loads each deck and compiles its scripts, printing every problem found.
-pub fn check(args: &CheckArgs) -> Result<(), Failure> {
+pub fn check(args: &CheckArgs) -> Outcome {
     let decks = if args.decks.is_empty() {
-        ContentRoot::for_deck(args.root.as_deref(), "standard")?.deck_names()
+        ContentRoot::for_deck(args.root.as_deref(), "standard").map_err(anyhow::Error::msg)?.deck_names()
     } else {
         args.decks.clone()
     };
     let mut failed = 0;
     for deck in &decks {
-        let root = ContentRoot::for_deck(args.root.as_deref(), deck)?;
+        let root = ContentRoot::for_deck(args.root.as_deref(), deck).map_err(anyhow::Error::msg)?;
         let result = Content::load(&root, deck).and_then(ScriptEngine::new);
         match result {
             Ok(engine) => {
@@ -58,15 +58,15 @@ pub fn check(args: &CheckArgs) -> Result<(), Failure> {
         }
     }
     if failed > 0 {
-        return Err(Failure(format!("{failed} of {} deck(s) have problems", decks.len())));
+        anyhow::bail!("{failed} of {} deck(s) have problems", decks.len());
     }
     Ok(())
 }
 
 /// Runs scenario files and prints each result and a closing `N passed, M failed`.
-pub fn test(args: &TestArgs) -> Result<(), Failure> {
+pub fn test(args: &TestArgs) -> Outcome {
     let paths = if args.paths.is_empty() {
-        let root = ContentRoot::for_deck(args.root.as_deref(), "standard")?;
+        let root = ContentRoot::for_deck(args.root.as_deref(), "standard").map_err(anyhow::Error::msg)?;
         vec![root.path().join("cards"), root.path().join("planets")]
     } else {
         args.paths.clone()
@@ -92,5 +92,5 @@ pub fn test(args: &TestArgs) -> Result<(), Failure> {
         }
     }
     println!("{passed} passed, {failed} failed");
-    if failed > 0 { Err(Failure(format!("{failed} scenario(s) failed"))) } else { Ok(()) }
+    if failed > 0 { Err(anyhow::anyhow!("{failed} scenario(s) failed")) } else { Ok(()) }
 }

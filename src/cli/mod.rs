@@ -7,6 +7,8 @@ mod simulate;
 
 use std::process::ExitCode;
 
+use anyhow::{anyhow, bail};
+
 use clap::{Parser, Subcommand};
 
 use alien_checkers::content::ContentRoot;
@@ -93,14 +95,10 @@ enum Command {
     },
 }
 
-/// A failure to report in one line, with exit status 2.
-pub struct Failure(pub String);
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Failure {
-        Failure(e.to_string())
-    }
-}
+/// What a command ends with: a failure is reported in one line (its context
+/// chain, `outer: inner`), with exit status 2. The library's errors are typed
+/// or plain messages; `anyhow` gathers them here, at the binary's edge.
+pub type Outcome = anyhow::Result<()>;
 
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -129,7 +127,8 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(message)) => {
+        Err(failure) => {
+            let message = format!("{failure:#}");
             let line = message.lines().next().unwrap_or("failed");
             if line.starts_with("error") {
                 eprintln!("{line}")
@@ -141,20 +140,20 @@ pub fn run() -> ExitCode {
     }
 }
 
-fn read_fen(fen: Option<&str>) -> Result<Position, Failure> {
-    Ok(fen.map(str::parse).transpose()?.unwrap_or_else(Position::start))
+fn read_fen(fen: Option<&str>) -> anyhow::Result<Position> {
+    Ok(fen.map(str::parse).transpose().map_err(|e| anyhow!("{e}"))?.unwrap_or_else(Position::start))
 }
 
-fn run_perft(depth: u32, fen: Option<&str>) -> Result<(), Failure> {
+fn run_perft(depth: u32, fen: Option<&str>) -> Outcome {
     let position = read_fen(fen)?;
     if depth > 20 {
-        return Err(Failure(format!("--depth {depth} is too deep; use 0 to 20")));
+        bail!("--depth {depth} is too deep; use 0 to 20");
     }
     println!("{}", perft(&position, depth));
     Ok(())
 }
 
-fn run_moves(fen: &str) -> Result<(), Failure> {
+fn run_moves(fen: &str) -> Outcome {
     let position = read_fen(Some(fen))?;
     for mv in position.legal_moves() {
         println!("{}", pdn_move(&mv));
@@ -162,9 +161,9 @@ fn run_moves(fen: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) -> Result<(), Failure> {
+fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) -> Outcome {
     let root = root.map_or_else(ContentRoot::discover, ContentRoot::new);
-    let (session, replay, _) = alien_checkers::session::Session::load(&root, file)?;
+    let (session, replay, _) = alien_checkers::session::Session::load(&root, file).map_err(|e| anyhow!("{e}"))?;
     if events {
         for event in alien_checkers::narrate::events_json(session.engine.content(), session.events()) {
             println!("{event}");
@@ -185,11 +184,11 @@ fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) 
     Ok(())
 }
 
-fn play(args: PlayArgs) -> Result<(), Failure> {
+fn play(args: PlayArgs) -> Outcome {
     let options = PlayOptions {
         root: match &args.load {
             Some(_) => args.root.as_deref().map_or_else(ContentRoot::discover, ContentRoot::new),
-            None => ContentRoot::for_deck(args.root.as_deref(), &args.deck)?,
+            None => ContentRoot::for_deck(args.root.as_deref(), &args.deck).map_err(anyhow::Error::msg)?,
         },
         deck: args.deck,
         seed: args.seed,
@@ -197,5 +196,5 @@ fn play(args: PlayArgs) -> Result<(), Failure> {
         light: args.light,
         load: args.load,
     };
-    alien_checkers::repl::run(options).map_err(Failure)
+    alien_checkers::repl::run(options).map_err(anyhow::Error::msg)
 }

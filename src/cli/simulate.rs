@@ -12,7 +12,7 @@ use alien_checkers::ai::AGENTS;
 use alien_checkers::content::ContentRoot;
 use alien_checkers::simulate::{self, Plan};
 
-use super::Failure;
+use super::Outcome;
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
@@ -44,15 +44,15 @@ pub struct SimulateArgs {
     root: Option<PathBuf>,
 }
 
-pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
+pub fn run(args: &SimulateArgs) -> Outcome {
     for name in [&args.a, &args.b] {
         if !AGENTS.contains(&name.as_str()) {
-            return Err(Failure(format!("'{name}' is not a player ({})", AGENTS.join(", "))));
+            anyhow::bail!("'{name}' is not a player ({})", AGENTS.join(", "));
         }
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let plan = Plan {
-        root: ContentRoot::for_deck(args.root.as_deref(), &args.deck)?,
+        root: ContentRoot::for_deck(args.root.as_deref(), &args.deck).map_err(anyhow::Error::msg)?,
         deck: args.deck.clone(),
         a: args.a.clone(),
         b: args.b.clone(),
@@ -73,14 +73,14 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
         }
         let _ = std::io::stderr().flush();
     };
-    let games = simulate::run(&plan, &mut progress).map_err(Failure)?;
+    let games = simulate::run(&plan, &mut progress).map_err(anyhow::Error::msg)?;
     if terminal {
         eprintln!();
     }
     eprintln!("{} games in {:.1} s on {threads} thread(s)", games.len(), start.elapsed().as_secs_f64());
     let report = simulate::report(&plan, &games);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", simulate::table(&report));
     }

@@ -3,6 +3,7 @@
 //! See ARCHITECTURE.md for the map of modules and the invariants they keep.
 
 pub mod ai;
+pub mod choice_text;
 pub mod content;
 pub mod diagram;
 pub mod game;

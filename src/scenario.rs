@@ -31,13 +31,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::choice_text::Unread;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
     Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, EVENT_KINDS, Effect, Event, EventLog,
     GameState, Lasting, Moved, Resolution, Step, check_data,
 };
-use crate::kernel::{Bitboard, Dir, MoveRules, MoveText, Orientation, Player, Square, Supply, Unrecorded};
+use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
 use crate::script::ScriptEngine;
 
@@ -554,39 +555,18 @@ struct Checked {
 /// `c3xe5xg7`), a card by id or name, or an answer as the option is written.
 fn typed_choice(engine: &ScriptEngine, state: &GameState, text: &str) -> Result<Choice, String> {
     let decision = state.pending(engine).ok_or_else(|| format!("'{text}' was given, but the game is over"))?;
-    let text = text.trim();
-    let found = match decision.kind {
-        DecisionKind::Move => {
-            let wanted: MoveText = text.parse()?;
-            let matching: Vec<&Choice> =
-                decision.options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m))).collect();
-            match matching[..] {
-                [one] => Some(one.clone()),
-                _ => None,
-            }
+    crate::choice_text::read(engine.content(), &decision, text).map_err(|why| match why {
+        Unread::NotAMove(e) => e,
+        _ => {
+            let offered: Vec<String> = decision.options.iter().map(|o| choice_text(engine, o)).collect();
+            format!("'{}' is not one of {}'s options: {}", text.trim(), decision.player, offered.join(", "))
         }
-        DecisionKind::Card => {
-            let card = engine.content().find_card(text);
-            decision.options.iter().find(|o| matches!(o, Choice::Card(c) if Some(*c) == card)).cloned()
-        }
-        DecisionKind::Question => decision
-            .options
-            .iter()
-            .find(|o| matches!(o, Choice::Answer(a) if a.to_string().eq_ignore_ascii_case(text)))
-            .cloned(),
-    };
-    found.ok_or_else(|| {
-        let offered: Vec<String> = decision.options.iter().map(|o| choice_text(engine, o)).collect();
-        format!("'{text}' is not one of {}'s options: {}", decision.player, offered.join(", "))
     })
 }
 
-/// An option as a scenario writes it: a move, a card's id, an answer.
+/// An option as a scenario writes it (the one textual form, choice_text.rs).
 fn choice_text(engine: &ScriptEngine, option: &Choice) -> String {
-    match option {
-        Choice::Card(c) => engine.content().card(*c).map_or("?".into(), |d| d.id.clone()),
-        other => other.to_string(),
-    }
+    crate::choice_text::write(engine.content(), option)
 }
 
 /// Checks the game at a point of a whole-turn scenario.

@@ -259,12 +259,14 @@ impl Session {
         Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
     }
 
-    /// The text a decision is saved as, the way its option is offered.
+    /// The text a decision is saved as: the one textual form (choice_text.rs) with the kind in front of a card
+    /// (`card water`) or an answer (`answer d4`), as saves have always had it.
     pub fn choice_text(&self, choice: &Choice) -> String {
+        let text = crate::choice_text::write(self.engine.content(), choice);
         match choice {
-            Choice::Move(m) => m.to_string(),
-            Choice::Card(c) => format!("card {}", self.engine.content().card(*c).map_or("?", |d| d.id.as_str())),
-            Choice::Answer(a) => format!("answer {a}"),
+            Choice::Move(_) => text,
+            Choice::Card(_) => format!("card {text}"),
+            Choice::Answer(_) => format!("answer {text}"),
         }
     }
 

@@ -14,9 +14,10 @@ use std::path::PathBuf;
 
 use crate::ai::{Agent, mix_seed};
 use crate::ai::{Budget, make_agent};
+use crate::choice_text::{self, Unread};
 use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, Piles, QuestionKind};
-use crate::kernel::{Board, MoveText, Player};
+use crate::kernel::{Board, Player};
 use crate::script::engine_factory;
 use crate::session::Session;
 use input::{Input, Line};
@@ -653,35 +654,22 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
         let more = if options.len() > 12 { ", ..." } else { "" };
         format!("{}{more}", names.join(", "))
     };
+    let content = session.engine.content();
     match kind {
-        DecisionKind::Move => {
-            let wanted: MoveText = text.parse().map_err(|e| {
-                if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) {
-                    format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4")
-                } else {
-                    e
-                }
-            })?;
-            let matching: Vec<&Choice> =
-                options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m))).collect();
-            match matching.as_slice() {
-                [one] => Ok((*one).clone()),
-                [] => Err(format!("{text} is not a legal move now; legal: {}", listed())),
-                several => Err(format!(
-                    "{text} could mean {}; write every landing square",
-                    several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
-                )),
+        DecisionKind::Move => match choice_text::read(content, decision, text) {
+            Ok(choice) => Ok(choice),
+            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) => {
+                Err(format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4"))
             }
-        }
-        DecisionKind::Card => {
-            let content = session.engine.content();
-            let card = content.find_card(text);
-            options
-                .iter()
-                .find(|o| matches!(o, Choice::Card(c) if Some(*c) == card))
-                .cloned()
-                .ok_or_else(|| format!("'{text}' is not a card you can use now; choose one of: {}", listed()))
-        }
+            Err(Unread::NotAMove(e)) => Err(e),
+            Err(Unread::Ambiguous(several)) => Err(format!(
+                "{text} could mean {}; write every landing square",
+                several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+            )),
+            Err(Unread::NotOffered) => Err(format!("{text} is not a legal move now; legal: {}", listed())),
+        },
+        DecisionKind::Card => choice_text::read(content, decision, text)
+            .map_err(|_| format!("'{text}' is not a card you can use now; choose one of: {}", listed())),
         DecisionKind::Question => {
             // Directions and blocks are named as the board is drawn for the decider;
             // the board's own n/e/s/w still work.
@@ -703,6 +691,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                 })
                 .or_else(|| table::option_by_card(session, options, text))
                 .cloned()
+                .or_else(|| choice_text::read(content, decision, text).ok())
                 .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed()))
         }
     }

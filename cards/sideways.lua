@@ -2,12 +2,11 @@
 -- orthogonal jumps with one of your checkers. The kernel's step_targets and
 -- jump_targets apply R4.5, R4.6, R4.7 and walls (R5.3, R5.6).
 
--- A step (one square away) never lands where a jump (two away) does, so the
--- two lists together name each target once.
-local function joined(steps, jumps)
-  local out = { table.unpack(steps) }
-  for _, sq in ipairs(jumps) do out[#out + 1] = sq end
-  return out
+-- The squares of both lists in one (ask_square offers them in board order
+-- and each once, however they are gathered).
+local function concat(a, b)
+  local out = table.move(a, 1, #a, 1, {})
+  return table.move(b, 1, #b, #out + 1, out)
 end
 
 local function contains(list, x)
@@ -25,7 +24,7 @@ function play(ctx)
   for _, sq in ipairs(ctx:checker_squares{ hippo = false }) do
     local s = ctx:step_targets(sq, "orthogonal")
     local all = s
-    if mine[sq] then all = joined(s, ctx:jump_targets(sq, "orthogonal")) end
+    if mine[sq] then all = concat(s, ctx:jump_targets(sq, "orthogonal")) end
     if #all > 0 then
       movers[#movers + 1] = sq
       steps[sq], targets[sq] = s, all

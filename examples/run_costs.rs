@@ -1,0 +1,30 @@
+//! `cargo run --release --example run_costs -- ROOT DECK`: the time of one whole
+//! resolution of each card's `play` from the deal, answering each question with
+//! its first option (a development aid for the script layer's fixed costs;
+//! `RUNS` sets the repetitions).
+use std::time::Instant;
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::{CardId, GameState, Resolution};
+use alien_checkers::script::ScriptEngine;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let engine = ScriptEngine::load(&ContentRoot::new(&args[1]), &args[2]).unwrap();
+    let state = GameState::new(&engine.content().setup(), 1);
+    let runs: u32 = std::env::var("RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(20_000);
+    for (i, card) in engine.content().cards.iter().enumerate() {
+        let card_id = CardId(i as u16);
+        let mut questions = 0;
+        let start = Instant::now();
+        for _ in 0..runs {
+            let mut answers = Vec::new();
+            while let Resolution::Ask(q) = engine.run_card(&state, card_id, &answers).resolution {
+                answers.push(q.options[0].clone());
+                questions += 1;
+            }
+        }
+        let each = start.elapsed().as_nanos() as f64 / f64::from(runs);
+        println!("{:<14} {each:>8.0} ns per resolution, {} questions", card.id, questions / runs);
+    }
+}

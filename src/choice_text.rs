@@ -7,7 +7,7 @@
 
 use crate::content::Content;
 use crate::game::{Choice, Decision, DecisionKind};
-use crate::kernel::MoveText;
+use crate::kernel::{MoveText, ParseError};
 
 /// `choice` in the one textual form.
 pub fn write(content: &Content, choice: &Choice) -> String {
@@ -36,7 +36,7 @@ pub fn read(content: &Content, decision: &Decision, text: &str) -> Result<Choice
     let options = &decision.options;
     match decision.kind {
         DecisionKind::Move => {
-            let wanted: MoveText = text.parse().map_err(Unread::NotAMove)?;
+            let wanted: MoveText = text.parse().map_err(|e: ParseError| Unread::NotAMove(e.to_string()))?;
             let mut matching = options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m)));
             match (matching.next(), matching.next()) {
                 (Some(one), None) => Ok(one.clone()),

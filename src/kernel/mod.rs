@@ -25,5 +25,5 @@ pub use moves::{
     legal_moves_under,
 };
 pub use player::{Orientation, Player, Rotation};
-pub use square::{BadSquare, Colour, Dir, Square};
+pub use square::{BadSquare, Colour, Dir, ParseError, Square};
 pub use walls::{Edge, EdgePair, Side, Walls};

@@ -9,7 +9,7 @@ use super::bitboard::Bitboard;
 use super::board::{Board, Kind, RuleResult, refuse};
 use super::event::{BoardEvent, Journal};
 use super::player::Player;
-use super::square::{Dir, Square};
+use super::square::{Dir, ParseError, Square};
 
 /// Most jumps in one chain: every jump captures a different opposing checker, and a
 /// player has at most 12 (R1.3).
@@ -86,8 +86,8 @@ pub struct MoveText {
 }
 
 impl FromStr for MoveText {
-    type Err = String;
-    fn from_str(s: &str) -> Result<MoveText, String> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<MoveText, ParseError> {
         let text = s.trim().to_ascii_lowercase();
         let jump = text.contains('x');
         let squares = text
@@ -96,7 +96,7 @@ impl FromStr for MoveText {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("'{s}' is not a move ({e}); write steps like c3-d4 and jumps like c3xe5xg7"))?;
         if squares.len() < 2 || (text.contains('x') && text.contains('-')) {
-            return Err(format!("'{s}' is not a move; write steps like c3-d4 and jumps like c3xe5xg7"));
+            return Err(ParseError(format!("'{s}' is not a move; write steps like c3-d4 and jumps like c3xe5xg7")));
         }
         Ok(MoveText { squares, jump })
     }

@@ -6,7 +6,7 @@ use std::ops::Not;
 use serde::{Deserialize, Serialize};
 
 use super::bitboard::Bitboard;
-use super::square::Dir;
+use super::square::{Dir, ParseError};
 
 /// R1.3: Dark moves first.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
@@ -51,12 +51,12 @@ impl fmt::Display for Player {
 }
 
 impl std::str::FromStr for Player {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Player, String> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Player, ParseError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dark" | "black" | "b" | "d" => Ok(Player::Dark),
             "light" | "white" | "w" | "l" => Ok(Player::Light),
-            _ => Err(format!("'{s}' is not a player (dark or light)")),
+            _ => Err(ParseError(format!("'{s}' is not a player (dark or light)"))),
         }
     }
 }

@@ -75,6 +75,38 @@ impl fmt::Display for BadSquare {
 
 impl std::error::Error for BadSquare {}
 
+/// Text that names no player, direction, edge, wall pair or move: what the
+/// kernel's parsers (`FromStr`) refuse, with the reason as its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<BadSquare> for ParseError {
+    fn from(e: BadSquare) -> ParseError {
+        ParseError(e.to_string())
+    }
+}
+
+impl From<String> for ParseError {
+    fn from(message: String) -> ParseError {
+        ParseError(message)
+    }
+}
+
+/// For callers whose own errors are messages (scenarios, the REPL).
+impl From<ParseError> for String {
+    fn from(e: ParseError) -> String {
+        e.0
+    }
+}
+
 impl FromStr for Square {
     type Err = BadSquare;
     fn from_str(s: &str) -> Result<Square, BadSquare> {
@@ -214,8 +246,8 @@ impl<'de> Deserialize<'de> for Dir {
 }
 
 impl FromStr for Dir {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Dir, String> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Dir, ParseError> {
         let lower = s.trim().to_ascii_lowercase();
         let found = Dir::ALL.into_iter().find(|d| d.name() == lower).or(match lower.as_str() {
             "north" | "up" => Some(Dir::N),
@@ -224,7 +256,7 @@ impl FromStr for Dir {
             "west" | "left" => Some(Dir::W),
             _ => None,
         });
-        found.ok_or_else(|| format!("'{s}' is not a direction (n, ne, e, se, s, sw, w, nw)"))
+        found.ok_or_else(|| ParseError(format!("'{s}' is not a direction (n, ne, e, se, s, sw, w, nw)")))
     }
 }
 

@@ -11,7 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::bitboard::Bitboard;
-use super::square::{Dir, Square};
+use super::square::{Dir, ParseError, Square};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Side {
@@ -93,16 +93,17 @@ impl fmt::Display for Edge {
 }
 
 impl FromStr for Edge {
-    type Err = String;
+    type Err = ParseError;
     /// `d4/d5` (either order): the edge between two orthogonal neighbours.
-    fn from_str(s: &str) -> Result<Edge, String> {
+    fn from_str(s: &str) -> Result<Edge, ParseError> {
         let (a, b) = s
             .split_once('/')
             .ok_or_else(|| format!("'{s}' is not an edge (write the two squares beside it, like d4/d5)"))?;
         let a: Square = a.parse().map_err(|e| format!("{e}"))?;
         let b: Square = b.parse().map_err(|e| format!("{e}"))?;
-        Edge::between(a, b)
-            .ok_or_else(|| format!("{a} and {b} are not orthogonal neighbours, so no edge lies between them"))
+        Edge::between(a, b).ok_or_else(|| {
+            ParseError(format!("{a} and {b} are not orthogonal neighbours, so no edge lies between them"))
+        })
     }
 }
 
@@ -166,13 +167,13 @@ impl fmt::Display for EdgePair {
 }
 
 impl FromStr for EdgePair {
-    type Err = String;
+    type Err = ParseError;
     /// `d4/d5+d5/e5`
-    fn from_str(s: &str) -> Result<EdgePair, String> {
+    fn from_str(s: &str) -> Result<EdgePair, ParseError> {
         let (a, b) =
             s.split_once('+').ok_or_else(|| format!("'{s}' is not a pair of edges (write them like d4/d5+d5/e5)"))?;
         let (a, b): (Edge, Edge) = (a.parse()?, b.parse()?);
-        EdgePair::new(a, b).ok_or_else(|| format!("edges {a} and {b} do not meet at a corner (R5.2)"))
+        EdgePair::new(a, b).ok_or_else(|| ParseError(format!("edges {a} and {b} do not meet at a corner (R5.2)")))
     }
 }
 

@@ -10,6 +10,8 @@
 //! engine returns it without running Lua. Only answers are remembered, never
 //! failures.
 
+use std::cell::RefCell;
+
 use crate::game::GameState;
 use crate::kernel::{Bitboard, Board, Checker, Player, Square, Terrain, Token};
 
@@ -204,6 +206,30 @@ impl<T: Copy> Memo<T> {
     /// The remembered answer, if the run for `user` would read the same on `state`.
     pub fn answer(&self, state: &GameState, user: Player) -> Option<T> {
         (self.user == user && self.reads.iter().all(|r| r.holds(state))).then_some(self.answer)
+    }
+}
+
+/// The last remembered answer of each of a kind of check (a planet's check by
+/// planet and player, a card's `can_play` by card), by slot.
+pub struct Memos<T>(RefCell<Vec<Option<Memo<T>>>>);
+
+impl<T: Copy> Memos<T> {
+    /// `slots` empty slots.
+    pub fn new(slots: usize) -> Memos<T> {
+        Memos(RefCell::new((0..slots).map(|_| None).collect()))
+    }
+
+    /// The answer remembered in `slot`, if its reads hold on `state` for `user`.
+    pub fn answer(&self, slot: usize, state: &GameState, user: Player) -> Option<T> {
+        self.0.borrow().get(slot)?.as_ref()?.answer(state, user)
+    }
+
+    /// Keeps `answer` in `slot` if the run that gave it read only what a memo can
+    /// check (`reads`: the run's trace).
+    pub fn keep(&self, slot: usize, reads: Option<Vec<Read>>, user: Player, answer: T) {
+        if let (Some(reads), Some(entry)) = (reads, self.0.borrow_mut().get_mut(slot)) {
+            *entry = Some(Memo { user, reads, answer });
+        }
     }
 }
 

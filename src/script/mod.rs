@@ -18,11 +18,11 @@
 //! fresh run would, since up to the question a run depends only on the snapshot
 //! and the answers. Anything else (undo, load, a search trying another answer, a
 //! question asked where the coroutine cannot yield, such as inside `pcall`) runs
-//! the script from the start as before.
+//! the script from the start as before. (resume.rs keeps the coroutines.)
 //!
 //! Planet checks and `can_play` are remembered by what they read (memo.rs): when
 //! every read gives the same result again, the earlier answer is returned
-//! without running Lua. [`Accelerators`] turns either shortcut off; results are
+//! without running Lua (`memo::Memos`). [`Accelerators`] turns either shortcut off; results are
 //! the same either way (tests/script_cache.rs).
 
 mod convert;
@@ -31,6 +31,7 @@ mod lasting;
 mod memo;
 mod names;
 mod questions;
+mod resume;
 mod run;
 mod sandbox;
 
@@ -39,13 +40,15 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::prelude::LuaThreadStatus as ThreadStatus;
-use mlua::{Function, Lua, Table, Thread, Value};
+use mlua::{Function, Lua, Table, Value};
 
 pub use sandbox::MEMORY_LIMIT;
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, PlanetId, Resolution};
 use crate::kernel::Player;
+use memo::Memos;
+use resume::{Coroutines, Suspended};
 use run::{Run, RunKind};
 use sandbox::{CompileError, Stop, describe_error, describe_stop};
 
@@ -103,30 +106,6 @@ pub struct ShortcutsTaken {
     pub remembered: u64,
 }
 
-/// A card run stopped at a question, its coroutine suspended at the `ask`.
-struct Suspended {
-    card: CardId,
-    /// The card-start snapshot the run began from.
-    snapshot: GameState,
-    thread: Thread,
-    /// The run as the question left it; `run.answers` are the answers given so far.
-    run: Run,
-    /// Instructions used so far (the budget covers the whole run, as if run afresh).
-    used: u64,
-}
-
-impl Suspended {
-    /// Whether running `card` from `state` with `answers` continues this run.
-    fn continues(&self, state: &GameState, card: CardId, answers: &[Answer]) -> bool {
-        self.card == card
-            && answers.len() == self.run.answers.len() + 1
-            && answers[..self.run.answers.len()] == self.run.answers[..]
-            && *state == self.snapshot
-            // Equal states may differ in whether they record events (game/event.rs).
-            && state.journal.is_recording() == self.snapshot.journal.is_recording()
-    }
-}
-
 /// What a card run produced, with what the script logged.
 #[derive(Debug)]
 pub struct CardRun {
@@ -149,17 +128,15 @@ pub struct ScriptEngine {
     budgets: Budgets,
     /// Failures of `can_play` and planet checks, which cannot fail the game.
     errors: RefCell<Vec<String>>,
-    /// The last card run, if it stopped at a question and no script ran since.
-    suspended: RefCell<Option<Suspended>>,
-    /// A finished card-run coroutine, reset and ready for the next run.
-    spare: RefCell<Option<Thread>>,
+    /// The suspended card run and the spare coroutine (resume.rs).
+    coroutines: Coroutines,
     accelerators: Accelerators,
     /// The last answer of each planet's check, by planet and player.
-    planet_memos: RefCell<Vec<Option<memo::Memo<bool>>>>,
+    planet_memos: Memos<bool>,
     /// The last answer of each planet's `progress`, by planet and player.
-    progress_memos: RefCell<Vec<Option<memo::Memo<f32>>>>,
+    progress_memos: Memos<f32>,
     /// The last answer of each card's `can_play`.
-    card_memos: RefCell<Vec<Option<memo::Memo<bool>>>>,
+    card_memos: Memos<bool>,
     taken: Cell<ShortcutsTaken>,
 }
 
@@ -189,12 +166,11 @@ impl ScriptEngine {
             planets: Vec::new(),
             budgets: Budgets::default(),
             errors: RefCell::new(Vec::new()),
-            suspended: RefCell::new(None),
-            spare: RefCell::new(None),
+            coroutines: Coroutines::default(),
             accelerators: Accelerators::default(),
-            planet_memos: RefCell::new(Vec::new()),
-            progress_memos: RefCell::new(Vec::new()),
-            card_memos: RefCell::new(Vec::new()),
+            planet_memos: Memos::new(0),
+            progress_memos: Memos::new(0),
+            card_memos: Memos::new(0),
             taken: Cell::new(ShortcutsTaken::default()),
         };
         engine.compile()?;
@@ -319,10 +295,10 @@ impl ScriptEngine {
 
     /// Drops the suspended card run and every remembered answer.
     fn forget(&mut self) {
-        self.suspended.take();
-        *self.planet_memos.get_mut() = vec![None; self.planets.len() * 2];
-        *self.progress_memos.get_mut() = vec![None; self.planets.len() * 2];
-        *self.card_memos.get_mut() = vec![None; self.cards.len()];
+        self.coroutines.forget();
+        self.planet_memos = Memos::new(self.planets.len() * 2);
+        self.progress_memos = Memos::new(self.planets.len() * 2);
+        self.card_memos = Memos::new(self.cards.len());
     }
 
     /// How often the shortcuts were taken so far.
@@ -363,7 +339,7 @@ impl ScriptEngine {
         // Any script running ends a suspended card run. Runs can no longer affect
         // one another (each has a fresh environment), so this is caution, not
         // need: an answer normally follows its question with nothing in between.
-        self.suspended.borrow_mut().take();
+        self.coroutines.forget();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(budget, 0);
         let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
@@ -417,21 +393,6 @@ impl ScriptEngine {
         self.content.card(card).map_or_else(|| format!("#{}", card.0), |c| c.id.clone())
     }
 
-    /// A coroutine for a new card run, starting at the prelude's `body`.
-    fn new_thread(&self) -> mlua::Result<Thread> {
-        match self.spare.borrow_mut().take() {
-            Some(thread) => Ok(thread),
-            None => self.lua.create_thread(self.prelude.body.clone()),
-        }
-    }
-
-    /// Keeps a finished coroutine for the next run.
-    fn recycle(&self, thread: Thread) {
-        if thread.reset(self.prelude.body.clone()).is_ok() {
-            *self.spare.borrow_mut() = Some(thread);
-        }
-    }
-
     /// Runs a card's `play` from `state` (the card-start snapshot) with `answers`.
     pub fn run_card(&self, state: &GameState, card: CardId, answers: &[Answer]) -> CardRun {
         let Some(script) = self.cards.get(usize::from(card.0)) else {
@@ -439,15 +400,15 @@ impl ScriptEngine {
             return CardRun { resolution: Resolution::Failed(format!("no card {label}")), log: Vec::new() };
         };
         let failed = |m: String| Resolution::Failed(format!("card '{}' failed: {m}", self.card_label(card)));
-        let suspended = self.suspended.borrow_mut().take();
-        let (thread, run, used, snapshot) = match suspended {
-            Some(s) if self.accelerators.resume && s.continues(state, card, answers) => {
+        let continuing = self.accelerators.resume.then(|| self.coroutines.continuing(state, card, answers)).flatten();
+        let (thread, run, used, snapshot) = match continuing {
+            Some(s) => {
                 let mut run = s.run;
                 run.answers.push(answers[answers.len() - 1].clone());
                 self.count_shortcut(|t| t.resumed += 1);
                 (s.thread, run, s.used, Some(s.snapshot))
             }
-            _ => match self.new_thread() {
+            None => match self.coroutines.thread(&self.lua, &self.prelude.body) {
                 Ok(thread) => (thread, self.run_for(state, state.to_move, RunKind::Play(card), answers), 0, None),
                 Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: Vec::new() },
             },
@@ -474,7 +435,7 @@ impl ScriptEngine {
                 if yielded && self.accelerators.resume {
                     let log = run.log.clone();
                     let snapshot = snapshot.unwrap_or_else(|| state.clone());
-                    *self.suspended.borrow_mut() = Some(Suspended { card, snapshot, thread, run, used });
+                    self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
                     return CardRun { resolution: Resolution::Ask(question), log };
                 }
                 Resolution::Ask(question)
@@ -484,7 +445,7 @@ impl ScriptEngine {
             (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
         };
         if status == ThreadStatus::Finished {
-            self.recycle(thread);
+            self.coroutines.recycle(thread, &self.prelude.body);
         }
         CardRun { resolution, log: run.log }
     }
@@ -605,27 +566,19 @@ impl ScriptEngine {
         self.content.planet(planet).map_or("?", |p| p.id.as_str())
     }
 
-    /// The remembered answer in `memos[slot]`, if its reads hold on `state`.
-    fn remembered<T: Copy>(
-        &self,
-        memos: &RefCell<Vec<Option<memo::Memo<T>>>>,
-        slot: usize,
-        state: &GameState,
-        user: Player,
-    ) -> Option<T> {
+    /// The answer remembered in `memos[slot]`, if its reads hold on `state`.
+    fn remembered<T: Copy>(&self, memos: &Memos<T>, slot: usize, state: &GameState, user: Player) -> Option<T> {
         if !self.accelerators.memo {
             return None;
         }
-        let answer = memos.borrow().get(slot)?.as_ref()?.answer(state, user)?;
+        let answer = memos.answer(slot, state, user)?;
         self.count_shortcut(|t| t.remembered += 1);
         Some(answer)
     }
 
     /// Keeps `answer` in `memos[slot]` if `run` read only what a memo can check.
-    fn remember<T: Copy>(&self, memos: &RefCell<Vec<Option<memo::Memo<T>>>>, slot: usize, run: Run, answer: T) -> T {
-        if let (Some(reads), Some(entry)) = (run.trace, memos.borrow_mut().get_mut(slot)) {
-            *entry = Some(memo::Memo { user: run.user, reads, answer });
-        }
+    fn remember<T: Copy>(&self, memos: &Memos<T>, slot: usize, run: Run, answer: T) -> T {
+        memos.keep(slot, run.trace, run.user, answer);
         answer
     }
 

@@ -211,7 +211,8 @@ pub fn panel(session: &Session, view: View) -> String {
             };
             let mut what = Vec::new();
             if let Some(text) = session.effect_text(effect.card, effect.moves == MoveRules::STANDARD) {
-                what.push(text);
+                // A manifest's sentence, joined to the rest of the line.
+                what.push(text.trim_end_matches('.').to_string());
             }
             if effect.moves.pawns_step_back {
                 what.push(format!("{whose} pawns may step back"));

@@ -2,8 +2,9 @@
 //! scenarios and the REPL: a move as the kernel writes it (`c3-d4`,
 //! `c3xe5xg7`), a card by its id (`water`), an answer as it displays (`d4`,
 //! `clockwise`, `c3-d4`). Saves put the kind in front (`card water`,
-//! `answer d4`, session.rs), and the REPL also takes an option's number and
-//! answers as the decider sees them (repl/mod.rs), then falls back on this.
+//! `answer d4`, session.rs). The REPL reads moves and cards through it; it
+//! reads answers as the decider sees them (directions and blocks as drawn for
+//! them, repl/mod.rs), and takes an option's number anywhere.
 
 use crate::content::Content;
 use crate::game::{Choice, Decision, DecisionKind};

@@ -691,7 +691,6 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                 })
                 .or_else(|| table::option_by_card(session, options, text))
                 .cloned()
-                .or_else(|| choice_text::read(content, decision, text).ok())
                 .ok_or_else(|| format!("'{text}' is not an answer here; choose one of: {}", listed()))
         }
     }

@@ -36,7 +36,7 @@ use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
     Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, EVENT_KINDS, Effect, Event, EventLog,
-    GameState, Lasting, Moved, Resolution, Step, check_data,
+    GameState, Lasting, Moved, Pile, Resolution, Step, check_data,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -438,8 +438,8 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     for (&p, &c) in s.counters.iter().flatten() {
         *state.counters_mut(p) = c;
     }
-    let mut draw: Vec<CardId> = setup.deck.clone();
-    let mut face_up = Vec::new();
+    let mut draw: Pile = setup.deck.iter().copied().collect();
+    let mut face_up = Pile::new();
     if let Subject::Card(card) = subject {
         face_up.push(card);
         if let Some(i) = draw.iter().position(|&c| c == card) {
@@ -447,14 +447,14 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         }
     }
     state.piles.draw = match &s.draw {
-        Some(n) => ids(content, n)?,
+        Some(n) => ids(content, n)?.into(),
         None => draw,
     };
     state.piles.face_up = match &s.face_up {
-        Some(n) => ids(content, n)?,
+        Some(n) => ids(content, n)?.into(),
         None => face_up,
     };
-    state.piles.discard = ids(content, s.discard.as_deref().unwrap_or(&[]))?;
+    state.piles.discard = ids(content, s.discard.as_deref().unwrap_or(&[]))?.into();
     Ok(state)
 }
 

@@ -415,8 +415,8 @@ fn the_search_uses_every_shipped_card_and_answers_its_questions() {
         }
         let piles = &mut state.piles;
         piles.discard.append(&mut piles.face_up);
-        piles.draw.retain(|&c| c != card);
-        piles.discard.retain(|&c| c != card);
+        piles.draw.retain(|c| *c != card);
+        piles.discard.retain(|c| *c != card);
         piles.draw.insert(0, card);
         let turn = state.turn;
         let (mut offered, mut used) = (false, false);

@@ -2,7 +2,7 @@
 //! keep the counters planets read, and the piles (R8.18, R8.20).
 
 use super::state::GameState;
-use super::{GameError, GameEvent, Piles};
+use super::{GameError, GameEvent, Pile, Piles};
 use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves_under};
 
 impl GameState {
@@ -48,18 +48,19 @@ impl GameState {
     /// and its top card is turned face up.
     pub fn reshuffle_all(&mut self) {
         let Piles { draw, face_up, discard } = std::mem::take(&mut self.piles);
-        let mut all: Vec<_> = discard.into_iter().chain(face_up).chain(draw).collect();
+        let mut all: Pile = discard.into_iter().chain(face_up).chain(draw).collect();
         self.rng.shuffle(&mut all);
         self.journal.push(|| GameEvent::Reshuffled { cards: all.len(), everything: true });
-        let top: Vec<_> = all.drain(..all.len().min(1)).collect();
+        let top: Pile = all.drain(..all.len().min(1)).collect();
         if let Some(&card) = top.first() {
             self.journal.push(|| GameEvent::CardDrawn { card });
         }
-        self.piles = Piles { draw: all, face_up: top, discard: Vec::new() };
+        self.piles = Piles { draw: all, face_up: top, discard: Pile::new() };
     }
 
     /// R8.20: puts the draw pile in a new order, which must hold the same cards.
     pub fn reorder_draw_pile(&mut self, order: Vec<super::CardId>) -> Result<(), GameError> {
+        let order = Pile::from_vec(order);
         let (mut a, mut b) = (order.clone(), self.piles.draw.clone());
         a.sort();
         b.sort();

@@ -22,7 +22,7 @@ pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
-    Constraint, Counters, EndReason, GameState, Moved, Outcome, Piles, Resolving, RuleOptions, Step, WhenStuck,
+    Constraint, Counters, EndReason, GameState, Moved, Outcome, Pile, Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
 use crate::kernel::{Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, legal_moves_under};
@@ -158,7 +158,7 @@ impl GameState {
     /// face up, one secret planet each. All randomness comes from `seed` (R2.4).
     pub fn new(setup: &Setup, seed: u64) -> GameState {
         let mut rng = GameRng::new(seed);
-        let mut piles = Piles { draw: setup.deck.clone(), ..Piles::default() };
+        let mut piles = Piles { draw: setup.deck.iter().copied().collect(), ..Piles::default() };
         let mut planets = [None, None];
         if setup.rules.cards {
             rng.shuffle(&mut piles.draw);

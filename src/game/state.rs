@@ -45,10 +45,15 @@ pub enum WhenStuck {
 /// the top of the draw pile.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub struct Piles {
-    pub draw: Vec<CardId>,
-    pub face_up: Vec<CardId>,
-    pub discard: Vec<CardId>,
+    pub draw: Pile,
+    pub face_up: Pile,
+    pub discard: Pile,
 }
+
+/// A pile of cards, held inline up to 32 cards (every bundled deck fits), so
+/// that copying a state — a card run copies it several times — allocates
+/// nothing for its piles.
+pub type Pile = smallvec::SmallVec<[CardId; 32]>;
 
 /// Per-player counts the planets read (R9.2, R9.4).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 use mlua::{LuaString, Table, Value};
 
 use super::{ApiBuilder, add, legal_moves_for};
-use crate::game::{CardId, GameEvent};
+use crate::game::GameEvent;
 use crate::kernel::{Checker, Colour, Edge, EdgePair, Player, Square};
 use crate::script::convert::{
     block_filter, checker_filter, counter_name, dir, dirs, move_filter, player, square, square_filter,
@@ -207,7 +207,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
         })?;
         let names = names(lua);
-        let named = |cards: Vec<CardId>| {
+        let named = |cards: crate::game::Pile| {
             let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
             lua.create_sequence_from(ids)
         };

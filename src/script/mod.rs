@@ -414,12 +414,21 @@ impl ScriptEngine {
             },
         };
         let fresh = snapshot.is_none();
+        let mut run = run;
+        // A resumed run gets its answer back at once where the same call would give it.
+        let resumed = match (fresh, questions::resumed_answer(&mut run)) {
+            (false, Some(answer)) => match questions::answer_to_lua(&self.lua, &self.shared.names, answer) {
+                Ok(value) => Some(value),
+                Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: run.log },
+            },
+            _ => None,
+        };
         self.enter(run);
         self.prelude.meter.borrow_mut().start(self.budgets.card, used);
-        let result = if fresh {
-            thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx))
-        } else {
-            thread.resume::<(Value, Value)>(())
+        let result = match resumed {
+            _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx)),
+            Some(answer) => thread.resume::<(Value, Value)>((true, answer)),
+            None => thread.resume::<(Value, Value)>(()),
         };
         let (stop, used) = self.prelude.meter.borrow_mut().end();
         let run = self.leave();

@@ -208,11 +208,15 @@ end
 
 -- Stops the run for the answer to a question (`answer` is HALT): suspends the
 -- engine's coroutine where it can yield, or raises HALT to unwind the run.
+-- The engine resumes it with `true, answer` when it has taken the answer the
+-- same call would now return (questions.rs, `resumed_answer`), or with nothing
+-- when the call must be made again.
 local function suspend()
   local co = RUN[1]
   if co_running() ~= co or not co_isyieldable() then error(HALT, 0) end
-  co_yield(HALT)
+  local given, answer = co_yield(HALT)
   RUN[1] = co
+  return given, answer
 end
 
 -- The host gives a checker as six values (checkers: six per checker in one list);
@@ -251,7 +255,8 @@ local function make_ctx(api)
       methods[name] = function(self, ...)
         local answer = f(self, ...)
         while answer == HALT do
-          suspend()
+          local given, resumed = suspend()
+          if given then return resumed end
           answer = f(self, ...)
         end
         return answer

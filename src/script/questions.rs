@@ -8,7 +8,7 @@ use crate::game::{Answer, GameEvent, Question, QuestionKind};
 use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
 use crate::script::convert::{rule, square};
 use crate::script::names::{Names, names};
-use crate::script::run::{Cx, Halted, R, err, with_run};
+use crate::script::run::{Cx, Halted, R, Run, err, with_run};
 use crate::script::sandbox::Stop;
 
 /// Removes repeated answers, keeping the first of each, without hashing in the
@@ -85,7 +85,7 @@ pub(super) fn ask(
             return Ok(value(&options[0]));
         }
         let Some(answer) = run.answers.get(run.cursor) else {
-            run.halted = Some(Halted::Ask { table, kind, prompt: prompt.clone(), options: options.clone() });
+            run.halted = Some(Halted::Ask { table, kind, prompt: prompt.clone(), options: options.clone(), optional });
             let mut options = options;
             if optional {
                 options.push(Answer::Option("none".into()));
@@ -152,6 +152,27 @@ pub(super) fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) 
     Ok(answer)
 }
 
+/// When a run suspended at a one-answer question resumes with one more answer:
+/// what the same `ask` call would now return, taken here so that the call need
+/// not be made again (the prelude's proxy returns it). `None` when the call must
+/// be made again: an `ask_order` going on, or an answer the call refuses (it
+/// raises the error itself, where the script made the call).
+pub(super) fn resumed_answer(run: &mut Run) -> Option<Option<Answer>> {
+    let Some(Halted::Ask { options, optional, .. }) = &run.halted else { return None };
+    let answer = run.answers.get(run.cursor)?;
+    let none = matches!(answer, Answer::Option(o) if o == "none");
+    let value = if none && *optional {
+        None
+    } else if options.contains(answer) {
+        (!none).then(|| answer.clone())
+    } else {
+        return None;
+    };
+    run.halted = None;
+    run.cursor += 1;
+    Some(value)
+}
+
 /// What `ask` found: an answer (`None` for "none"), or that the run must stop.
 pub(super) enum Asked {
     Answer(Option<Answer>),
@@ -159,11 +180,19 @@ pub(super) enum Asked {
 }
 
 pub(super) fn answer_value(lua: &Cx, asked: Asked) -> R<Value> {
-    Ok(match asked {
-        Asked::Halt => Value::Table(halt_sentinel(lua)?),
-        Asked::Answer(None) => Value::Nil,
-        Asked::Answer(Some(Answer::Square(sq))) => Value::String(names(lua).square(sq)),
-        Asked::Answer(Some(a)) => Value::String(lua.create_string(a.to_string())?),
+    match asked {
+        Asked::Halt => Ok(Value::Table(halt_sentinel(lua)?)),
+        Asked::Answer(answer) => answer_to_lua(lua, names(lua), answer),
+    }
+}
+
+/// An answer as the script gets it: a square's interned name, nil for "none",
+/// or the answer's text.
+pub(super) fn answer_to_lua(lua: &mlua::Lua, names: &Names, answer: Option<Answer>) -> R<Value> {
+    Ok(match answer {
+        None => Value::Nil,
+        Some(Answer::Square(sq)) => Value::String(names.square(sq)),
+        Some(a) => Value::String(lua.create_string(a.to_string())?),
     })
 }
 

@@ -79,6 +79,8 @@ pub(super) enum Halted {
         prompt: String,
         /// Parsed, repeats removed, without `none`.
         options: Vec<Answer>,
+        /// Whether `none` (nil) is an answer too.
+        optional: bool,
     },
     Order(Ordering),
 }

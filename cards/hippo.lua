@@ -6,10 +6,7 @@ function play(ctx)
     return
   end
   -- The kernel knows who may take a hippo: no hippo, no snookle (R8.8), one in the supply.
-  local targets = {}
-  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:opponent() }) do
-    if ctx:can_take_token(sq, "hippo") then targets[#targets + 1] = sq end
-  end
+  local targets = ctx:checker_squares{ owner = ctx:opponent(), can_take = "hippo" }
   if #targets == 0 then
     ctx:log("Galactic hippo: no opposing checker can take a hippo; nothing happens")
     return

@@ -1,10 +1,7 @@
 -- Ring (R8.17): put a ring on one of your checkers without one.
 function play(ctx)
   -- The kernel knows who may take a ring: no ring yet, and one left in the supply.
-  local targets = {}
-  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:player() }) do
-    if ctx:can_take_token(sq, "ring") then targets[#targets + 1] = sq end
-  end
+  local targets = ctx:checker_squares{ owner = ctx:player(), can_take = "ring" }
   if #targets == 0 then
     ctx:log("Ring: no checker of yours can take a ring; nothing happens")
     return

@@ -2,10 +2,7 @@
 -- put_token sends a hippo on that checker back to the supply.
 function play(ctx)
   -- The kernel knows who may take a snookle: none yet, and one left in the supply.
-  local targets = {}
-  for _, sq in ipairs(ctx:checker_squares{ owner = ctx:player() }) do
-    if ctx:can_take_token(sq, "snookle") then targets[#targets + 1] = sq end
-  end
+  local targets = ctx:checker_squares{ owner = ctx:player(), can_take = "snookle" }
   if #targets == 0 then
     ctx:log("Snookle: no checker of yours can take a snookle; nothing happens")
     return

@@ -905,3 +905,25 @@ fn move_modifiers_cannot_make_a_move_list_endless() {
         }
     }
 }
+
+/// `can_take` in a checker filter lists exactly the checkers `can_take_token`
+/// accepts, and a token that does not exist is refused by name.
+#[test]
+fn the_can_take_filter_agrees_with_can_take_token_and_refuses_unknown_tokens() {
+    let agree = r#"function play(ctx)
+  for _, token in ipairs{ "ring", "snookle", "hippo" } do
+    local listed = {}
+    for _, sq in ipairs(ctx:checker_squares{ can_take = token }) do listed[sq] = true end
+    for _, sq in ipairs(ctx:checker_squares()) do
+      assert((listed[sq] or false) == ctx:can_take_token(sq, token), token .. " at " .. sq)
+    end
+  end
+  ctx:put_token("c3", "ring")
+  for _, sq in ipairs(ctx:checker_squares{ can_take = "ring" }) do assert(sq ~= "c3") end
+end"#;
+    let unknown = "function play(ctx)\n  ctx:checker_squares{ can_take = \"crown\" }\nend";
+    let engine = engine(&[("agree", agree), ("unknown", unknown)], &[]);
+    use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
+    let m = failure(&engine, "unknown");
+    assert!(m.contains("'crown' is not a token") && m.contains("unknown.lua:2"), "{m}");
+}

@@ -97,7 +97,7 @@ pub(super) fn squares_of(value: Option<Table>) -> R<Bitboard> {
     Ok(out)
 }
 
-/// `{owner=, kind=, ring=, snookle=, hippo=, colour=}`: which checkers to list or count.
+/// `{owner=, kind=, ring=, snookle=, hippo=, colour=, can_take=}`: which checkers to list or count.
 pub(super) fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
     let mut parsed = CheckerFilter::default();
     let Some(f) = filter else { return Ok(parsed) };
@@ -116,11 +116,12 @@ pub(super) fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
                 })
             }
             b"colour" => parsed.colour = Some(colour_mask(&text(&value)?)?),
+            b"can_take" => parsed.can_take = Some(token(&text(&value)?)?),
             other => {
                 let name = String::from_utf8_lossy(other);
                 let Some(i) = Token::ALL.into_iter().position(|t| t.name() == name) else {
                     return Err(err(format!(
-                        "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo)"
+                        "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take)"
                     )));
                 };
                 match value {

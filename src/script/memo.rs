@@ -26,6 +26,8 @@ pub struct CheckerFilter {
     pub colour: Option<Bitboard>,
     /// Ring, snookle, hippo, in `Token::ALL` order.
     pub tokens: [Option<bool>; 3],
+    /// Only checkers that may take this token now (`Board::can_take_token`).
+    pub can_take: Option<Token>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +60,13 @@ impl CheckerFilter {
                 Some(true) => set &= board.tokens(t),
                 Some(false) => set = set - board.tokens(t),
                 None => {}
+            }
+        }
+        if let Some(token) = self.can_take {
+            for sq in set {
+                if !board.can_take_token(sq, token) {
+                    set.remove(sq);
+                }
             }
         }
         set

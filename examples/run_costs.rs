@@ -13,7 +13,11 @@ fn main() {
     let engine = ScriptEngine::load(&ContentRoot::new(&args[1]), &args[2]).unwrap();
     let state = GameState::new(&engine.content().setup(), 1);
     let runs: u32 = std::env::var("RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(20_000);
+    let only = std::env::var("CARD").ok();
     for (i, card) in engine.content().cards.iter().enumerate() {
+        if only.as_ref().is_some_and(|o| *o != card.id) {
+            continue;
+        }
         let card_id = CardId(i as u16);
         let mut questions = 0;
         let start = Instant::now();

@@ -48,6 +48,7 @@ use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, PlanetId, Resolution};
 use crate::kernel::Player;
 use memo::Memos;
+use questions::OnResume;
 use resume::{Coroutines, Suspended};
 use run::{Run, RunKind};
 use sandbox::{CompileError, Stop, describe_error, describe_stop};
@@ -413,21 +414,34 @@ impl ScriptEngine {
                 Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: Vec::new() },
             },
         };
-        let fresh = snapshot.is_none();
         let mut run = run;
-        // A resumed run gets its answer back at once where the same call would give it.
-        let resumed = match (fresh, questions::resumed_answer(&mut run)) {
-            (false, Some(answer)) => match questions::answer_to_lua(&self.lua, &self.shared.names, answer) {
-                Ok(value) => Some(value),
-                Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: run.log },
+        // A resumed run gets what its question call would now return with the
+        // resume; an `ask_order` that needs another answer asks it without
+        // resuming at all.
+        let resumed = match &snapshot {
+            None => None,
+            Some(_) => match questions::on_resume(&mut run) {
+                OnResume::Ask(question) => {
+                    let log = run.log.clone();
+                    let snapshot = snapshot.unwrap_or_else(|| state.clone());
+                    self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
+                    return CardRun { resolution: Resolution::Ask(question), log };
+                }
+                OnResume::Answer(answer) => Some(questions::answer_to_lua(&self.lua, &self.shared.names, answer)),
+                OnResume::Ordered(order) => Some(names::list(&self.lua, order).map(Value::Table)),
+                OnResume::CallAgain => None,
             },
-            _ => None,
         };
+        let resumed = match resumed.transpose() {
+            Ok(value) => value,
+            Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: run.log },
+        };
+        let fresh = snapshot.is_none();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(self.budgets.card, used);
         let result = match resumed {
             _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx)),
-            Some(answer) => thread.resume::<(Value, Value)>((true, answer)),
+            Some(value) => thread.resume::<(Value, Value)>((true, value)),
             None => thread.resume::<(Value, Value)>(()),
         };
         let (stop, used) = self.prelude.meter.borrow_mut().end();

@@ -8,7 +8,7 @@ use crate::game::{Answer, GameEvent, Question, QuestionKind};
 use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
 use crate::script::convert::{rule, square};
 use crate::script::names::{Names, names};
-use crate::script::run::{Cx, Halted, R, Run, err, with_run};
+use crate::script::run::{Cx, Halted, Ordering, R, Run, err, with_run};
 use crate::script::sandbox::Stop;
 
 /// Removes repeated answers, keeping the first of each, without hashing in the
@@ -106,71 +106,107 @@ pub(super) fn ask(
     })
 }
 
-/// `ask` for one of the named options `left` (not optional, each name once as an
-/// option), without building the options unless the question must be asked:
-/// the index of the first copy of the answer in `left`, or `None` for a halt.
+/// What a run suspended at a question does with one more answer, worked out
+/// here so that the question call need not be made again (its result goes back
+/// with the resume, and the prelude's proxy returns it).
+pub(super) enum OnResume {
+    /// What a one-answer question returns (`None`: nil).
+    Answer(Option<Answer>),
+    /// The order an `ask_order` returns, now complete.
+    Ordered(Vec<String>),
+    /// The `ask_order` needs another answer: the run stays suspended, asking this.
+    Ask(Question),
+    /// The call must be made again: it refuses the answer, and raises the error
+    /// where the script made the call.
+    CallAgain,
+}
+
+pub(super) fn on_resume(run: &mut Run) -> OnResume {
+    match run.halted.take() {
+        Some(Halted::Ask { options, optional, table, kind, prompt }) => {
+            let Some(answer) = run.answers.get(run.cursor) else { return OnResume::CallAgain };
+            let none = matches!(answer, Answer::Option(o) if o == "none");
+            let value = if none && optional {
+                None
+            } else if options.contains(answer) {
+                (!none).then(|| answer.clone())
+            } else {
+                run.halted = Some(Halted::Ask { options, optional, table, kind, prompt });
+                return OnResume::CallAgain;
+            };
+            run.cursor += 1;
+            OnResume::Answer(value)
+        }
+        Some(Halted::Order(mut o)) => match place_items(run, &mut o) {
+            Ok(None) => OnResume::Ordered(o.order),
+            Ok(Some(question)) => {
+                run.halted = Some(Halted::Order(o));
+                OnResume::Ask(question)
+            }
+            Err(_) => {
+                run.halted = Some(Halted::Order(o));
+                OnResume::CallAgain
+            }
+        },
+        None => OnResume::CallAgain,
+    }
+}
+
 /// What `ask_order` offers besides the items: the rest in their present order.
 pub(super) const KEEP: &str = "keep";
 
-/// One answer of `ask_order`: the index of the item for the next place, or
-/// [`KEEP`] (`None`): the items not yet placed follow in their present order.
-pub(super) fn ask_among(lua: &Cx, left: &[String], prompt: impl Fn() -> String) -> R<Option<Option<usize>>> {
-    // `keep` is offered unless an item is itself named so.
-    let keep = !left.iter().any(|s| s == KEEP);
-    let answer = with_run(lua, |run| {
-        if !run.kind.writable() {
-            return Err(err("can_play and planet checks cannot ask questions"));
-        }
-        if left.iter().all(|s| *s == left[0]) {
-            return Ok(Some(Some(0)));
-        }
-        let Some(answer) = run.answers.get(run.cursor) else { return Ok(None) };
-        run.cursor += 1;
-        match answer {
-            Answer::Option(name) if left.contains(name) => Ok(Some(left.iter().position(|s| s == name))),
-            Answer::Option(name) if keep && name == KEEP => Ok(Some(None)),
-            other => Err(err(format!("'{other}' is not an answer to '{}'", prompt()))),
-        }
-    })?;
-    if answer.is_none() {
-        // Each name once, the first copy's place (as `dedup_keep_first`).
-        let mut options = Vec::with_capacity(left.len());
-        for (i, name) in left.iter().enumerate() {
-            if !left[..i].contains(name) {
-                options.push(Answer::Option(name.clone()));
-            }
-        }
-        if keep {
-            options.push(Answer::Option(KEEP.to_string()));
-        }
-        lua.shared.meter.borrow_mut().mark(Stop::Asked(Question {
-            prompt: prompt(),
-            kind: QuestionKind::Option,
-            options,
-        }));
+/// Places `o`'s items with the run's next answers, one answer per place: each
+/// answer names the item for the next place (the first copy of it, as a pile may
+/// hold a card twice, R1.6), or is [`KEEP`]: the items not yet placed follow in
+/// their present order. Places left with one distinct item take it unasked.
+/// Returns the question for the next place when an answer is missing.
+pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>> {
+    if !run.kind.writable() {
+        return Err(err("can_play and planet checks cannot ask questions"));
     }
-    Ok(answer)
+    // `keep` is offered unless an item is itself named so.
+    let keep = !o.left.iter().any(|s| s == KEEP);
+    while !o.left.is_empty() {
+        let pick = if o.left.iter().all(|s| *s == o.left[0]) {
+            Some(0)
+        } else {
+            let Some(answer) = run.answers.get(run.cursor) else { return Ok(Some(order_question(o, keep))) };
+            // A refused answer is not used up: the call made again refuses it too.
+            let pick = match answer {
+                Answer::Option(name) if o.left.contains(name) => o.left.iter().position(|s| s == name),
+                Answer::Option(name) if keep && name == KEEP => None,
+                other => return Err(err(format!("'{other}' is not an answer to '{}'", order_prompt(o)))),
+            };
+            run.cursor += 1;
+            pick
+        };
+        match pick {
+            Some(i) => {
+                let item = o.left.remove(i);
+                o.order.push(item);
+            }
+            None => o.order.append(&mut o.left),
+        }
+    }
+    Ok(None)
 }
 
-/// When a run suspended at a one-answer question resumes with one more answer:
-/// what the same `ask` call would now return, taken here so that the call need
-/// not be made again (the prelude's proxy returns it). `None` when the call must
-/// be made again: an `ask_order` going on, or an answer the call refuses (it
-/// raises the error itself, where the script made the call).
-pub(super) fn resumed_answer(run: &mut Run) -> Option<Option<Answer>> {
-    let Some(Halted::Ask { options, optional, .. }) = &run.halted else { return None };
-    let answer = run.answers.get(run.cursor)?;
-    let none = matches!(answer, Answer::Option(o) if o == "none");
-    let value = if none && *optional {
-        None
-    } else if options.contains(answer) {
-        (!none).then(|| answer.clone())
-    } else {
-        return None;
-    };
-    run.halted = None;
-    run.cursor += 1;
-    Some(value)
+fn order_prompt(o: &Ordering) -> String {
+    format!("{} (position {} of {})", o.prompt, o.order.len() + 1, o.total)
+}
+
+/// The question for `o`'s next place: each item once, then `keep` if offered.
+fn order_question(o: &Ordering, keep: bool) -> Question {
+    let mut options = Vec::with_capacity(o.left.len() + 1);
+    for (i, name) in o.left.iter().enumerate() {
+        if !o.left[..i].contains(name) {
+            options.push(Answer::Option(name.clone()));
+        }
+    }
+    if keep {
+        options.push(Answer::Option(KEEP.to_string()));
+    }
+    Question { prompt: order_prompt(o), kind: QuestionKind::Option, options }
 }
 
 /// What `ask` found: an answer (`None` for "none"), or that the run must stop.

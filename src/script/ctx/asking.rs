@@ -6,8 +6,9 @@ use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
 use crate::script::convert::{optional, strings};
 use crate::script::names::{list, names};
-use crate::script::questions::{answer_value, ask, ask_among, dedup_keep_first, halt_sentinel, read_options};
+use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Halted, Ordering, err, with_run};
+use crate::script::sandbox::Stop;
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- questions ----
@@ -72,25 +73,16 @@ pub(super) fn register(m: &mut ApiBuilder) {
                 Ordering { items: key, prompt, total: left.len(), order: Vec::with_capacity(left.len()), left, cursor }
             }
         };
-        while !o.left.is_empty() {
-            let position = o.order.len() + 1;
-            let question = || format!("{} (position {position} of {})", o.prompt, o.total);
-            let Some(pick) = ask_among(lua, &o.left, question)? else {
+        match with_run(lua, |r| place_items(r, &mut o))? {
+            None => Ok(Value::Table(list(lua, o.order)?)),
+            Some(question) => {
                 with_run(lua, |r| {
                     r.halted = Some(Halted::Order(o));
                     Ok(())
                 })?;
-                return Ok(Value::Table(halt_sentinel(lua)?));
-            };
-            let Some(i) = pick else {
-                // `keep`: the rest as they lie.
-                o.order.append(&mut o.left);
-                break;
-            };
-            // Only the first copy: a pile may hold a card more than once (R1.6).
-            let pick = o.left.remove(i);
-            o.order.push(pick);
+                lua.shared.meter.borrow_mut().mark(Stop::Asked(question));
+                Ok(Value::Table(halt_sentinel(lua)?))
+            }
         }
-        Ok(Value::Table(list(lua, o.order)?))
     });
 }

@@ -187,11 +187,11 @@ pub(super) fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
 /// `{owners = {players…}, empty = bool}` for 2×2 blocks: `owners` asks for at
 /// least one checker of each player named (R8.19), `empty` for four empty
 /// squares (R4.5, R7.1).
-pub(super) fn block_filter(filter: Option<Table>) -> R<BlockFilter> {
+pub(super) fn block_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<BlockFilter> {
     let mut parsed = BlockFilter::default();
     if let Some(f) = filter {
         if let Some(t) = f.raw_get::<Option<Table>>("owners")? {
-            for p in strings(t)? {
+            for p in strings(lua, &t)? {
                 parsed.owners[player(&p)?.index()] = true;
             }
         }
@@ -207,8 +207,85 @@ pub(super) fn optional(opts: &Option<Table>) -> R<bool> {
     })
 }
 
-pub(super) fn strings(t: Table) -> R<Vec<String>> {
-    t.sequence_values::<String>().collect()
+pub(super) fn strings(lua: &mlua::Lua, t: &Table) -> R<Vec<String>> {
+    let mut out = Vec::new();
+    each_text(lua, t, |item| {
+        out.push(utf8(item.text)?.to_string());
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A list item's text as a `&str`.
+pub(super) fn utf8(text: &[u8]) -> R<&str> {
+    std::str::from_utf8(text).map_err(|_| err("a list item is not valid UTF-8 text"))
+}
+
+/// One item of a list read by [`each_text`].
+pub(super) struct Item<'a> {
+    /// The item as text (a number as Rust writes it, as [`text_of`] does).
+    pub(super) text: &'a [u8],
+    /// Where the item's Lua string keeps its text (null for a number), as
+    /// `LuaString::to_pointer` gives it: an interned name is known by it (names.rs).
+    pub(super) address: *const std::ffi::c_void,
+}
+
+/// The most items a list read by [`each_text`] may hold.
+pub(super) const MAX_ITEMS: usize = 4096;
+
+/// Calls `f` with each item of the list `t` (`t[1]`, `t[2]`, … up to the first
+/// nil), each a string or a number. Lists of names are what scripts hand the host
+/// most (a question's options, hundreds of edge pairs), so they are read straight
+/// off the Lua stack: no Lua reference and no Rust string per item, and no
+/// script code runs (raw reads, no metamethods).
+pub(super) fn each_text(lua: &mlua::Lua, t: &Table, mut f: impl FnMut(Item) -> R<()>) -> R<()> {
+    use mlua::ffi;
+    let mut result = Ok(());
+    let mut number = String::new();
+    // SAFETY: `exec_raw` pushes `t` and runs the closure in protected mode. Each
+    // step reads index -1 (the table) raw, which neither allocates nor raises,
+    // and pops what it pushed; a string's bytes are read while it is on the
+    // stack, so it cannot be collected meanwhile. `f` sees bytes only, never the
+    // Lua state, and its errors are Rust values: nothing raises a Lua error here.
+    unsafe {
+        lua.exec_raw::<()>(t, |state| {
+            for i in 1..=MAX_ITEMS + 1 {
+                let kind = ffi::lua_rawgeti(state, -1, i as ffi::lua_Integer);
+                let step = match kind {
+                    ffi::LUA_TNIL => {
+                        ffi::lua_pop(state, 1);
+                        return;
+                    }
+                    _ if i > MAX_ITEMS => Err(err(format!("a list may hold at most {MAX_ITEMS} items"))),
+                    ffi::LUA_TSTRING => {
+                        let mut len = 0;
+                        let ptr = ffi::lua_tolstring(state, -1, &mut len);
+                        let text = std::slice::from_raw_parts(ptr as *const u8, len);
+                        f(Item { text, address: ptr.cast() })
+                    }
+                    ffi::LUA_TNUMBER => {
+                        number.clear();
+                        if ffi::lua_isinteger(state, -1) != 0 {
+                            number.push_str(&ffi::lua_tointegerx(state, -1, std::ptr::null_mut()).to_string());
+                        } else {
+                            number.push_str(&ffi::lua_tonumberx(state, -1, std::ptr::null_mut()).to_string());
+                        }
+                        f(Item { text: number.as_bytes(), address: std::ptr::null() })
+                    }
+                    _ => {
+                        let name = std::ffi::CStr::from_ptr(ffi::lua_typename(state, kind)).to_string_lossy();
+                        Err(err(format!("item {i} of the list is a {name}, not a string")))
+                    }
+                };
+                ffi::lua_pop(state, 1);
+                if step.is_err() {
+                    result = step;
+                    return;
+                }
+            }
+        })?;
+    }
+    result
 }
 
 /// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares

@@ -58,8 +58,8 @@ impl Names {
     }
 
     /// The edge pair `text` names, found by address.
-    pub(super) fn pair(&self, text: &LuaString) -> Option<EdgePair> {
-        self.pair_at.get(&(text.to_pointer() as usize)).copied()
+    pub(super) fn pair(&self, address: *const std::ffi::c_void) -> Option<EdgePair> {
+        self.pair_at.get(&(address as usize)).copied()
     }
 
     /// A player's name as a Lua string (also a square colour's: `dark`, `light`).

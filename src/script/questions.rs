@@ -2,11 +2,11 @@
 //! answer taken from the run's answers, or the run halted so that the question
 //! becomes the game's pending decision (ENGINEERING.md invariant 3).
 
-use mlua::{LuaString, Table, Value};
+use mlua::{Table, Value};
 
 use crate::game::{Answer, GameEvent, Question, QuestionKind};
 use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
-use crate::script::convert::{rule, square};
+use crate::script::convert::{each_text, rule, square, utf8};
 use crate::script::names::{Names, names};
 use crate::script::run::{Cx, Halted, Ordering, R, Run, err, with_run};
 use crate::script::sandbox::Stop;
@@ -237,22 +237,18 @@ pub(super) fn halt_sentinel(lua: &Cx) -> R<Table> {
 }
 
 /// The options of a question, read from its table.
-pub(super) fn read_options(names: &Names, kind: QuestionKind, options: &Table) -> R<Vec<Answer>> {
+pub(super) fn read_options(lua: &Cx, kind: QuestionKind, options: &Table) -> R<Vec<Answer>> {
+    let names = names(lua);
     let mut parsed = Vec::with_capacity(options.raw_len());
-    if kind == QuestionKind::Edges {
-        // Hundreds of them, each costly to parse: found by address.
-        for s in options.sequence_values::<LuaString>() {
-            let s = s?;
-            parsed.push(match names.pair(&s) {
-                Some(pair) => Answer::Edges(pair),
-                None => parse_answer(kind, &s.to_str()?)?,
-            });
-        }
-    } else {
-        for s in options.sequence_values::<String>() {
-            parsed.push(parse_answer(kind, &s?)?);
-        }
-    }
+    each_text(lua, options, |item| {
+        // Edge pairs come by the hundred, each costly to parse: found by address.
+        let pair = if kind == QuestionKind::Edges { names.pair(item.address) } else { None };
+        parsed.push(match pair {
+            Some(pair) => Answer::Edges(pair),
+            None => parse_answer(kind, utf8(item.text)?)?,
+        });
+        Ok(())
+    })?;
     Ok(parsed)
 }
 

@@ -5,7 +5,7 @@ use mlua::{Table, Value};
 use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
 use crate::script::convert::{optional, strings};
-use crate::script::names::{list, names};
+use crate::script::names::list;
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Halted, Ordering, err, with_run};
 use crate::script::sandbox::Stop;
@@ -37,7 +37,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             let options = match kept {
                 Some(Halted::Ask { options, .. }) => options,
                 _ => {
-                    let mut parsed = read_options(names(lua), kind, &options)?;
+                    let mut parsed = read_options(lua, kind, &options)?;
                     // The same answer offered twice is one option (keep the first of each).
                     dedup_keep_first(&mut parsed);
                     // Squares are offered in board order (a1, b1, … h8), however the
@@ -65,7 +65,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let mut o = match again {
             Some(Halted::Order(o)) => o,
             _ => {
-                let left = strings(items)?;
+                let left = strings(lua, &items)?;
                 if left.len() > 64 {
                     return Err(err("ask_order orders at most 64 items"));
                 }

@@ -203,7 +203,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     add(m, "set_draw_order", |lua, order: Table| {
-        let order = strings(order)?;
+        let order = strings(lua, &order)?;
         writing(lua, |r| {
             let ids = order.iter().map(|id| card_id(r, id)).collect::<R<Vec<_>>>()?;
             rule(r.state.reorder_draw_pile(ids))

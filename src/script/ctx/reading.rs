@@ -157,7 +157,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         list(lua, dirs)
     });
     add(m, "blocks", |lua, filter: Option<Table>| {
-        let filter = block_filter(filter)?;
+        let filter = block_filter(lua, filter)?;
         let anchors = read(lua, |s| {
             let set = filter.apply(&s.board);
             (set, Read::Blocks(filter, set))

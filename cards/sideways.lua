@@ -1,6 +1,6 @@
 -- Sideways (R8.10): step any unfrozen checker orthogonally, or a chain of
--- orthogonal jumps with one of your checkers. The kernel's step_targets and
--- jump_targets apply R4.5, R4.6, R4.7 and walls (R5.3, R5.6).
+-- orthogonal jumps with one of your checkers. The kernel's step and jump targets
+-- apply R4.5, R4.6, R4.7 and walls (R5.3, R5.6).
 
 -- The squares of both lists in one (ask_square offers them in board order
 -- and each once, however they are gathered).
@@ -18,16 +18,14 @@ end
 
 function play(ctx)
   local me = ctx:player()
-  local movers, steps, targets = {}, {}, {}
-  local mine = {}
-  for _, sq in ipairs(ctx:checker_squares{ owner = me, hippo = false }) do mine[sq] = true end
+  local steps = ctx:step_targets_of({ hippo = false }, "orthogonal")
+  local jumps = ctx:jump_targets_of({ owner = me, hippo = false }, "orthogonal")
+  local movers, targets = {}, {}
   for _, sq in ipairs(ctx:checker_squares{ hippo = false }) do
-    local s = ctx:step_targets(sq, "orthogonal")
-    local all = s
-    if mine[sq] then all = concat(s, ctx:jump_targets(sq, "orthogonal")) end
-    if #all > 0 then
+    local s, j = steps[sq], jumps[sq]
+    if s or j then
       movers[#movers + 1] = sq
-      steps[sq], targets[sq] = s, all
+      targets[sq] = (s and j) and concat(s, j) or s or j
     end
   end
   if #movers == 0 then
@@ -38,7 +36,7 @@ function play(ctx)
   local from = ctx:ask_checker("Sideways: which checker moves?", movers)
   local to = ctx:ask_square(
     "Sideways: where to? (next square: a step; two squares away: a jump that captures)", targets[from])
-  if contains(steps[from], to) then
+  if contains(steps[from] or {}, to) then
     ctx:relocate(from, to)
     return
   end

@@ -271,4 +271,21 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let targets = with_run(lua, |r| Ok(r.state.board.jump_targets(sq, &d)))?;
         square_list(lua, targets)
     });
+    // The same for every checker a filter picks, in one call: `{[sq] = targets}`
+    // for the checkers that have any.
+    for (name, jumps) in [("step_targets_of", false), ("jump_targets_of", true)] {
+        add(m, name, move |lua, (filter, d): (Option<Table>, Value)| {
+            let (filter, d) = (checker_filter(filter)?, dirs(d)?);
+            let found: Vec<(Square, Vec<Square>)> = with_run(lua, |r| {
+                let board = &r.state.board;
+                let targets = |sq| if jumps { board.jump_targets(sq, &d) } else { board.step_targets(sq, &d) };
+                Ok(filter.apply(board).map(|sq| (sq, targets(sq))).filter(|(_, t)| !t.is_empty()).collect())
+            })?;
+            let t = lua.create_table_with_capacity(0, found.len())?;
+            for (sq, targets) in found {
+                t.raw_set(names(lua).square(sq), square_list(lua, targets)?)?;
+            }
+            Ok(t)
+        });
+    }
 }

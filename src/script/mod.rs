@@ -333,10 +333,10 @@ impl ScriptEngine {
         &self,
         chunk: &Function,
         function: &str,
-        run: Run,
+        run: Box<Run>,
         budget: u64,
         args: impl mlua::IntoLuaMulti,
-    ) -> (Run, Option<Stop>, Result<Value, String>) {
+    ) -> (Box<Run>, Option<Stop>, Result<Value, String>) {
         // Any script running ends a suspended card run. Runs can no longer affect
         // one another (each has a fresh environment), so this is caution, not
         // need: an answer normally follows its question with nothing in between.
@@ -349,12 +349,12 @@ impl ScriptEngine {
     }
 
     /// Makes `run` the current run, which ctx functions work on.
-    fn enter(&self, run: Run) {
+    fn enter(&self, run: Box<Run>) {
         *self.shared.run.borrow_mut() = Some(run);
     }
 
     /// Ends the current run and returns it.
-    fn leave(&self) -> Run {
+    fn leave(&self) -> Box<Run> {
         self.shared.run.borrow_mut().take().expect("a run was entered")
     }
 
@@ -362,10 +362,10 @@ impl ScriptEngine {
         &self,
         chunk: &Function,
         function: &str,
-        run: Run,
+        run: Box<Run>,
         budget: u64,
         args: impl mlua::IntoLuaMulti,
-    ) -> (Run, Result<Value, String>) {
+    ) -> (Box<Run>, Result<Value, String>) {
         let (run, stop, result) = self.invoke(chunk, function, run, budget, args);
         let outcome = match (stop, result) {
             (Some(Stop::Asked(q)), _) => Err(format!("asked '{}' where no question may be asked", q.prompt)),
@@ -375,8 +375,8 @@ impl ScriptEngine {
         (run, outcome)
     }
 
-    fn run_for(&self, state: &GameState, user: Player, kind: RunKind, answers: &[Answer]) -> Run {
-        Run {
+    fn run_for(&self, state: &GameState, user: Player, kind: RunKind, answers: &[Answer]) -> Box<Run> {
+        Box::new(Run {
             kind,
             state: state.clone(),
             user,
@@ -387,7 +387,7 @@ impl ScriptEngine {
             card_ids: self.card_ids.clone(),
             trace: (!kind.writable() && self.accelerators.memo).then(Vec::new),
             halted: None,
-        }
+        })
     }
 
     fn card_label(&self, card: CardId) -> String {
@@ -423,7 +423,7 @@ impl ScriptEngine {
             Some(_) => match questions::on_resume(&mut run) {
                 OnResume::Ask(question) => {
                     let log = run.log.clone();
-                    let snapshot = snapshot.unwrap_or_else(|| state.clone());
+                    let snapshot = snapshot.unwrap_or_else(|| Box::new(state.clone()));
                     self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
                     return CardRun { resolution: Resolution::Ask(question), log };
                 }
@@ -457,7 +457,7 @@ impl ScriptEngine {
             (Some(Stop::Asked(question)), _) => {
                 if yielded && self.accelerators.resume {
                     let log = run.log.clone();
-                    let snapshot = snapshot.unwrap_or_else(|| state.clone());
+                    let snapshot = snapshot.unwrap_or_else(|| Box::new(state.clone()));
                     self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
                     return CardRun { resolution: Resolution::Ask(question), log };
                 }
@@ -579,7 +579,7 @@ impl ScriptEngine {
         function: &str,
         state: &GameState,
         player: Player,
-    ) -> (Run, Result<Value, String>) {
+    ) -> (Box<Run>, Result<Value, String>) {
         let run = self.run_for(state, player, RunKind::Planet, &[]);
         let name = self.shared.names.player(player);
         self.call(&script.chunk, function, run, self.budgets.check, (&self.ctx, name))
@@ -600,7 +600,7 @@ impl ScriptEngine {
     }
 
     /// Keeps `answer` in `memos[slot]` if `run` read only what a memo can check.
-    fn remember<T: Copy>(&self, memos: &Memos<T>, slot: usize, run: Run, answer: T) -> T {
+    fn remember<T: Copy>(&self, memos: &Memos<T>, slot: usize, run: Box<Run>, answer: T) -> T {
         memos.keep(slot, run.trace, run.user, answer);
         answer
     }

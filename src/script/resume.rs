@@ -15,10 +15,10 @@ use crate::game::{Answer, CardId, GameState};
 pub(super) struct Suspended {
     pub(super) card: CardId,
     /// The card-start snapshot the run began from.
-    pub(super) snapshot: GameState,
+    pub(super) snapshot: Box<GameState>,
     pub(super) thread: Thread,
     /// The run as the question left it; `run.answers` are the answers given so far.
-    pub(super) run: Run,
+    pub(super) run: Box<Run>,
     /// Instructions used so far (the budget covers the whole run, as if run afresh).
     pub(super) used: u64,
 }
@@ -29,7 +29,7 @@ impl Suspended {
         self.card == card
             && answers.len() == self.run.answers.len() + 1
             && answers[..self.run.answers.len()] == self.run.answers[..]
-            && *state == self.snapshot
+            && *state == *self.snapshot
             // Equal states may differ in whether they record events (game/event.rs).
             && state.journal.is_recording() == self.snapshot.journal.is_recording()
     }

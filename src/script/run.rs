@@ -124,7 +124,7 @@ pub(super) fn err(message: impl Into<String>) -> LuaError {
 /// [`Run`] (set for the length of one script call) and the interned names.
 /// Captured by the functions themselves, so reaching them costs no lookup.
 pub(super) struct Shared {
-    pub(super) run: RefCell<Option<Run>>,
+    pub(super) run: RefCell<Option<Box<Run>>>,
     pub(super) names: Names,
     /// The run's meter, to mark it halted at a question.
     pub(super) meter: SharedMeter,

@@ -43,11 +43,22 @@ pub enum WhenStuck {
 
 /// The action deck's three piles (R2.4, R3.2), as card ids. Index 0 of `draw` is
 /// the top of the draw pile.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub struct Piles {
     pub draw: Pile,
     pub face_up: Pile,
     pub discard: Pile,
+}
+
+impl Clone for Piles {
+    /// Copied slice by slice (`SmallVec`'s own `clone` goes card by card).
+    fn clone(&self) -> Piles {
+        Piles {
+            draw: Pile::from_slice(&self.draw),
+            face_up: Pile::from_slice(&self.face_up),
+            discard: Pile::from_slice(&self.discard),
+        }
+    }
 }
 
 /// A pile of cards, held inline up to 32 cards (every bundled deck fits), so

@@ -70,37 +70,41 @@ pub fn run(args: &BenchArgs) -> Outcome {
 
     let root = ContentRoot::discover();
     let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
-    let mut card_costs: Vec<f64> = Vec::new();
     let mut decisions = 0u64;
-    let mut scripted = |record: bool, card_costs: &mut Vec<f64>| {
+    let mut scripted = |record: bool| {
         let mut seed = 0;
         median_rate(args.runs, || {
             for _ in 0..args.games {
                 seed += 1;
-                decisions += scripted_game(&engine, seed, record, card_costs);
+                decisions += scripted_game(&engine, seed, record, None);
             }
             u64::from(args.games)
         })
     };
-    let (rate, games) = scripted(false, &mut card_costs);
+    let (rate, games) = scripted(false);
     println!(
         "random {}-deck games: {games} games per run, {rate:.0} games/s (median, 1 thread); {:.4} of the plain playout rate",
         args.deck,
         rate / plain_rate
     );
-    let (recorded, _) = scripted(true, &mut Vec::new());
+    let (recorded, _) = scripted(true);
     println!(
         "the same games with every event recorded: {recorded:.0} games/s ({:+.1}%; search and the figure above record nothing)",
         (recorded / rate - 1.0) * 100.0
     );
-    decisions /= 2;
+    // The card steps timed one by one, in the first run's games again (apart, so
+    // that the clock's cost is in neither figure above).
+    let mut card_costs: Vec<f64> = Vec::new();
+    for seed in 1..=u64::from(args.games) {
+        scripted_game(&engine, seed, false, Some(&mut card_costs));
+    }
     card_costs.sort_by(f64::total_cmp);
     let median = card_costs.get(card_costs.len() / 2).copied().unwrap_or(0.0);
     println!(
         "card resolution (using a card or answering its question): median {:.1} µs over {} resolutions; {:.0} decisions per game",
         median * 1e6,
         card_costs.len(),
-        decisions as f64 / (f64::from(args.games) * args.runs.max(1) as f64)
+        decisions as f64 / (2.0 * f64::from(args.games) * args.runs.max(1) as f64)
     );
 
     let plain = ScriptEngine::load(&root, "plain").map_err(|p| anyhow::anyhow!("{p}"))?;
@@ -152,8 +156,8 @@ fn position(engine: &ScriptEngine, seed: u64) -> GameState {
 }
 
 /// One random game through the full decision loop, recording events or not;
-/// card steps are timed.
-fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, card_costs: &mut Vec<f64>) -> u64 {
+/// with `card_costs`, the card steps are timed into it.
+fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, mut card_costs: Option<&mut Vec<f64>>) -> u64 {
     let mut state = GameState::new(&engine.content().setup(), seed);
     if record {
         state.journal = EventLog::recording();
@@ -162,12 +166,13 @@ fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, card_costs: &mu
     let mut decisions = 0;
     while let Some(decision) = state.pending(engine) {
         let pick: &Choice = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
-        let start = Instant::now();
+        let timed = card_costs.is_some() && decision.kind != DecisionKind::Move;
+        let start = timed.then(Instant::now);
         if state.apply(engine, pick).is_err() {
             break;
         }
-        if decision.kind != DecisionKind::Move {
-            card_costs.push(start.elapsed().as_secs_f64());
+        if let (Some(costs), Some(start)) = (card_costs.as_deref_mut(), start) {
+            costs.push(start.elapsed().as_secs_f64());
         }
         state.journal.take();
         decisions += 1;

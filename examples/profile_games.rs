@@ -8,6 +8,10 @@ use alien_checkers::script::ScriptEngine;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
+/// The binary's allocator, so that the figures match `bench`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let engine = ScriptEngine::load(&ContentRoot::discover(), "standard").unwrap();
     let mut pending = [Duration::ZERO; 3];

@@ -1,16 +1,15 @@
 -- Antimatter (R8.19): empty a 2×2 block holding checkers of both players.
 -- Playable only if such a block exists; the kernel finds the blocks.
 
-local function spots(ctx)
-  return ctx:blocks{ owners = { "dark", "light" } }
-end
+-- The blocks holding checkers of both players.
+local MIXED = { owners = { "dark", "light" } }
 
 function can_play(ctx)
-  return #spots(ctx) > 0
+  return ctx:count_blocks(MIXED) > 0
 end
 
 function play(ctx)
-  local choices = spots(ctx)
+  local choices = ctx:blocks(MIXED)
   if #choices == 0 then
     error("Antimatter: no 2×2 block holds checkers of both players, so the card cannot be used (R8.19)")
   end

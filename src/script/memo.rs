@@ -178,6 +178,7 @@ pub enum Read {
     Terrain(Square, Option<Terrain>),
     Monolith(Option<Square>),
     Blocks(BlockFilter, Bitboard),
+    CountBlocks(BlockFilter, u32),
     Counter(Player, CounterName, u32),
 }
 
@@ -197,6 +198,7 @@ impl Read {
             Read::Terrain(sq, t) => board.terrain_at(*sq) == *t,
             Read::Monolith(m) => board.monolith() == *m,
             Read::Blocks(f, set) => f.apply(board) == *set,
+            Read::CountBlocks(f, n) => f.apply(board).count() == *n,
             Read::Counter(p, c, n) => c.of(state, *p) == *n,
         }
     }

@@ -164,6 +164,15 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })?;
         square_list(lua, anchors)
     });
+    // Only how many: a check such as Antimatter's `can_play` is then remembered
+    // for as long as the number stays the same (memo.rs).
+    add(m, "count_blocks", |lua, filter: Option<Table>| {
+        let filter = block_filter(lua, filter)?;
+        read(lua, |s| {
+            let n = filter.apply(&s.board).count();
+            (n, Read::CountBlocks(filter, n))
+        })
+    });
     add(m, "block_squares", |lua, anchor: String| {
         let anchor = square(&anchor)?;
         let block = crate::kernel::block(anchor)

@@ -309,7 +309,9 @@ for k in rawnext, BASE do BASE_NAMES[k] = true end
 -- the base names are read through the metatable. (This runs before every run
 -- of every script, so it is kept this small.)
 local function new_env()
-  local env = { _G = false }
+  -- Room for `_G` and three functions from the start (the nil fields only size
+  -- the table), so a script's first definitions do not grow it step by step.
+  local env = { _G = false, play = nil, can_play = nil, check = nil }
   env._G = env
   return raw_setmetatable(env, ENV_MT)
 end

@@ -5,10 +5,9 @@ function play(ctx)
   local theirs = ctx:walls(ctx:opponent())
   local modes = {}
   if #theirs > 0 then modes[#modes + 1] = "remove" end
-  local spots -- every free pair of edges meeting at a corner (R5.2), listed only if walls may go
-  if #ctx:walls() < 10 and ctx:supply("walls") >= 2 then
-    spots = ctx:wall_spots()
-    if #spots > 0 then modes[#modes + 1] = "place" end
+  -- A pair of free edges meeting at a corner (R5.2) is a wall spot.
+  if #ctx:walls() < 10 and ctx:supply("walls") >= 2 and ctx:count_wall_spots() > 0 then
+    modes[#modes + 1] = "place"
   end
   if #modes == 0 then
     ctx:log("Walls: no opposing wall to remove and no walls to place; nothing happens")
@@ -17,7 +16,7 @@ function play(ctx)
   local mode = ctx:ask_option("Walls: remove the opponent's walls or place two of yours?", modes, { optional = true })
   if mode == nil then return end
   if mode == "place" then
-    ctx:place_walls(ctx:ask_edges("Walls: where do your two walls go?", spots))
+    ctx:place_walls(ctx:ask_wall_spot("Walls: where do your two walls go?"))
     return
   end
   -- Two of the opponent's walls, one at a time; the only one goes without asking.

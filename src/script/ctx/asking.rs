@@ -10,6 +10,10 @@ use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentine
 use crate::script::run::{Halted, Ordering, err, with_run};
 use crate::script::sandbox::Stop;
 
+/// What `ask_wall_spot` keeps in place of its options table's address (which
+/// is never null) when it halts.
+const WALL_SPOTS: usize = 0;
+
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- questions ----
     let simple: [(&str, QuestionKind); 8] = [
@@ -55,6 +59,21 @@ pub(super) fn register(m: &mut ApiBuilder) {
             answer_value(lua, answer)
         });
     }
+    // One of `wall_spots()`, listed by the host: hundreds of edge pairs that
+    // never need to cross into Lua and back.
+    add(m, "ask_wall_spot", |lua, (prompt, opts): (String, Option<Table>)| {
+        let kept = with_run(lua, |r| {
+            Ok(r.take_halted(|h| {
+                matches!(h, Halted::Ask { table: WALL_SPOTS, kind: QuestionKind::Edges, prompt: p, .. } if *p == prompt)
+            }))
+        })?;
+        let options = match kept {
+            Some(Halted::Ask { options, .. }) => options,
+            _ => with_run(lua, |r| Ok(r.state.board.wall_spots().into_iter().map(Answer::Edges).collect()))?,
+        };
+        let answer = ask(lua, QuestionKind::Edges, prompt, options, optional(&opts)?, WALL_SPOTS)?;
+        answer_value(lua, answer)
+    });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {
         let key = items.to_pointer() as usize;
         // The same call made again when its suspended run resumes (prelude.lua)

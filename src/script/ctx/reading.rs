@@ -191,6 +191,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })?;
         list(lua, edges)
     });
+    add(m, "count_wall_spots", |lua, ()| with_run(lua, |r| Ok(r.state.board.wall_spots().len())));
     add(m, "wall_spots", |lua, ()| {
         let spots = with_run(lua, |r| Ok(r.state.board.wall_spots()))?;
         let names = names(lua);

@@ -29,3 +29,36 @@ fn perft_data_file() {
     }
     assert!(checked >= 9, "the data file lists depths 1-9 of the start position");
 }
+
+/// Steps are listed by source square, then target (seeded random games depend on
+/// the order), with pawns stepping back as Backwards allows and with kings.
+#[test]
+fn steps_are_listed_by_source_then_target() {
+    use alien_checkers::kernel::{Bitboard, MoveRules, Unrecorded, legal_moves_under};
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+
+    let mut checked = 0;
+    for (seed, back) in (0..40u64).map(|s| (s, s % 2 == 1)) {
+        let rules = MoveRules { pawns_step_back: back, ..MoveRules::STANDARD };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let start = Position::start();
+        let (mut board, mut player) = (start.board, start.to_move);
+        let mut moves = Vec::new();
+        for _ in 0..150 {
+            legal_moves_under(&board, player, Bitboard::ALL, &rules, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            if !moves[0].is_jump() {
+                let keys: Vec<_> = moves.iter().map(|m| (m.from(), m.to())).collect();
+                assert!(keys.windows(2).all(|w| w[0] < w[1]), "seed {seed}: steps out of order: {moves:?}");
+                checked += 1;
+            }
+            let pick = moves[(rng.next_u32() as usize) % moves.len()];
+            board.play(&pick, &mut Unrecorded).unwrap();
+            player = !player;
+        }
+    }
+    assert!(checked > 1000, "enough step positions were checked ({checked})");
+}

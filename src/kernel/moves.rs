@@ -312,16 +312,20 @@ impl<'a> Generator<'a> {
     }
 
     /// Pushes every step after what `out` holds.
+    ///
+    /// Ordered by source square, then target, so listings read naturally: each
+    /// source's targets are taken in the order of their index offsets (-9, -7,
+    /// +7, +9), which is their square order, so nothing needs sorting.
     fn steps(&self, out: &mut Vec<Move>) {
-        let start = out.len();
-        for dir in Dir::DIAGONALS {
-            for to in self.step_targets(dir) {
-                let from = to.step(dir.opposite()).expect("a target has a source");
-                out.push(Move::step(from, to));
+        const BY_TARGET: [Dir; 4] = [Dir::SW, Dir::SE, Dir::NW, Dir::NE];
+        let sources = BY_TARGET.map(|d| self.step_targets(d).shift(d.opposite()));
+        for from in sources[0] | sources[1] | sources[2] | sources[3] {
+            for (&dir, movers) in BY_TARGET.iter().zip(&sources) {
+                if movers.contains(from) {
+                    out.push(Move::step(from, from.step(dir).expect("a source has a target")));
+                }
             }
         }
-        // Order by source square, then target, so listings read naturally.
-        out[start..].sort_unstable_by_key(|m| (m.from(), m.to()));
     }
 
     /// Movers with at least one first jump (R4.2, R4.5, R4.6, R5.5).

@@ -1,5 +1,7 @@
-//! `cargo run --release --example ctx_costs -- ROOT DECK`: the cost of each card of a
-//! deck whose cards each repeat one ctx call 1000 times (a development aid).
+//! `cargo run --release --example ctx_costs -- examples/probes probe`: the cost of
+//! each card of a deck whose cards each repeat one ctx call (or a bit of plain
+//! Lua) 1000 times, per repetition (a development aid; `CARD` picks one card,
+//! `RUNS` sets how often each card runs).
 use std::time::Instant;
 
 use alien_checkers::content::ContentRoot;

@@ -1,7 +1,8 @@
 //! `cargo run --release --example run_costs -- ROOT DECK`: the time of one whole
 //! resolution of each card's `play` from the deal, answering each question with
-//! its first option (a development aid for the script layer's fixed costs;
-//! `RUNS` sets the repetitions).
+//! its first option, and the part up to the first question (a development aid
+//! for the script layer's fixed costs; `RUNS` sets the repetitions, `CARD` picks
+//! one card; `-- examples/probes probe` with `CARD=nothing` gives a bare run).
 use std::time::Instant;
 
 use alien_checkers::content::ContentRoot;

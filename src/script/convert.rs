@@ -87,14 +87,23 @@ pub(super) fn dirs(value: Value) -> R<Vec<Dir>> {
     }
 }
 
-pub(super) fn squares_of(value: Option<Table>) -> R<Bitboard> {
+pub(super) fn squares_of(lua: &mlua::Lua, value: Option<Table>) -> R<Bitboard> {
     let mut out = Bitboard::EMPTY;
     if let Some(t) = value {
-        for s in t.sequence_values::<String>() {
-            out.insert(square(&s?)?);
-        }
+        each_text(lua, &t, |item| {
+            out.insert(square_text(item.text)?);
+            Ok(())
+        })?;
     }
     Ok(out)
+}
+
+/// [`square`] of a list item's or a Lua string's bytes.
+fn square_text(text: &[u8]) -> R<Square> {
+    match square_named(text) {
+        Some(sq) => Ok(sq),
+        None => square(utf8(text)?),
+    }
 }
 
 /// `{owner=, kind=, ring=, snookle=, hippo=, colour=, can_take=}`: which checkers to list or count.
@@ -302,15 +311,15 @@ pub(super) struct MoveFilter {
     pub(super) without: Option<Square>,
 }
 
-pub(super) fn move_filter(filter: Option<Table>) -> R<MoveFilter> {
+pub(super) fn move_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<MoveFilter> {
     let Some(f) = filter else {
         return Ok(MoveFilter { allowed: Bitboard::ALL, not_to: Bitboard::EMPTY, without: None });
     };
     let only = f.raw_get::<Option<Table>>("only")?;
-    let allowed = if only.is_some() { squares_of(only)? } else { Bitboard::ALL };
-    let exclude = squares_of(f.raw_get::<Option<Table>>("exclude")?)?;
-    let not_to = squares_of(f.raw_get::<Option<Table>>("not_to")?)?;
-    let without = f.raw_get::<Option<String>>("without")?.map(|s| square(&s)).transpose()?;
+    let allowed = if only.is_some() { squares_of(lua, only)? } else { Bitboard::ALL };
+    let exclude = squares_of(lua, f.raw_get::<Option<Table>>("exclude")?)?;
+    let not_to = squares_of(lua, f.raw_get::<Option<Table>>("not_to")?)?;
+    let without = f.raw_get::<Option<LuaString>>("without")?.map(|s| square_text(&s.as_bytes())).transpose()?;
     Ok(MoveFilter { allowed: allowed - exclude, not_to, without })
 }
 

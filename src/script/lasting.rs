@@ -10,7 +10,8 @@ use serde_json::Value as Json;
 use crate::content::Content;
 use crate::game::{Affected, Data, Datum, Event, Lasting, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES};
 use crate::game::{CardId, EVENT_KINDS, Effect};
-use crate::kernel::{Bitboard, MoveRules, Square};
+use crate::kernel::MoveRules;
+use crate::script::convert::squares_of;
 
 type R<T> = mlua::Result<T>;
 
@@ -31,7 +32,7 @@ pub struct EffectSpec {
 /// `"opponent"` or `"both"`), `moves` (`pawns_step_back`, `closed`,
 /// `capture_optional`) and `data` (the effect's own plain values). Any other key
 /// is an error, so a misspelt rule is not silently ignored.
-pub fn effect_spec(spec: &Table) -> R<EffectSpec> {
+pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
     only_keys(spec, &["lasts", "affects", "moves", "data"], "an effect has only lasts, affects, moves and data")?;
     let lasts = match spec.raw_get::<Value>("lasts")? {
         Value::Integer(n) if (1..=100).contains(&n) => Lasting::OwnerTurns(n as u32),
@@ -65,7 +66,7 @@ pub fn effect_spec(spec: &Table) -> R<EffectSpec> {
         )?;
         moves.pawns_step_back = flag(&m, "pawns_step_back")?;
         moves.capture_optional = flag(&m, "capture_optional")?;
-        moves.closed = squares_of(m.raw_get::<Option<Table>>("closed")?)?;
+        moves.closed = squares_of(lua, m.raw_get::<Option<Table>>("closed")?)?;
     }
     let data = match spec.raw_get::<Option<Table>>("data")? {
         Some(t) => data_of(&t)?,
@@ -92,16 +93,6 @@ fn only_keys(t: &Table, keys: &[&str], message: &str) -> R<()> {
         }
     }
     Ok(())
-}
-
-fn squares_of(value: Option<Table>) -> R<Bitboard> {
-    let mut out = Bitboard::EMPTY;
-    if let Some(t) = value {
-        for s in t.sequence_values::<String>() {
-            out.insert(s?.parse::<Square>().map_err(|e| err(e.to_string()))?);
-        }
-    }
-    Ok(out)
 }
 
 /// An effect's data from a Lua table with string keys. Values are booleans,

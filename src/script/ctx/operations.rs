@@ -88,7 +88,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let wanted: MoveText = rule(text.parse())?;
         // Refused in a read-only run before the filter is read, as ever.
         writing(lua, |_| Ok(()))?;
-        let filter = move_filter(filter)?;
+        let filter = move_filter(lua, filter)?;
         writing(lua, |r| {
             let mut legal = legal_moves_for(r, filter)?;
             legal.retain(|m| wanted.matches(m));
@@ -126,7 +126,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     add(m, "set_constraint", |lua, squares: Table| {
-        let movers = squares_of(Some(squares))?;
+        let movers = squares_of(lua, Some(squares))?;
         writing(lua, |r| {
             let card = acting_card(r)?;
             r.state.next_constraint = Some(Constraint { card, movers });
@@ -140,7 +140,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     // ---- lasting effects (game/lasting.rs, game/react.rs) ----
     add(m, "add_effect", |lua, spec: Table| {
-        let EffectSpec { affects, moves, lasts, data } = effect_spec(&spec)?;
+        let EffectSpec { affects, moves, lasts, data } = effect_spec(lua, &spec)?;
         writing(lua, |r| {
             let turn = Some(r.state.turn);
             let card = acting_card(r)?;

@@ -257,13 +257,13 @@ pub(super) fn register(m: &mut ApiBuilder) {
 
     // ---- move helpers ----
     add(m, "legal_moves", |lua, filter: Option<Table>| {
-        let filter = move_filter(filter)?;
+        let filter = move_filter(lua, filter)?;
         let moves: Vec<String> =
             with_run(lua, |r| Ok(legal_moves_for(r, filter)?.iter().map(ToString::to_string).collect()))?;
         list(lua, moves)
     });
     add(m, "count_moves", |lua, filter: Option<Table>| {
-        let filter = move_filter(filter)?;
+        let filter = move_filter(lua, filter)?;
         with_run(lua, |r| Ok(legal_moves_for(r, filter)?.len()))
     });
     add(m, "step_targets", |lua, (sq, d): (String, Value)| {

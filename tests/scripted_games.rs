@@ -16,6 +16,8 @@ fn engine(deck: &str) -> ScriptEngine {
 
 fn check_invariants(state: &GameState, totals: &Totals) {
     state.board.check_conservation(totals).unwrap_or_else(|e| panic!("turn {}: {e}", state.turn));
+    // The quick test the turn uses to skip a move step agrees with the list.
+    assert_eq!(state.has_legal_move(), !state.legal_moves().is_empty(), "turn {}", state.turn);
 }
 
 /// Plays one random game; returns the decisions and the final state.

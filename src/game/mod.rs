@@ -25,7 +25,9 @@ pub use state::{
     Constraint, Counters, EndReason, GameState, Moved, Outcome, Pile, Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
-use crate::kernel::{Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, legal_moves_under};
+use crate::kernel::{
+    Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, any_legal_move_under, legal_moves_under,
+};
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
 /// plain checkers use [`BlankCards`].
@@ -205,6 +207,12 @@ impl GameState {
         }
         legal_moves_under(&self.board, self.to_move, Bitboard::ALL, &rules, &mut out);
         out
+    }
+
+    /// Whether the player to move has a legal move: [`GameState::legal_moves`]
+    /// is not empty (a constraint only narrows which checkers move, R4.8).
+    pub fn has_legal_move(&self) -> bool {
+        any_legal_move_under(&self.board, self.to_move, Bitboard::ALL, &self.move_rules(self.to_move))
     }
 
     /// The pending decision, or `None` when the game is over.

@@ -148,7 +148,7 @@ impl GameState {
     /// the game is over.
     fn skip_step(&mut self, host: &dyn CardHost) -> Option<Then> {
         match self.step {
-            Step::Move if self.legal_moves().is_empty() => {
+            Step::Move if !self.has_legal_move() => {
                 if self.rules.when_stuck == WhenStuck::Lose {
                     self.finish(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
                     return None;

@@ -226,6 +226,13 @@ pub fn legal_moves_under(board: &Board, player: Player, allowed: MoverMask, rule
     }
 }
 
+/// Whether [`legal_moves_under`] would list any move, without listing them: a
+/// checker with a first jump has a jump chain, else any step will do.
+pub fn any_legal_move_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules) -> bool {
+    let generator = Generator::new(board, player, allowed).under(rules);
+    !generator.jumpers().is_empty() || Dir::DIAGONALS.iter().any(|&d| !generator.step_targets(d).is_empty())
+}
+
 /// Orders jump chains by start square, then landings, so listings read naturally.
 fn sort_jumps(out: &mut [Move]) {
     if out.len() > 1 {

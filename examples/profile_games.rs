@@ -13,7 +13,8 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let engine = ScriptEngine::load(&ContentRoot::discover(), "standard").unwrap();
+    let deck = std::env::var("DECK").unwrap_or_else(|_| "standard".into());
+    let engine = ScriptEngine::load(&ContentRoot::discover(), &deck).unwrap();
     let mut pending = [Duration::ZERO; 3];
     let mut apply = [Duration::ZERO; 3];
     let mut counts = [0u32; 3];

@@ -420,6 +420,7 @@ impl ScriptEngine {
         // resuming at all.
         let resumed = match &snapshot {
             None => None,
+            // The values are made without the memory limit, as host functions make theirs.
             Some(_) => match questions::on_resume(&mut run) {
                 OnResume::Ask(question) => {
                     let log = run.log.clone();
@@ -427,8 +428,14 @@ impl ScriptEngine {
                     self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
                     return CardRun { resolution: Resolution::Ask(question), log };
                 }
-                OnResume::Answer(answer) => Some(questions::answer_to_lua(&self.lua, &self.shared.names, answer)),
-                OnResume::Ordered(order) => Some(names::list(&self.lua, order).map(Value::Table)),
+                OnResume::Answer(answer) => {
+                    let _unlimited = ctx::Unlimited::new(&self.lua);
+                    Some(questions::answer_to_lua(&self.lua, &self.shared.names, answer))
+                }
+                OnResume::Ordered(order) => {
+                    let _unlimited = ctx::Unlimited::new(&self.lua);
+                    Some(names::list(&self.lua, order).map(Value::Table))
+                }
                 OnResume::CallAgain => None,
             },
         };
@@ -487,8 +494,12 @@ impl ScriptEngine {
         let handler = RunKind::Handler { card: effect.card, effect: effect.id };
         let run = self.run_for(state, effect.owner, handler, answers);
         let whose = |p: Player| p.to_string().to_ascii_lowercase();
+        // Made from Rust, as host functions make their values: without the
+        // memory limit, under which mlua guards each allocation (ctx/mod.rs).
+        let unlimited = ctx::Unlimited::new(&self.lua);
         let args = lasting::event_to_lua(&self.lua, &self.content, event, &whose(state.to_move))
             .and_then(|e| Ok((e, lasting::effect_to_lua(&self.lua, &self.content, effect, &whose(effect.owner))?)));
+        drop(unlimited);
         let (event_table, effect_table) = match args {
             Ok(tables) => tables,
             Err(e) => return failed(describe_error(&e)),

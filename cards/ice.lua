@@ -2,11 +2,7 @@
 -- more square the way it was going. The effect's data remembers its square.
 
 local function ice_spots(ctx)
-  local spots = {}
-  for _, sq in ipairs(ctx:squares{ empty = true, colour = "dark" }) do
-    if not ctx:has_marker("ice", sq) then spots[#spots + 1] = sq end
-  end
-  return spots
+  return ctx:squares{ empty = true, colour = "dark", markers = { ice = false } }
 end
 
 function can_play(ctx)

@@ -4,11 +4,7 @@
 
 -- Checkers with no bomb under them yet.
 local function targets(ctx)
-  local found = {}
-  for _, sq in ipairs(ctx:checker_squares()) do
-    if not ctx:has_marker("bomb", sq) then found[#found + 1] = sq end
-  end
-  return found
+  return ctx:checker_squares{ markers = { bomb = false } }
 end
 
 function can_play(ctx)

@@ -5,8 +5,9 @@
 use mlua::{LuaString, Table, Value};
 
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
-use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, KindFilter, SquareFilter};
-use crate::script::run::{R, err};
+use crate::script::ctx::marker_kind;
+use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, KindFilter, MarkerFilter, SquareFilter};
+use crate::script::run::{Cx, R, err};
 
 pub(super) fn rule<T, E: std::fmt::Display>(r: Result<T, E>) -> R<T> {
     r.map_err(|e| err(e.to_string()))
@@ -107,7 +108,7 @@ fn square_text(text: &[u8]) -> R<Square> {
 }
 
 /// `{owner=, kind=, ring=, snookle=, hippo=, colour=, can_take=}`: which checkers to list or count.
-pub(super) fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
+pub(super) fn checker_filter(cx: &Cx, filter: Option<Table>) -> R<CheckerFilter> {
     let mut parsed = CheckerFilter::default();
     let Some(f) = filter else { return Ok(parsed) };
     // Only the keys present are visited, so a small filter costs little.
@@ -126,11 +127,12 @@ pub(super) fn checker_filter(filter: Option<Table>) -> R<CheckerFilter> {
             }
             b"colour" => parsed.colour = Some(colour_mask(&text(&value)?)?),
             b"can_take" => parsed.can_take = Some(token(&text(&value)?)?),
+            b"markers" => parsed.markers = marker_filter(cx, &value)?,
             other => {
                 let name = String::from_utf8_lossy(other);
                 let Some(i) = Token::ALL.into_iter().position(|t| t.name() == name) else {
                     return Err(err(format!(
-                        "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take)"
+                        "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take, markers)"
                     )));
                 };
                 match value {
@@ -161,7 +163,7 @@ pub(super) fn colour_mask(colour: &str) -> R<Bitboard> {
 }
 
 /// `{empty=, colour=, half=, back_row=, king_row=, terrain=}`: which squares.
-pub(super) fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
+pub(super) fn square_filter(cx: &Cx, filter: Option<Table>) -> R<SquareFilter> {
     let mut parsed = SquareFilter::default();
     let Some(f) = filter else { return Ok(parsed) };
     f.for_each::<LuaString, Value>(|key, value| {
@@ -181,12 +183,30 @@ pub(super) fn square_filter(filter: Option<Table>) -> R<SquareFilter> {
                     other => Some(terrain(other)?),
                 })
             }
+            b"markers" => parsed.markers = marker_filter(cx, &value)?,
             other => {
                 return Err(err(format!(
-                    "'{}' is not a square filter (empty, colour, half, back_row, king_row, terrain)",
+                    "'{}' is not a square filter (empty, colour, half, back_row, king_row, terrain, markers)",
                     String::from_utf8_lossy(other)
                 )));
             }
+        }
+        Ok(())
+    })?;
+    Ok(parsed)
+}
+
+/// `markers = {name = true/false, …}`: the deck's marker kinds by name.
+fn marker_filter(cx: &Cx, value: &Value) -> R<MarkerFilter> {
+    let Value::Table(t) = value else {
+        return Err(err("the filter's markers must be a table of names and true/false"));
+    };
+    let mut parsed = MarkerFilter::default();
+    t.for_each::<LuaString, Value>(|name, wanted| {
+        let kind = marker_kind(cx, &name.to_str()?)?;
+        match wanted {
+            Value::Boolean(b) => parsed.0[usize::from(kind.0)] = Some(b),
+            _ => return Err(err(format!("the filter's markers.{} must be true or false", name.to_str()?))),
         }
         Ok(())
     })?;

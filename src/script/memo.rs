@@ -13,7 +13,7 @@
 use std::cell::RefCell;
 
 use crate::game::GameState;
-use crate::kernel::{Bitboard, Board, Checker, Player, Square, Terrain, Token};
+use crate::kernel::{Bitboard, Board, Checker, MAX_MARKER_KINDS, MarkerKind, Player, Square, Terrain, Token};
 
 /// Traces longer than this are not kept (a check that reads this much is rare).
 pub const MAX_READS: usize = 32;
@@ -28,6 +28,26 @@ pub struct CheckerFilter {
     pub tokens: [Option<bool>; 3],
     /// Only checkers that may take this token now (`Board::can_take_token`).
     pub can_take: Option<Token>,
+    /// Whether the square holds a marker of each kind (`markers = {name = bool}`).
+    pub markers: MarkerFilter,
+}
+
+/// `markers = {name = true/false, …}` in a checker or square filter: squares
+/// with (true) or without (false) a marker of each kind named.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MarkerFilter(pub [Option<bool>; MAX_MARKER_KINDS]);
+
+impl MarkerFilter {
+    pub fn apply(&self, board: &Board, mut set: Bitboard) -> Bitboard {
+        for (kind, wanted) in MarkerKind::all().zip(self.0) {
+            match wanted {
+                Some(true) => set &= board.marks().at(kind),
+                Some(false) => set = set - board.marks().at(kind),
+                None => {}
+            }
+        }
+        set
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +82,7 @@ impl CheckerFilter {
                 None => {}
             }
         }
+        set = self.markers.apply(board, set);
         if let Some(token) = self.can_take {
             for sq in set {
                 if !board.can_take_token(sq, token) {
@@ -83,6 +104,7 @@ pub struct SquareFilter {
     pub king_row: Option<Player>,
     /// `None` inside for `any`.
     pub terrain: Option<Option<Terrain>>,
+    pub markers: MarkerFilter,
 }
 
 impl SquareFilter {
@@ -111,7 +133,7 @@ impl SquareFilter {
             Some(None) => set &= board.terrain(Terrain::Water) | board.terrain(Terrain::Fire),
             None => {}
         }
-        set
+        self.markers.apply(board, set)
     }
 }
 
@@ -179,6 +201,7 @@ pub enum Read {
     Monolith(Option<Square>),
     Blocks(BlockFilter, Bitboard),
     CountBlocks(BlockFilter, u32),
+    MarkersLeft(MarkerKind, u8),
     Counter(Player, CounterName, u32),
 }
 
@@ -199,6 +222,7 @@ impl Read {
             Read::Monolith(m) => board.monolith() == *m,
             Read::Blocks(f, set) => f.apply(board) == *set,
             Read::CountBlocks(f, n) => f.apply(board).count() == *n,
+            Read::MarkersLeft(kind, n) => board.marks().supply[usize::from(kind.0)] == *n,
             Read::Counter(p, c, n) => c.of(state, *p) == *n,
         }
     }

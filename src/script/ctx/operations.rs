@@ -8,8 +8,9 @@ use crate::game::{Constraint, Effect, GameEvent, check_data};
 use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
 use crate::script::convert::{dir, move_filter, player, rule, square, squares_of, strings, terrain, token};
 use crate::script::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
+use crate::script::memo::Read;
 use crate::script::names::{list, names, square_list};
-use crate::script::run::{R, err, with_run, writing};
+use crate::script::run::{R, err, read, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- operations (each enforces the rules; a refusal is an error) ----
@@ -194,7 +195,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     add(m, "markers_left", |lua, name: String| {
         let kind = marker_kind(lua, &name)?;
-        with_run(lua, |r| Ok(r.state.board.marks().supply[usize::from(kind.0)]))
+        read(lua, |s| {
+            let left = s.board.marks().supply[usize::from(kind.0)];
+            (left, Read::MarkersLeft(kind, left))
+        })
     });
     add(m, "reshuffle", |lua, ()| {
         writing(lua, |r| {

@@ -41,7 +41,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     add(m, "checkers", |lua, filter: Option<Table>| {
-        let filter = checker_filter(filter)?;
+        let filter = checker_filter(lua, filter)?;
         let found: Vec<(Square, Checker)> = with_run(lua, |r| {
             let board = &r.state.board;
             Ok(filter.apply(board).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
@@ -61,7 +61,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         Ok(t)
     });
     add(m, "checker_squares", |lua, filter: Option<Table>| {
-        let filter = checker_filter(filter)?;
+        let filter = checker_filter(lua, filter)?;
         let set = read(lua, |s| {
             let set = filter.apply(&s.board);
             (set, Read::CheckerSquares(filter, set))
@@ -69,7 +69,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         square_list(lua, set)
     });
     add(m, "count", |lua, filter: Option<Table>| {
-        let filter = checker_filter(filter)?;
+        let filter = checker_filter(lua, filter)?;
         read(lua, |s| {
             let n = filter.apply(&s.board).count();
             (n, Read::Count(filter, n))
@@ -92,7 +92,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     add(m, "squares", |lua, filter: Option<Table>| {
-        let filter = square_filter(filter)?;
+        let filter = square_filter(lua, filter)?;
         let set = read(lua, |s| {
             let set = filter.apply(&s.board);
             (set, Read::Squares(filter, set))
@@ -285,7 +285,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // for the checkers that have any.
     for (name, jumps) in [("step_targets_of", false), ("jump_targets_of", true)] {
         add(m, name, move |lua, (filter, d): (Option<Table>, Value)| {
-            let (filter, d) = (checker_filter(filter)?, dirs(d)?);
+            let (filter, d) = (checker_filter(lua, filter)?, dirs(d)?);
             let found: Vec<(Square, Vec<Square>)> = with_run(lua, |r| {
                 let board = &r.state.board;
                 let targets = |sq| if jumps { board.jump_targets(sq, &d) } else { board.step_targets(sq, &d) };

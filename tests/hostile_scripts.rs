@@ -927,3 +927,36 @@ end"#;
     let m = failure(&engine, "unknown");
     assert!(m.contains("'crown' is not a token") && m.contains("unknown.lua:2"), "{m}");
 }
+
+/// `markers` in a filter picks squares with or without a marker of a kind the
+/// deck declares, agreeing with `has_marker`; a kind the deck lacks, or a value
+/// that is not true or false, is refused by name.
+#[test]
+fn the_markers_filter_agrees_with_has_marker_and_refuses_unknown_kinds() {
+    let agree = r#"function play(ctx)
+  ctx:place_marker("flag", "d4")
+  ctx:place_marker("flag", "c3")
+  local with, without = {}, {}
+  for _, sq in ipairs(ctx:squares{ markers = { flag = true } }) do with[sq] = true end
+  for _, sq in ipairs(ctx:squares{ markers = { flag = false } }) do without[sq] = true end
+  for _, sq in ipairs(ctx:squares()) do
+    assert((with[sq] or false) == ctx:has_marker("flag", sq), "with " .. sq)
+    assert((without[sq] or false) ~= ctx:has_marker("flag", sq), "without " .. sq)
+  end
+  local flagged = ctx:checker_squares{ markers = { flag = true } }
+  assert(#flagged == 1 and flagged[1] == "c3", "the checker on c3 stands on a flag")
+end"#;
+    let unknown = "function play(ctx)\n  ctx:squares{ markers = { crown = true } }\nend";
+    let not_bool = "function play(ctx)\n  ctx:checker_squares{ markers = { flag = 1 } }\nend";
+    let root = content(&[("agree", agree), ("unknown", unknown), ("not_bool", not_bool)], &[]);
+    let manifest = root.path().join("cards/agree.yaml");
+    let declared =
+        "name: agree\ntext: a test card\nmarkers:\n  - name: flag\n    glyph: \"%\"\n    supply: 4\n    on: square\n";
+    std::fs::write(&manifest, declared).unwrap();
+    let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
+    use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
+    let m = failure(&engine, "unknown");
+    assert!(m.contains("no marker kind is called 'crown'") && m.contains("unknown.lua:2"), "{m}");
+    let m = failure(&engine, "not_bool");
+    assert!(m.contains("markers.flag must be true or false"), "{m}");
+}

@@ -136,7 +136,7 @@ pub struct ScriptEngine {
     planet_memos: Memos<bool>,
     /// The last answer of each planet's `progress`, by planet and player.
     progress_memos: Memos<f32>,
-    /// The last answer of each card's `can_play`.
+    /// The last answer of each card's `can_play`, by card and player.
     card_memos: Memos<bool>,
     taken: Cell<ShortcutsTaken>,
 }
@@ -299,7 +299,7 @@ impl ScriptEngine {
         self.coroutines.forget();
         self.planet_memos = Memos::new(self.planets.len() * 2);
         self.progress_memos = Memos::new(self.planets.len() * 2);
-        self.card_memos = Memos::new(self.cards.len());
+        self.card_memos = Memos::new(self.cards.len() * 2);
     }
 
     /// How often the shortcuts were taken so far.
@@ -521,7 +521,9 @@ impl ScriptEngine {
         if !script.has_can_play {
             return Ok(true);
         }
-        let slot = usize::from(card.0);
+        // By card and player: the players' card steps alternate, and each
+        // would otherwise forget the other's answer.
+        let slot = usize::from(card.0) * 2 + state.to_move.index();
         if let Some(answer) = self.remembered(&self.card_memos, slot, state, state.to_move) {
             return Ok(answer);
         }

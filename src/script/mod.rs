@@ -416,28 +416,26 @@ impl ScriptEngine {
         };
         let mut run = run;
         // A resumed run gets what its question call would now return with the
-        // resume; an `ask_order` that needs another answer asks it without
+        // resume (made without the memory limit, as host functions make their
+        // values); an `ask_order` that needs another answer asks it without
         // resuming at all.
-        let resumed = match &snapshot {
-            None => None,
-            // The values are made without the memory limit, as host functions make theirs.
-            Some(_) => match questions::on_resume(&mut run) {
-                OnResume::Ask(question) => {
-                    let log = run.log.clone();
-                    let snapshot = snapshot.unwrap_or_else(|| Box::new(state.clone()));
-                    self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
-                    return CardRun { resolution: Resolution::Ask(question), log };
-                }
-                OnResume::Answer(answer) => {
-                    let _unlimited = ctx::Unlimited::new(&self.lua);
-                    Some(questions::answer_to_lua(&self.lua, &self.shared.names, answer))
-                }
-                OnResume::Ordered(order) => {
-                    let _unlimited = ctx::Unlimited::new(&self.lua);
-                    Some(names::list(&self.lua, order).map(Value::Table))
-                }
-                OnResume::CallAgain => None,
-            },
+        let on_resume = if snapshot.is_some() { questions::on_resume(&mut run) } else { OnResume::CallAgain };
+        let resumed = match on_resume {
+            OnResume::Ask(question) => {
+                let log = run.log.clone();
+                let snapshot = snapshot.unwrap_or_else(|| Box::new(state.clone()));
+                self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
+                return CardRun { resolution: Resolution::Ask(question), log };
+            }
+            OnResume::Answer(answer) => {
+                let _unlimited = ctx::Unlimited::new(&self.lua);
+                Some(questions::answer_to_lua(&self.lua, &self.shared.names, answer))
+            }
+            OnResume::Ordered(order) => {
+                let _unlimited = ctx::Unlimited::new(&self.lua);
+                Some(names::list(&self.lua, order).map(Value::Table))
+            }
+            OnResume::CallAgain => None,
         };
         let resumed = match resumed.transpose() {
             Ok(value) => value,

@@ -960,3 +960,18 @@ end"#;
     let m = failure(&engine, "not_bool");
     assert!(m.contains("markers.flag must be true or false"), "{m}");
 }
+
+/// A move filter's keys are checked: a misspelt one is refused by name instead
+/// of being ignored, and a key with the wrong kind of value says what it needs.
+#[test]
+fn a_move_filter_with_a_misspelt_key_is_refused() {
+    let misspelt = "function play(ctx)\n  ctx:legal_moves{ notto = { \"d4\" } }\nend";
+    let wrong = "function play(ctx)\n  ctx:count_moves{ not_to = \"d4\" }\nend";
+    let fine = "function play(ctx)\n  assert(ctx:count_moves{ only = { \"c3\" }, not_to = { \"d4\" } } == 1)\nend";
+    let engine = engine(&[("misspelt", misspelt), ("wrong", wrong), ("fine", fine)], &[]);
+    let m = failure(&engine, "misspelt");
+    assert!(m.contains("'notto' is not a move filter") && m.contains("misspelt.lua:2"), "{m}");
+    let m = failure(&engine, "wrong");
+    assert!(m.contains("not_to must be a list of squares"), "{m}");
+    use_card(&engine, "fine").0.unwrap_or_else(|e| panic!("{e}"));
+}

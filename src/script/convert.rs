@@ -332,15 +332,34 @@ pub(super) struct MoveFilter {
 }
 
 pub(super) fn move_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<MoveFilter> {
-    let Some(f) = filter else {
-        return Ok(MoveFilter { allowed: Bitboard::ALL, not_to: Bitboard::EMPTY, without: None });
-    };
-    let only = f.raw_get::<Option<Table>>("only")?;
-    let allowed = if only.is_some() { squares_of(lua, only)? } else { Bitboard::ALL };
-    let exclude = squares_of(lua, f.raw_get::<Option<Table>>("exclude")?)?;
-    let not_to = squares_of(lua, f.raw_get::<Option<Table>>("not_to")?)?;
-    let without = f.raw_get::<Option<LuaString>>("without")?.map(|s| square_text(&s.as_bytes())).transpose()?;
-    Ok(MoveFilter { allowed: allowed - exclude, not_to, without })
+    let mut parsed = MoveFilter { allowed: Bitboard::ALL, not_to: Bitboard::EMPTY, without: None };
+    let Some(f) = filter else { return Ok(parsed) };
+    let mut exclude = Bitboard::EMPTY;
+    // Only the keys present are visited; a misspelt one is an error, not ignored.
+    f.for_each::<LuaString, Value>(|key, value| {
+        let squares = |value: Value| match value {
+            Value::Table(t) => squares_of(lua, Some(t)),
+            _ => Err(err(format!("the move filter's {} must be a list of squares", key.display()))),
+        };
+        match key.as_bytes().as_ref() {
+            b"only" => parsed.allowed = squares(value)?,
+            b"exclude" => exclude = squares(value)?,
+            b"not_to" => parsed.not_to = squares(value)?,
+            b"without" => match value {
+                Value::String(s) => parsed.without = Some(square_text(&s.as_bytes())?),
+                _ => return Err(err("the move filter's without must be a square")),
+            },
+            other => {
+                return Err(err(format!(
+                    "'{}' is not a move filter (only, exclude, not_to, without)",
+                    String::from_utf8_lossy(other)
+                )));
+            }
+        }
+        Ok(())
+    })?;
+    parsed.allowed = parsed.allowed - exclude;
+    Ok(parsed)
 }
 
 /// The square a name such as `d4` (as the API writes it) names, without

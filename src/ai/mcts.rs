@@ -358,6 +358,17 @@ struct Searcher<'a> {
     path: Vec<u32>,
     available: Vec<u32>,
     untried: Vec<usize>,
+    /// A node's children as (hash, id), to match them with the options.
+    children: Vec<(u64, u32)>,
+}
+
+/// A choice's hash, to find a node's child among many options without comparing
+/// each option with each child.
+fn choice_hash(choice: &Choice) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = crate::hash::Fnv::default();
+    choice.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl<'a> Searcher<'a> {
@@ -382,6 +393,7 @@ impl<'a> Searcher<'a> {
             path: Vec::with_capacity(64),
             available: Vec::with_capacity(64),
             untried: Vec::with_capacity(64),
+            children: Vec::with_capacity(64),
         }
     }
 
@@ -395,6 +407,42 @@ impl<'a> Searcher<'a> {
             c = n.next_sibling;
         }
         None
+    }
+
+    /// Sorts `options` into `node`'s children that made them (`available`) and
+    /// the indices of those not tried yet (`untried`), both in option order. A
+    /// question may offer hundreds of answers: then children are found by hash
+    /// rather than by comparing every option with every child.
+    fn match_children(&mut self, node: u32, options: &[Choice]) {
+        self.available.clear();
+        self.untried.clear();
+        if options.len() <= 16 {
+            for (i, option) in options.iter().enumerate() {
+                match self.child(node, option) {
+                    Some(c) => self.available.push(c),
+                    None => self.untried.push(i),
+                }
+            }
+            return;
+        }
+        self.children.clear();
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            self.children.push((n.choice.as_ref().map_or(0, choice_hash), c));
+            c = n.next_sibling;
+        }
+        self.children.sort_unstable();
+        for (i, option) in options.iter().enumerate() {
+            let hash = choice_hash(option);
+            let start = self.children.partition_point(|&(h, _)| h < hash);
+            let same = self.children[start..].iter().take_while(|&&(h, _)| h == hash);
+            let nodes = &self.nodes;
+            match same.map(|&(_, c)| c).find(|&c| nodes[c as usize].choice.as_ref() == Some(option)) {
+                Some(c) => self.available.push(c),
+                None => self.untried.push(i),
+            }
+        }
     }
 
     fn add_child(&mut self, parent: u32, choice: Choice, mover: Player) -> u32 {
@@ -442,14 +490,7 @@ impl<'a> Searcher<'a> {
             if options.is_empty() {
                 break;
             }
-            self.available.clear();
-            self.untried.clear();
-            for (i, option) in options.iter().enumerate() {
-                match self.child(node, option) {
-                    Some(c) => self.available.push(c),
-                    None => self.untried.push(i),
-                }
-            }
+            self.match_children(node, &options);
             for &c in &self.available {
                 self.nodes[c as usize].avail += 1;
             }

@@ -402,7 +402,7 @@ impl ScriptEngine {
         };
         let failed = |m: String| Resolution::Failed(format!("card '{}' failed: {m}", self.card_label(card)));
         let continuing = self.accelerators.resume.then(|| self.coroutines.continuing(state, card, answers)).flatten();
-        let (thread, run, used, snapshot) = match continuing {
+        let (thread, mut run, used, snapshot) = match continuing {
             Some(s) => {
                 let mut run = s.run;
                 run.answers.push(answers[answers.len() - 1].clone());
@@ -414,7 +414,6 @@ impl ScriptEngine {
                 Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: Vec::new() },
             },
         };
-        let mut run = run;
         // A resumed run gets what its question call would now return with the
         // resume (made without the memory limit, as host functions make their
         // values); an `ask_order` that needs another answer asks it without

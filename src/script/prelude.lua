@@ -209,7 +209,7 @@ end
 -- Stops the run for the answer to a question (`answer` is HALT): suspends the
 -- engine's coroutine where it can yield, or raises HALT to unwind the run.
 -- The engine resumes it with `true, answer` when it has taken the answer the
--- same call would now return (questions.rs, `resumed_answer`), or with nothing
+-- same call would now return (questions.rs, `on_resume`), or with nothing
 -- when the call must be made again.
 local function suspend()
   local co = RUN[1]

@@ -96,14 +96,19 @@ pub(super) fn ask(
             return Ok(Asked::Halt);
         };
         run.cursor += 1;
-        if is_none(answer) && optional {
-            return Ok(Asked::Answer(None));
+        match taken(answer, &options, optional) {
+            Some(value) => Ok(Asked::Answer(value)),
+            None => Err(err(format!("'{answer}' is not an answer to '{prompt}'"))),
         }
-        if !options.contains(answer) {
-            return Err(err(format!("'{answer}' is not an answer to '{prompt}'")));
-        }
-        Ok(value(answer))
     })
+}
+
+/// What a question with `options` (without repeats, without `none`) returns for
+/// `answer`: `Some(None)` for nil (`none`, whoever offered it), `Some(answer)`,
+/// or `None` when it is not an answer to the question.
+fn taken(answer: &Answer, options: &[Answer], optional: bool) -> Option<Option<Answer>> {
+    let none = matches!(answer, Answer::Option(o) if o == "none");
+    if none && optional { Some(None) } else { options.contains(answer).then(|| (!none).then(|| answer.clone())) }
 }
 
 /// What a run suspended at a question does with one more answer, worked out
@@ -124,18 +129,16 @@ pub(super) enum OnResume {
 pub(super) fn on_resume(run: &mut Run) -> OnResume {
     match run.halted.take() {
         Some(Halted::Ask { options, optional, table, kind, prompt }) => {
-            let Some(answer) = run.answers.get(run.cursor) else { return OnResume::CallAgain };
-            let none = matches!(answer, Answer::Option(o) if o == "none");
-            let value = if none && optional {
-                None
-            } else if options.contains(answer) {
-                (!none).then(|| answer.clone())
-            } else {
-                run.halted = Some(Halted::Ask { options, optional, table, kind, prompt });
-                return OnResume::CallAgain;
-            };
-            run.cursor += 1;
-            OnResume::Answer(value)
+            match run.answers.get(run.cursor).and_then(|a| taken(a, &options, optional)) {
+                Some(value) => {
+                    run.cursor += 1;
+                    OnResume::Answer(value)
+                }
+                None => {
+                    run.halted = Some(Halted::Ask { options, optional, table, kind, prompt });
+                    OnResume::CallAgain
+                }
+            }
         }
         Some(Halted::Order(mut o)) => match place_items(run, &mut o) {
             Ok(None) => OnResume::Ordered(o.order),

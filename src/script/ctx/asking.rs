@@ -7,12 +7,36 @@ use crate::game::{Answer, QuestionKind};
 use crate::script::convert::{optional, strings};
 use crate::script::names::list;
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
-use crate::script::run::{Halted, Ordering, err, with_run};
+use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
 use crate::script::sandbox::Stop;
 
 /// What `ask_wall_spot` keeps in place of its options table's address (which
 /// is never null) when it halts.
 const WALL_SPOTS: usize = 0;
+
+/// A one-answer question through the protocol of questions.rs: the options the
+/// same call kept when it halted (known by `table`, `kind` and `prompt`), or
+/// `options()` worked out afresh.
+fn ask_one(
+    lua: &Cx,
+    kind: QuestionKind,
+    prompt: String,
+    table: usize,
+    opts: &Option<Table>,
+    options: impl FnOnce() -> R<Vec<Answer>>,
+) -> R<Value> {
+    let kept = with_run(lua, |r| {
+        Ok(r.take_halted(|h| {
+            matches!(h, Halted::Ask { table: t, kind: k, prompt: p, .. } if *t == table && *k == kind && *p == prompt)
+        }))
+    })?;
+    let options = match kept {
+        Some(Halted::Ask { options, .. }) => options,
+        _ => options()?,
+    };
+    let answer = ask(lua, kind, prompt, options, optional(opts)?, table)?;
+    answer_value(lua, answer)
+}
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- questions ----
@@ -32,47 +56,28 @@ pub(super) fn register(m: &mut ApiBuilder) {
                 return Err(err("a question may offer at most 4096 answers"));
             }
             let table = options.to_pointer() as usize;
-            let kept = with_run(lua, |r| {
-                Ok(r.take_halted(|h| {
-                    matches!(h, Halted::Ask { table: t, kind: k, prompt: p, .. }
-                        if *t == table && *k == kind && *p == prompt)
-                }))
-            })?;
-            let options = match kept {
-                Some(Halted::Ask { options, .. }) => options,
-                _ => {
-                    let mut parsed = read_options(lua, kind, &options)?;
-                    // The same answer offered twice is one option (keep the first of each).
-                    dedup_keep_first(&mut parsed);
-                    // Squares are offered in board order (a1, b1, … h8), however the
-                    // script gathered them.
-                    if matches!(kind, QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) {
-                        parsed.sort_by_key(|a| match a {
-                            Answer::Square(sq) => sq.index(),
-                            _ => usize::MAX,
-                        });
-                    }
-                    parsed
+            ask_one(lua, kind, prompt, table, &opts, || {
+                let mut parsed = read_options(lua, kind, &options)?;
+                // The same answer offered twice is one option (keep the first of each).
+                dedup_keep_first(&mut parsed);
+                // Squares are offered in board order (a1, b1, … h8), however the
+                // script gathered them.
+                if matches!(kind, QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) {
+                    parsed.sort_by_key(|a| match a {
+                        Answer::Square(sq) => sq.index(),
+                        _ => usize::MAX,
+                    });
                 }
-            };
-            let answer = ask(lua, kind, prompt, options, optional(&opts)?, table)?;
-            answer_value(lua, answer)
+                Ok(parsed)
+            })
         });
     }
     // One of `wall_spots()`, listed by the host: hundreds of edge pairs that
     // never need to cross into Lua and back.
     add(m, "ask_wall_spot", |lua, (prompt, opts): (String, Option<Table>)| {
-        let kept = with_run(lua, |r| {
-            Ok(r.take_halted(|h| {
-                matches!(h, Halted::Ask { table: WALL_SPOTS, kind: QuestionKind::Edges, prompt: p, .. } if *p == prompt)
-            }))
-        })?;
-        let options = match kept {
-            Some(Halted::Ask { options, .. }) => options,
-            _ => with_run(lua, |r| Ok(r.state.board.wall_spots().into_iter().map(Answer::Edges).collect()))?,
-        };
-        let answer = ask(lua, QuestionKind::Edges, prompt, options, optional(&opts)?, WALL_SPOTS)?;
-        answer_value(lua, answer)
+        ask_one(lua, QuestionKind::Edges, prompt, WALL_SPOTS, &opts, || {
+            with_run(lua, |r| Ok(r.state.board.wall_spots().into_iter().map(Answer::Edges).collect()))
+        })
     });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {
         let key = items.to_pointer() as usize;

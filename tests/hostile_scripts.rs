@@ -975,3 +975,45 @@ fn a_move_filter_with_a_misspelt_key_is_refused() {
     assert!(m.contains("not_to must be a list of squares"), "{m}");
     use_card(&engine, "fine").0.unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Filters and lists are read raw, straight off the Lua stack (src/script/stack.rs):
+/// no metamethod of the script's runs, and keys or items of the wrong kind, or
+/// too many items, are refused by name with the game intact.
+#[test]
+fn filters_and_lists_are_read_raw_and_strange_ones_refused() {
+    let raw = r#"function play(ctx)
+  local trap = setmetatable({}, {
+    __index = function() error("a metamethod ran") end,
+    __pairs = function() error("a metamethod ran") end,
+    __len = function() error("a metamethod ran") end,
+  })
+  assert(#ctx:checker_squares(trap) == 24, "an empty filter takes every checker")
+  local owned = setmetatable({ owner = "dark" }, { __index = function() error("a metamethod ran") end })
+  assert(#ctx:checker_squares(owned) == 12)
+  assert(ctx:count_moves{ only = setmetatable({ "c3" }, { __index = trap }) } == 2)
+end"#;
+    let table_key = "function play(ctx)\n  ctx:checker_squares{ [{}] = true }\nend";
+    let table_item = "function play(ctx)\n  ctx:ask_square('where?', { 'c3', {} })\nend";
+    let too_many =
+        "function play(ctx)\n  local t = {}\n  for i = 1, 5000 do t[i] = 'c3' end\n  ctx:count_moves{ only = t }\nend";
+    let number_square = "function play(ctx)\n  ctx:count_moves{ not_to = { 42 } }\nend";
+    let engine = engine(
+        &[
+            ("raw", raw),
+            ("table_key", table_key),
+            ("table_item", table_item),
+            ("too_many", too_many),
+            ("number_square", number_square),
+        ],
+        &[],
+    );
+    use_card(&engine, "raw").0.unwrap_or_else(|e| panic!("{e}"));
+    let m = failure(&engine, "table_key");
+    assert!(m.contains("a table cannot name a field here") && m.contains("table_key.lua:2"), "{m}");
+    let m = failure(&engine, "table_item");
+    assert!(m.contains("item 2 of the list is a table, not a string"), "{m}");
+    let m = failure(&engine, "too_many");
+    assert!(m.contains("a list may hold at most 4096 items") && m.contains("too_many.lua:4"), "{m}");
+    let m = failure(&engine, "number_square");
+    assert!(m.contains("42"), "{m}");
+}

@@ -34,6 +34,7 @@ mod questions;
 mod resume;
 mod run;
 mod sandbox;
+mod stack;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

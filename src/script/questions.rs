@@ -248,7 +248,7 @@ pub(super) fn read_options(lua: &Cx, kind: QuestionKind, options: &Table) -> R<V
         let pair = if kind == QuestionKind::Edges { names.pair(item.address) } else { None };
         parsed.push(match pair {
             Some(pair) => Answer::Edges(pair),
-            None => parse_answer(kind, utf8(item.text)?)?,
+            None => parse_answer(kind, utf8(item.bytes)?)?,
         });
         Ok(())
     })?;

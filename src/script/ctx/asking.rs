@@ -34,7 +34,7 @@ fn ask_one(
         Some(Halted::Ask { options, .. }) => options,
         _ => options()?,
     };
-    let answer = ask(lua, kind, prompt, options, optional(opts)?, table)?;
+    let answer = ask(lua, kind, prompt, options, optional(lua, opts)?, table)?;
     answer_value(lua, answer)
 }
 

@@ -76,7 +76,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // never need to cross into Lua and back.
     add(m, "ask_wall_spot", |lua, (prompt, opts): (String, Option<Table>)| {
         ask_one(lua, QuestionKind::Edges, prompt, WALL_SPOTS, &opts, || {
-            with_run(lua, |r| Ok(r.state.board.wall_spots().into_iter().map(Answer::Edges).collect()))
+            with_run(lua, |r| Ok(r.state.board.wall_spots().map(Answer::Edges).collect()))
         })
     });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {

@@ -191,9 +191,9 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })?;
         list(lua, edges)
     });
-    add(m, "count_wall_spots", |lua, ()| with_run(lua, |r| Ok(r.state.board.wall_spots().len())));
+    add(m, "count_wall_spots", |lua, ()| with_run(lua, |r| Ok(r.state.board.wall_spots().count())));
     add(m, "wall_spots", |lua, ()| {
-        let spots = with_run(lua, |r| Ok(r.state.board.wall_spots()))?;
+        let spots: Vec<_> = with_run(lua, |r| Ok(r.state.board.wall_spots().collect()))?;
         let names = names(lua);
         // Both lists are in `EdgePair::all()` order: walk them together.
         let mut all = EdgePair::all().iter().zip(&names.pairs);

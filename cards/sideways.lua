@@ -2,13 +2,6 @@
 -- orthogonal jumps with one of your checkers. The kernel's step and jump targets
 -- apply R4.5, R4.6, R4.7 and walls (R5.3, R5.6).
 
--- The squares of both lists in one (ask_square offers them in board order
--- and each once, however they are gathered).
-local function concat(a, b)
-  local out = table.move(a, 1, #a, 1, {})
-  return table.move(b, 1, #b, #out + 1, out)
-end
-
 local function contains(list, x)
   for _, v in ipairs(list) do
     if v == x then return true end
@@ -18,15 +11,11 @@ end
 
 function play(ctx)
   local me = ctx:player()
-  local steps = ctx:step_targets_of({ hippo = false }, "orthogonal")
-  local jumps = ctx:jump_targets_of({ owner = me, hippo = false }, "orthogonal")
-  local movers, targets = {}, {}
-  for _, sq in ipairs(ctx:checker_squares{ hippo = false }) do
-    local s, j = steps[sq], jumps[sq]
-    if s or j then
-      movers[#movers + 1] = sq
-      targets[sq] = (s and j) and concat(s, j) or s or j
-    end
+  -- Any unfrozen checker with an orthogonal step, and yours with an orthogonal
+  -- jump (ask_checker offers each square once, in board order).
+  local movers = ctx:checker_squares{ hippo = false, can_step = "orthogonal" }
+  for _, sq in ipairs(ctx:checker_squares{ owner = me, hippo = false, can_jump = "orthogonal" }) do
+    movers[#movers + 1] = sq
   end
   if #movers == 0 then
     ctx:log("Sideways: no checker can step or jump orthogonally")
@@ -34,9 +23,14 @@ function play(ctx)
   end
 
   local from = ctx:ask_checker("Sideways: which checker moves?", movers)
+  local steps = ctx:step_targets(from, "orthogonal")
+  local targets = table.move(steps, 1, #steps, 1, {})
+  if ctx:checker(from).owner == me then
+    for _, sq in ipairs(ctx:jump_targets(from, "orthogonal")) do targets[#targets + 1] = sq end
+  end
   local to = ctx:ask_square(
-    "Sideways: where to? (next square: a step; two squares away: a jump that captures)", targets[from])
-  if contains(steps[from] or {}, to) then
+    "Sideways: where to? (next square: a step; two squares away: a jump that captures)", targets)
+  if contains(steps, to) then
     ctx:relocate(from, to)
     return
   end

@@ -1017,3 +1017,31 @@ end"#;
     let m = failure(&engine, "number_square");
     assert!(m.contains("42"), "{m}");
 }
+
+/// `can_step` and `can_jump` in a checker filter list exactly the checkers with
+/// step or jump targets in those directions (frozen checkers included, R4.7),
+/// and an unknown direction is refused by name.
+#[test]
+fn the_can_step_and_can_jump_filters_agree_with_the_targets() {
+    let agree = r#"function play(ctx)
+  ctx:relocate("c3", "d5") -- next to d6: dark can jump north, light south
+  ctx:put_token("e3", "hippo")
+  local seen_jump = false
+  for _, dirs in ipairs{ "orthogonal", "diagonal", "all", { "n", "se" } } do
+    local steps, jumps = {}, {}
+    for _, sq in ipairs(ctx:checker_squares{ can_step = dirs }) do steps[sq] = true end
+    for _, sq in ipairs(ctx:checker_squares{ can_jump = dirs }) do jumps[sq] = true; seen_jump = true end
+    for _, sq in ipairs(ctx:checker_squares()) do
+      assert((steps[sq] or false) == (#ctx:step_targets(sq, dirs) > 0), "step at " .. sq)
+      assert((jumps[sq] or false) == (#ctx:jump_targets(sq, dirs) > 0), "jump at " .. sq)
+    end
+  end
+  assert(seen_jump, "the position has a jump")
+  assert(#ctx:checker_squares{ can_step = "all", hippo = true } == 0, "a frozen checker does not move")
+end"#;
+    let unknown = "function play(ctx)\n  ctx:checker_squares{ can_step = \"up-left\" }\nend";
+    let engine = engine(&[("agree", agree), ("unknown", unknown)], &[]);
+    use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
+    let m = failure(&engine, "unknown");
+    assert!(m.contains("up-left") && m.contains("unknown.lua:2"), "{m}");
+}

@@ -25,6 +25,24 @@ impl Board {
         (!blocked && self.is_empty(to)).then_some(to)
     }
 
+    /// The checker on `from`, if it may move at all (not frozen, R4.7); unlike
+    /// `movable`, no reason is written, for queries over many squares.
+    fn free_checker(&self, from: Square) -> Option<Checker> {
+        self.checker(from).filter(|c| !c.hippo)
+    }
+
+    /// Whether the checker on `from` has a step in any of `dirs` (so that
+    /// [`Board::step_targets`], and [`Board::slide_targets`], are not empty).
+    pub fn can_step(&self, from: Square, dirs: &[Dir]) -> bool {
+        self.free_checker(from).is_some_and(|c| dirs.iter().any(|&d| self.step_open(&c, from, d).is_some()))
+    }
+
+    /// Whether the checker on `from` has a jump in any of `dirs` (so that
+    /// [`Board::jump_targets`] is not empty).
+    pub fn can_jump(&self, from: Square, dirs: &[Dir]) -> bool {
+        self.free_checker(from).is_some_and(|c| dirs.iter().any(|&d| self.jump_landing(&c, from, d).is_some()))
+    }
+
     /// Squares one step away in `dirs` that the checker on `from` may step to.
     pub fn step_targets(&self, from: Square, dirs: &[Dir]) -> Vec<Square> {
         let Ok(checker) = self.movable(from) else { return Vec::new() };

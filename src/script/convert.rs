@@ -6,7 +6,7 @@ use mlua::{LuaString, Table, Value};
 
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
 use crate::script::ctx::marker_kind;
-use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, KindFilter, MarkerFilter, SquareFilter};
+use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, Dirs, KindFilter, MarkerFilter, SquareFilter};
 use crate::script::run::{Cx, R, err};
 use crate::script::stack::{self, Raw, TableAt};
 
@@ -85,13 +85,34 @@ pub(super) fn dir(s: &str) -> R<Dir> {
 /// `"diagonal"`, `"orthogonal"`, `"all"`, one direction, or a list of directions.
 pub(super) fn dirs(value: Value) -> R<Vec<Dir>> {
     match value {
-        Value::String(s) => match s.to_str()?.as_ref() {
-            "diagonal" => Ok(Dir::DIAGONALS.to_vec()),
-            "orthogonal" => Ok(Dir::ORTHOGONALS.to_vec()),
-            "all" => Ok(Dir::ALL.to_vec()),
-            one => Ok(vec![dir(one)?]),
-        },
+        Value::String(s) => named_dirs(&s.to_str()?),
         Value::Table(t) => t.sequence_values::<LuaString>().map(|d| dir(&d?.to_str()?)).collect(),
+        other => Err(err(format!("expected directions, got {}", other.type_name()))),
+    }
+}
+
+/// `"diagonal"`, `"orthogonal"`, `"all"` or one direction.
+fn named_dirs(name: &str) -> R<Vec<Dir>> {
+    match name {
+        "diagonal" => Ok(Dir::DIAGONALS.to_vec()),
+        "orthogonal" => Ok(Dir::ORTHOGONALS.to_vec()),
+        "all" => Ok(Dir::ALL.to_vec()),
+        one => Ok(vec![dir(one)?]),
+    }
+}
+
+/// [`dirs`] of a value read off the stack.
+fn raw_dirs(value: &Raw) -> R<Vec<Dir>> {
+    match value {
+        Raw::Str(t) => named_dirs(utf8(t.bytes)?),
+        Raw::Table(t) => {
+            let mut out = Vec::new();
+            t.texts(|d| {
+                out.push(dir(utf8(d.bytes)?)?);
+                Ok(())
+            })?;
+            Ok(out)
+        }
         other => Err(err(format!("expected directions, got {}", other.type_name()))),
     }
 }
@@ -142,11 +163,13 @@ pub(super) fn checker_filter(cx: &Cx, filter: Option<Table>) -> R<CheckerFilter>
                 b"colour" => parsed.colour = Some(colour_mask(&raw_text(&value)?)?),
                 b"can_take" => parsed.can_take = Some(token(&raw_text(&value)?)?),
                 b"markers" => parsed.markers = marker_filter(cx, &value)?,
+                b"can_step" => parsed.can_step = Some(Dirs::of(&raw_dirs(&value)?)),
+                b"can_jump" => parsed.can_jump = Some(Dirs::of(&raw_dirs(&value)?)),
                 other => {
                     let name = String::from_utf8_lossy(other);
                     let Some(i) = Token::ALL.into_iter().position(|t| t.name() == name) else {
                         return Err(err(format!(
-                            "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take, markers)"
+                            "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take, markers, can_step, can_jump)"
                         )));
                     };
                     parsed.tokens[i] = Some(flag(&value, &name)?);

@@ -13,12 +13,12 @@
 use std::cell::RefCell;
 
 use crate::game::GameState;
-use crate::kernel::{Bitboard, Board, Checker, MAX_MARKER_KINDS, MarkerKind, Player, Square, Terrain, Token};
+use crate::kernel::{Bitboard, Board, Checker, Dir, MAX_MARKER_KINDS, MarkerKind, Player, Square, Terrain, Token};
 
 /// Traces longer than this are not kept (a check that reads this much is rare).
 pub const MAX_READS: usize = 32;
 
-/// `{owner=, kind=, ring=, snookle=, hippo=, colour=}`, parsed.
+/// `{owner=, kind=, ring=, snookle=, hippo=, colour=, can_take=, markers=, can_step=, can_jump=}`, parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CheckerFilter {
     pub owner: Option<Player>,
@@ -30,6 +30,33 @@ pub struct CheckerFilter {
     pub can_take: Option<Token>,
     /// Whether the square holds a marker of each kind (`markers = {name = bool}`).
     pub markers: MarkerFilter,
+    /// Only checkers with a step (`can_step`) or a jump (`can_jump`) in one of
+    /// these directions (`Board::can_step`, `Board::can_jump`).
+    pub can_step: Option<Dirs>,
+    pub can_jump: Option<Dirs>,
+}
+
+/// A set of directions, one bit per direction in `Dir::ALL` order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dirs(pub u8);
+
+impl Dirs {
+    pub fn of(dirs: &[Dir]) -> Dirs {
+        Dirs(dirs.iter().fold(0, |mask, d| mask | 1 << Dir::ALL.iter().position(|a| a == d).unwrap_or(0)))
+    }
+
+    /// The directions, in `Dir::ALL` order, and how many there are.
+    fn listed(self) -> ([Dir; 8], usize) {
+        let mut out = [Dir::N; 8];
+        let mut n = 0;
+        for (i, d) in Dir::ALL.into_iter().enumerate() {
+            if self.0 & (1 << i) != 0 {
+                out[n] = d;
+                n += 1;
+            }
+        }
+        (out, n)
+    }
 }
 
 /// `markers = {name = true/false, …}` in a checker or square filter: squares
@@ -86,6 +113,16 @@ impl CheckerFilter {
         if let Some(token) = self.can_take {
             for sq in set {
                 if !board.can_take_token(sq, token) {
+                    set.remove(sq);
+                }
+            }
+        }
+        for (dirs, jumps) in [(self.can_step, false), (self.can_jump, true)] {
+            let Some(dirs) = dirs else { continue };
+            let (dirs, n) = dirs.listed();
+            for sq in set {
+                let moves = if jumps { board.can_jump(sq, &dirs[..n]) } else { board.can_step(sq, &dirs[..n]) };
+                if !moves {
                     set.remove(sq);
                 }
             }

@@ -18,7 +18,7 @@ impl GameState {
     /// allowed, and capture is compulsory among the moves that are (as R4.8 does
     /// for constraints; R8.16).
     pub fn moves_avoiding(&self, player: Player, allowed: Bitboard, avoid: Bitboard) -> Vec<Move> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         let rules = self.move_rules(player);
         crate::kernel::legal_moves_avoiding(&self.board, player, allowed, avoid, &rules, &mut out);
         out

@@ -197,7 +197,7 @@ impl GameState {
     /// The checker moves of the player to move now: those the constraint allows,
     /// or all if it cannot be met (R4.8). Capture is compulsory among them (R4.3).
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         let rules = self.move_rules(self.to_move);
         if let Some(c) = self.constraint {
             legal_moves_under(&self.board, self.to_move, c.movers, &rules, &mut out);

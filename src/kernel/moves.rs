@@ -15,6 +15,9 @@ use super::square::{Dir, ParseError, Square};
 /// player has at most 12 (R1.3).
 pub const MAX_JUMPS: usize = 12;
 
+/// Room for the moves of most positions, so that listing them seldom grows the list.
+pub const TYPICAL_MOVES: usize = 32;
+
 /// A checker move: a step (one landing, nothing captured) or a jump chain (one
 /// landing per jump). Invariant: `len >= 1`, and `captured` has `len` squares for
 /// a jump and none for a step.

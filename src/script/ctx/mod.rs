@@ -123,7 +123,7 @@ pub(super) fn legal_moves_for(run: &Run, filter: MoveFilter) -> R<Vec<crate::ker
     };
     let mut board = run.state.board;
     rule(board.set_aside(absent, &mut crate::kernel::Unrecorded))?;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
     let rules = run.state.move_rules(run.user);
     crate::kernel::legal_moves_avoiding(&board, run.user, filter.allowed, filter.not_to, &rules, &mut out);
     Ok(out)

@@ -281,7 +281,8 @@ impl GameState {
                 self.carry_on(host, Then::AfterMove, u32::MAX)
             }
             (Step::Card, Choice::Card(card)) => {
-                if !self.playable_cards(host).contains(card) {
+                // The one card asked about, as `playable_cards` would judge it.
+                if !self.piles.face_up.contains(card) || !host.playable(self, *card) {
                     return Err(GameError::Illegal(format!("card #{} cannot be used now", card.0)));
                 }
                 self.run_card(host, *card, Vec::new())

@@ -2,7 +2,7 @@
 //! players, directions, filters. They read values only (never run script code)
 //! and name what is wrong in their errors.
 
-use mlua::{LuaString, Table, Value};
+use mlua::{Table, Value};
 
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
 use crate::script::ctx::marker_kind;
@@ -83,10 +83,10 @@ pub(super) fn dir(s: &str) -> R<Dir> {
 }
 
 /// `"diagonal"`, `"orthogonal"`, `"all"`, one direction, or a list of directions.
-pub(super) fn dirs(value: Value) -> R<Vec<Dir>> {
+pub(super) fn dirs(lua: &mlua::Lua, value: Value) -> R<Vec<Dir>> {
     match value {
         Value::String(s) => named_dirs(&s.to_str()?),
-        Value::Table(t) => t.sequence_values::<LuaString>().map(|d| dir(&d?.to_str()?)).collect(),
+        Value::Table(t) => stack::read(lua, &t, dir_list),
         other => Err(err(format!("expected directions, got {}", other.type_name()))),
     }
 }
@@ -105,16 +105,19 @@ fn named_dirs(name: &str) -> R<Vec<Dir>> {
 fn raw_dirs(value: &Raw) -> R<Vec<Dir>> {
     match value {
         Raw::Str(t) => named_dirs(utf8(t.bytes)?),
-        Raw::Table(t) => {
-            let mut out = Vec::new();
-            t.texts(|d| {
-                out.push(dir(utf8(d.bytes)?)?);
-                Ok(())
-            })?;
-            Ok(out)
-        }
+        Raw::Table(t) => dir_list(t),
         other => Err(err(format!("expected directions, got {}", other.type_name()))),
     }
+}
+
+/// A list of directions on the stack.
+fn dir_list(t: &TableAt) -> R<Vec<Dir>> {
+    let mut out = Vec::new();
+    t.texts(|d| {
+        out.push(dir(utf8(d.bytes)?)?);
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 pub(super) fn squares_of(lua: &mlua::Lua, value: Option<Table>) -> R<Bitboard> {

@@ -267,17 +267,17 @@ pub(super) fn register(m: &mut ApiBuilder) {
         with_run(lua, |r| Ok(legal_moves_for(r, filter)?.len()))
     });
     add(m, "step_targets", |lua, (sq, d): (String, Value)| {
-        let (sq, d) = (square(&sq)?, dirs(d)?);
+        let (sq, d) = (square(&sq)?, dirs(lua, d)?);
         let targets = with_run(lua, |r| Ok(r.state.board.step_targets(sq, &d)))?;
         square_list(lua, targets)
     });
     add(m, "slide_targets", |lua, (sq, d): (String, Value)| {
-        let (sq, d) = (square(&sq)?, dirs(d)?);
+        let (sq, d) = (square(&sq)?, dirs(lua, d)?);
         let targets = with_run(lua, |r| Ok(r.state.board.slide_targets(sq, &d)))?;
         square_list(lua, targets)
     });
     add(m, "jump_targets", |lua, (sq, d): (String, Value)| {
-        let (sq, d) = (square(&sq)?, dirs(d)?);
+        let (sq, d) = (square(&sq)?, dirs(lua, d)?);
         let targets = with_run(lua, |r| Ok(r.state.board.jump_targets(sq, &d)))?;
         square_list(lua, targets)
     });
@@ -285,7 +285,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // for the checkers that have any.
     for (name, jumps) in [("step_targets_of", false), ("jump_targets_of", true)] {
         add(m, name, move |lua, (filter, d): (Option<Table>, Value)| {
-            let (filter, d) = (checker_filter(lua, filter)?, dirs(d)?);
+            let (filter, d) = (checker_filter(lua, filter)?, dirs(lua, d)?);
             let found: Vec<(Square, Vec<Square>)> = with_run(lua, |r| {
                 let board = &r.state.board;
                 let targets = |sq| if jumps { board.jump_targets(sq, &d) } else { board.step_targets(sq, &d) };

@@ -7,7 +7,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, EventLog, GameState, Step};
-use alien_checkers::kernel::Totals;
+use alien_checkers::kernel::{Dir, Move, Totals};
 use alien_checkers::script::ScriptEngine;
 
 fn engine(deck: &str) -> ScriptEngine {
@@ -18,6 +18,29 @@ fn check_invariants(state: &GameState, totals: &Totals) {
     state.board.check_conservation(totals).unwrap_or_else(|e| panic!("turn {}: {e}", state.turn));
     // The quick test the turn uses to skip a move step agrees with the list.
     assert_eq!(state.has_legal_move(), !state.legal_moves().is_empty(), "turn {}", state.turn);
+    // So does the check a move choice gets, on every listed move and on near
+    // misses: a step or a single jump from each of the mover's checkers in each
+    // diagonal, and the first jump of each listed chain.
+    if state.step == Step::Move {
+        let legal = state.legal_moves();
+        let mut candidates = legal.clone();
+        for from in state.board.checkers(state.to_move) {
+            for d in Dir::DIAGONALS {
+                let Some(to) = from.step(d) else { continue };
+                candidates.push(Move::step(from, to));
+                if let Some(land) = to.step(d) {
+                    candidates.extend(Move::from_text(&format!("{from}x{land}").parse().unwrap()));
+                }
+            }
+        }
+        for mv in legal.iter().filter(|m| m.is_jump()) {
+            let first = mv.landings().next().unwrap();
+            candidates.extend(Move::from_text(&format!("{}x{first}", mv.from()).parse().unwrap()));
+        }
+        for mv in &candidates {
+            assert_eq!(state.is_legal_move(mv), legal.contains(mv), "turn {}: {mv}", state.turn);
+        }
+    }
 }
 
 /// Plays one random game; returns the decisions and the final state.

@@ -26,7 +26,8 @@ pub use state::{
 };
 
 use crate::kernel::{
-    Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, any_legal_move_under, legal_moves_under,
+    Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, any_legal_move_under, is_legal_under,
+    legal_moves_under,
 };
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
@@ -209,6 +210,16 @@ impl GameState {
         out
     }
 
+    /// Whether [`GameState::legal_moves`] lists `mv`, without listing them all.
+    pub fn is_legal_move(&self, mv: &Move) -> bool {
+        let rules = self.move_rules(self.to_move);
+        let movers = match self.constraint {
+            Some(c) if any_legal_move_under(&self.board, self.to_move, c.movers, &rules) => c.movers,
+            _ => Bitboard::ALL,
+        };
+        is_legal_under(&self.board, self.to_move, movers, &rules, mv)
+    }
+
     /// Whether the player to move has a legal move: [`GameState::legal_moves`]
     /// is not empty (a constraint only narrows which checkers move, R4.8).
     pub fn has_legal_move(&self) -> bool {
@@ -274,7 +285,7 @@ impl GameState {
         match (&self.step, choice) {
             (Step::Over(_), _) => Err(GameError::Over),
             (Step::Move, Choice::Move(mv)) => {
-                if !self.legal_moves().contains(mv) {
+                if !self.is_legal_move(mv) {
                     return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
                 }
                 self.play_move(mv);

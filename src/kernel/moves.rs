@@ -236,6 +236,25 @@ pub fn any_legal_move_under(board: &Board, player: Player, allowed: MoverMask, r
     !generator.jumpers().is_empty() || Dir::DIAGONALS.iter().any(|&d| !generator.step_targets(d).is_empty())
 }
 
+/// Whether [`legal_moves_under`] would list `mv`, generating only the moves of
+/// its checker: a step is legal only when no mover has a jump (R4.3), unless
+/// `rules` make capture optional.
+pub fn is_legal_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules, mv: &Move) -> bool {
+    if !allowed.contains(mv.from()) {
+        return false;
+    }
+    let own = Generator::new(board, player, Bitboard::from_square(mv.from())).under(rules);
+    if mv.is_jump() {
+        let mut chains = Vec::new();
+        own.collect_jumps(&mut chains);
+        return chains.contains(mv);
+    }
+    let capture_due =
+        !rules.capture_optional && !Generator::new(board, player, allowed).under(rules).jumpers().is_empty();
+    !capture_due
+        && Dir::DIAGONALS.iter().any(|&d| mv.from().step(d) == Some(mv.to()) && own.step_targets(d).contains(mv.to()))
+}
+
 /// Orders jump chains by start square, then landings, so listings read naturally.
 fn sort_jumps(out: &mut [Move]) {
     if out.len() > 1 {

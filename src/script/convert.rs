@@ -260,7 +260,6 @@ pub(super) fn block_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<BlockFil
                     parsed.owners[player(utf8(p.bytes)?)?.index()] = true;
                     Ok(())
                 })?,
-                (b"owners", Raw::Nil) | (b"empty", Raw::Nil) => {}
                 (b"owners", other) => {
                     return Err(err(format!("the filter's owners must be a list, not a {}", other.type_name())));
                 }
@@ -280,10 +279,8 @@ pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
     stack::read(lua, t, |t| {
         t.pairs(|key, value| {
             if key == b"optional" {
-                optional = match value {
-                    Raw::Nil => false,
-                    value => flag(&value, "optional").map_err(|_| err("optional must be true or false"))?,
-                };
+                let Raw::Bool(b) = value else { return Err(err("optional must be true or false")) };
+                optional = b;
             }
             Ok(())
         })

@@ -131,7 +131,7 @@ impl TableAt<'_> {
 
     /// `f(key, value)` for each field, in Lua's order (raw: no metamethod).
     /// Keys are names; a numeric key is given as its text, anything else is
-    /// an error.
+    /// an error. A value is never nil (a nil field is no field).
     pub(super) fn pairs(&self, mut f: impl FnMut(&[u8], Raw<'_>) -> R<()>) -> R<()> {
         let state = self.state;
         let mut number = String::new();

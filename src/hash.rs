@@ -1,9 +1,13 @@
-//! FNV-1a, 64-bit: the one hash of the project. State digests, content hashes in
-//! saves and the script layer's small hash maps all use it; it is stable across
-//! processes and platforms, which saves and determinism checks need (SipHash's
-//! resistance to chosen keys is not needed here).
+//! The project's hashes, in one place.
+//!
+//! FNV-1a, 64-bit: state digests, content hashes in saves and the script
+//! layer's small hash maps; it is stable across processes and platforms,
+//! which saves and determinism checks need (SipHash's resistance to chosen
+//! keys is not needed here). FNV goes a byte at a time, so in-memory maps
+//! keyed by whole game positions (the search's memory of card resolutions,
+//! ai/recall.rs) use [`Fx`] instead: a word at a time, never stored.
 
-use std::hash::{BuildHasher, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;
@@ -41,6 +45,20 @@ impl BuildHasher for Fnv {
     fn build_hasher(&self) -> Fnv {
         Fnv::default()
     }
+}
+
+/// The fast in-memory hash (rustc-hash's Fx): for keys hashed often and never
+/// kept beyond the process.
+pub type Fx = rustc_hash::FxHasher;
+
+/// The `BuildHasher` of hash maps keyed by [`fx`] values.
+pub type FxBuild = BuildHasherDefault<Fx>;
+
+/// The [`Fx`] hash of `value`.
+pub fn fx(value: &impl Hash) -> u64 {
+    let mut hasher = Fx::default();
+    value.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]

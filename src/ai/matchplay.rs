@@ -10,6 +10,28 @@ use super::rng::mix_seed;
 /// ends games after 200 turns), so only a host that asks forever reaches it.
 pub const MAX_DECISIONS: u32 = 100_000;
 
+/// A position a few random decisions into a game of `setup` dealt with
+/// `seed`, where the player to move has a choice: where `bench` and the
+/// profiling examples time the search.
+pub fn search_position(host: &dyn CardHost, setup: &Setup, seed: u64) -> GameState {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+    let mut state = GameState::new(setup, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbe4c);
+    let mut best = state.clone();
+    for _ in 0..(12 + seed % 20) {
+        let Some(decision) = state.pending(host) else { break };
+        if decision.options.len() > 1 {
+            best = state.clone();
+        }
+        let pick = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
+        if state.apply(host, pick).is_err() {
+            break;
+        }
+    }
+    best
+}
+
 /// Which of the two agents of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {

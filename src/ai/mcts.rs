@@ -21,6 +21,7 @@ use super::Agent;
 use super::eval::{Evaluator, Heuristic, expected_result};
 use super::observe::{Determinizer, Observation};
 use super::pool::{HostFactory, Pool, Task};
+use super::recall::Recall;
 use super::rng::{AgentRng, mix_seed};
 
 /// The playing strengths the game offers.
@@ -351,7 +352,9 @@ struct Node {
 /// One thread's tree and reusable buffers.
 struct Searcher<'a> {
     job: &'a Job,
-    host: &'a dyn CardHost,
+    /// The host, remembering card resolutions by position: each iteration
+    /// replays its path from the root (recall.rs).
+    host: Recall<'a>,
     rng: AgentRng,
     nodes: Vec<Node>,
     state: GameState,
@@ -386,7 +389,7 @@ impl<'a> Searcher<'a> {
         nodes.push(root);
         Searcher {
             job,
-            host,
+            host: Recall::new(host),
             rng: AgentRng::new(seed),
             nodes,
             state: job.determinizer.observation().state().clone(),
@@ -484,7 +487,7 @@ impl<'a> Searcher<'a> {
         // Who made a choice the engine refused in this determinization (a
         // failing card script): that line counts as a loss for them.
         let mut refused: Option<Player> = None;
-        while let Some(decision) = self.state.pending(self.host) {
+        while let Some(decision) = self.state.pending(&self.host) {
             let mover = decision.player;
             let mut options = decision.options;
             if options.is_empty() {
@@ -497,7 +500,7 @@ impl<'a> Searcher<'a> {
             if !self.untried.is_empty() {
                 let pick = self.untried[self.rng.below(self.untried.len())];
                 let choice = options.swap_remove(pick);
-                let result = self.state.apply(self.host, &choice);
+                let result = self.state.apply(&self.host, &choice);
                 let child = self.add_child(node, choice, mover);
                 self.path.push(child);
                 if result.is_err() {
@@ -508,7 +511,7 @@ impl<'a> Searcher<'a> {
             let child = self.select();
             self.path.push(child);
             let choice = self.nodes[child as usize].choice.as_ref();
-            let refused_here = choice.is_none_or(|c| self.state.apply(self.host, c).is_err());
+            let refused_here = choice.is_none_or(|c| self.state.apply(&self.host, c).is_err());
             if refused_here {
                 refused = Some(mover);
                 break;
@@ -559,13 +562,16 @@ impl<'a> Searcher<'a> {
 
     /// Takes a uniformly random pending option (a capture when one is due, by
     /// R4.3); false when the game is over or the engine refused.
+    /// Playouts go to the host directly: their random lines are seldom met
+    /// again, so remembering their resolutions would cost more than it saves.
     fn random_step(&mut self) -> bool {
-        let Some(decision) = self.state.pending(self.host) else { return false };
+        let host = self.host.host();
+        let Some(decision) = self.state.pending(host) else { return false };
         if decision.options.is_empty() {
             return false;
         }
         let pick = &decision.options[self.rng.below(decision.options.len())];
-        self.state.apply(self.host, pick).is_ok()
+        self.state.apply(host, pick).is_ok()
     }
 
     fn value_for_dark(&self) -> f64 {
@@ -576,7 +582,7 @@ impl<'a> Searcher<'a> {
                 None => 0.5,
             },
             None => {
-                let score = self.job.heuristic.score(&self.state, Player::Dark, self.host);
+                let score = self.job.heuristic.score(&self.state, Player::Dark, self.host.host());
                 let value = f64::from(expected_result(score, self.job.config.eval_scale));
                 // A heuristic that returns NaN must not poison the statistics.
                 if value.is_finite() { value } else { 0.5 }

@@ -23,16 +23,20 @@ mod mcts;
 mod observe;
 mod pool;
 mod random;
+mod recall;
 mod rng;
 
 pub use agents::{AGENTS, Budget, make_agent};
 pub use eval::{Evaluator, Heuristic, Weights, expected_result};
 pub use greedy::GreedyAgent;
-pub use matchplay::{GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match};
+pub use matchplay::{
+    GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match, search_position,
+};
 pub use mcts::{Level, MctsAgent, RootStat, SearchConfig, SearchReport};
 pub use observe::{Determinizer, Observation};
 pub use pool::HostFactory;
 pub use random::RandomAgent;
+pub use recall::Recall;
 pub use rng::{AgentRng, mix_seed};
 
 use crate::game::{CardHost, Choice, GameState};

@@ -7,7 +7,7 @@ use clap::Args;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
-use alien_checkers::ai::{Level, MctsAgent, SearchConfig};
+use alien_checkers::ai::{Level, MctsAgent, SearchConfig, search_position};
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, DecisionKind, EventLog, GameState};
 use alien_checkers::plain::{Position, perft, random_playout};
@@ -123,7 +123,9 @@ pub fn run(args: &BenchArgs) -> Outcome {
 /// Iterations per second of `normal`'s search (one thread, iteration budget) from
 /// positions of random games: the median over the runs.
 fn search_rate(engine: &ScriptEngine, args: &BenchArgs) -> f64 {
-    let positions: Vec<GameState> = (0..u64::from(args.searches)).map(|seed| position(engine, seed)).collect();
+    let setup = engine.content().setup();
+    let positions: Vec<GameState> =
+        (0..u64::from(args.searches)).map(|seed| search_position(engine, &setup, seed)).collect();
     let planets = engine.content().setup().planets;
     let (rate, _) = median_rate(args.runs, || {
         let mut iterations = 0;
@@ -134,25 +136,6 @@ fn search_rate(engine: &ScriptEngine, args: &BenchArgs) -> f64 {
         iterations
     });
     rate
-}
-
-/// A position a few moves into a random game of `seed` where the player to move
-/// has a choice.
-fn position(engine: &ScriptEngine, seed: u64) -> GameState {
-    let mut state = GameState::new(&engine.content().setup(), seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbe4c);
-    let mut best = state.clone();
-    for _ in 0..(12 + seed % 20) {
-        let Some(decision) = state.pending(engine) else { break };
-        if decision.options.len() > 1 {
-            best = state.clone();
-        }
-        let pick = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
-        if state.apply(engine, pick).is_err() {
-            break;
-        }
-    }
-    best
 }
 
 /// One random game through the full decision loop, recording events or not;

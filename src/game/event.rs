@@ -208,8 +208,9 @@ impl EventLog {
         self.watching = on;
     }
 
+    /// Whether events are kept: recorded, or watched for handlers.
     #[inline]
-    fn keeps(&self) -> bool {
+    pub fn keeps(&self) -> bool {
         self.recording || self.watching
     }
 

@@ -40,6 +40,13 @@ pub trait CardHost {
     /// taken off the face-up row) with the answers given so far.
     fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution;
 
+    /// [`CardHost::resolve`], also saying what the resolution depended on, for a
+    /// caller that remembers resolutions (the search, ai/recall.rs). By default
+    /// nothing is promised: [`Inputs::Whole`].
+    fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs) {
+        (self.resolve(state, card, answers), Inputs::Whole)
+    }
+
     /// R9: does `player`'s planet condition hold? Must not change anything.
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool;
 
@@ -73,6 +80,18 @@ pub enum Resolution {
     Ask(Question),
     /// The script failed; the message names the card and where.
     Failed(String),
+}
+
+/// What a card's resolution read and changed besides its answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// Only the position ([`GameState::same_position`]): not the piles, the
+    /// planets, the game's generator or the event log. The same card with the
+    /// same answers from any state with an equal position resolves the same,
+    /// leaving those parts as they were.
+    Position,
+    /// Possibly anything in the state.
+    Whole,
 }
 
 /// Cards that do nothing and planets that never hold: the placeholder deck that

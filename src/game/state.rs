@@ -200,6 +200,59 @@ impl GameState {
         }
     }
 
+    /// Whether `other` has the same position: everything but the piles, the
+    /// planets, the game's generator and the event log, which are what a search
+    /// determinizes (ai/observe.rs) or what a card resolution rarely reads
+    /// ([`super::Inputs`]).
+    pub fn same_position(&self, other: &GameState) -> bool {
+        self.position_fields() == other.position_fields()
+    }
+
+    /// A hash of the position ([`GameState::same_position`]), for hash maps.
+    pub fn position_hash(&self) -> u64 {
+        crate::hash::fx(&self.position_fields())
+    }
+
+    /// The fields of the position. Every field is named, so a new one must be
+    /// placed in or out of the position here.
+    #[allow(clippy::type_complexity)]
+    fn position_fields(
+        &self,
+    ) -> (
+        &Board,
+        &RuleOptions,
+        &[Counters; 2],
+        (&Option<Constraint>, &Option<Constraint>),
+        (u32, Player, &Step, &Option<Moved>),
+        (&[Effect], u32),
+    ) {
+        let GameState {
+            board,
+            rules,
+            piles: _,
+            planets: _,
+            counters,
+            constraint,
+            next_constraint,
+            turn,
+            to_move,
+            step,
+            moved,
+            rng: _,
+            effects,
+            effect_serial,
+            journal: _,
+        } = self;
+        (
+            board,
+            rules,
+            counters,
+            (constraint, next_constraint),
+            (*turn, *to_move, step, moved),
+            (effects, *effect_serial),
+        )
+    }
+
     /// A stable 64-bit digest of the whole state (FNV-1a over its JSON form), for
     /// determinism checks and saves. Independent of hash-map order and addresses.
     pub fn digest(&self) -> u64 {

@@ -46,7 +46,7 @@ use mlua::{Function, Lua, Table, Value};
 pub use sandbox::MEMORY_LIMIT;
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
-use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, PlanetId, Resolution};
+use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, Inputs, PlanetId, Resolution};
 use crate::kernel::Player;
 use memo::Memos;
 use questions::OnResume;
@@ -113,6 +113,8 @@ pub struct ShortcutsTaken {
 pub struct CardRun {
     pub resolution: Resolution,
     pub log: Vec<String>,
+    /// What the resolution depended on (`Whole` for a failure).
+    pub inputs: Inputs,
 }
 
 /// Runs the scripts of one [`Content`]; implements [`CardHost`].
@@ -387,6 +389,7 @@ impl ScriptEngine {
             log: Vec::new(),
             card_ids: self.card_ids.clone(),
             trace: (!kind.writable() && self.accelerators.memo).then(Vec::new),
+            inputs: Inputs::Position,
             halted: None,
         })
     }
@@ -399,7 +402,11 @@ impl ScriptEngine {
     pub fn run_card(&self, state: &GameState, card: CardId, answers: &[Answer]) -> CardRun {
         let Some(script) = self.cards.get(usize::from(card.0)) else {
             let label = self.card_label(card);
-            return CardRun { resolution: Resolution::Failed(format!("no card {label}")), log: Vec::new() };
+            return CardRun {
+                resolution: Resolution::Failed(format!("no card {label}")),
+                log: Vec::new(),
+                inputs: Inputs::Whole,
+            };
         };
         let failed = |m: String| Resolution::Failed(format!("card '{}' failed: {m}", self.card_label(card)));
         let continuing = self.accelerators.resume.then(|| self.coroutines.continuing(state, card, answers)).flatten();
@@ -412,7 +419,9 @@ impl ScriptEngine {
             }
             None => match self.coroutines.thread(&self.lua, &self.prelude.body) {
                 Ok(thread) => (thread, self.run_for(state, state.to_move, RunKind::Play(card), answers), 0, None),
-                Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: Vec::new() },
+                Err(e) => {
+                    return CardRun { resolution: failed(describe_error(&e)), log: Vec::new(), inputs: Inputs::Whole };
+                }
             },
         };
         // A resumed run gets what its question call would now return with the
@@ -422,10 +431,10 @@ impl ScriptEngine {
         let on_resume = if snapshot.is_some() { questions::on_resume(&mut run) } else { OnResume::CallAgain };
         let resumed = match on_resume {
             OnResume::Ask(question) => {
-                let log = run.log.clone();
+                let (log, inputs) = (run.log.clone(), run.inputs);
                 let snapshot = snapshot.unwrap_or_else(|| Box::new(state.clone()));
                 self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
-                return CardRun { resolution: Resolution::Ask(question), log };
+                return CardRun { resolution: Resolution::Ask(question), log, inputs };
             }
             OnResume::Answer(answer) => {
                 let _unlimited = ctx::Unlimited::new(&self.lua);
@@ -439,7 +448,7 @@ impl ScriptEngine {
         };
         let resumed = match resumed.transpose() {
             Ok(value) => value,
-            Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: run.log },
+            Err(e) => return CardRun { resolution: failed(describe_error(&e)), log: run.log, inputs: Inputs::Whole },
         };
         let fresh = snapshot.is_none();
         self.enter(run);
@@ -458,24 +467,36 @@ impl ScriptEngine {
             Ok(_) if yielded => Err("attempt to yield from outside a coroutine".to_string()),
             other => outcome(other),
         };
+        let mut inputs = run.inputs;
         let resolution = match (stop, result) {
             (Some(Stop::Asked(question)), _) => {
                 if yielded && self.accelerators.resume {
                     let log = run.log.clone();
                     let snapshot = snapshot.unwrap_or_else(|| Box::new(state.clone()));
                     self.coroutines.suspend(Suspended { card, snapshot, thread, run, used });
-                    return CardRun { resolution: Resolution::Ask(question), log };
+                    return CardRun { resolution: Resolution::Ask(question), log, inputs };
                 }
                 Resolution::Ask(question)
             }
             (Some(stop), _) => failed(describe_stop(&stop)),
             (None, Err(e)) => failed(e),
-            (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
+            (None, Ok(_)) => {
+                // Belt and braces for `Inputs::Position`: the parts the position
+                // leaves out came through unchanged.
+                let after = &run.state;
+                if after.piles != state.piles || after.rng != state.rng || after.planets != state.planets {
+                    inputs = Inputs::Whole;
+                }
+                finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed)
+            }
         };
         if status == ThreadStatus::Finished {
             self.coroutines.recycle(thread, &self.prelude.body);
         }
-        CardRun { resolution, log: run.log }
+        if matches!(resolution, Resolution::Failed(_)) {
+            inputs = Inputs::Whole;
+        }
+        CardRun { resolution, log: run.log, inputs }
     }
 
     /// Runs the handler `on_<kind>` of `effect`'s card for `event` from `state`
@@ -671,6 +692,11 @@ impl CardHost for ScriptEngine {
 
     fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution {
         self.run_card(state, card, answers).resolution
+    }
+
+    fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs) {
+        let run = self.run_card(state, card, answers);
+        (run.resolution, run.inputs)
     }
 
     fn reacts(&self, card: CardId, kind: &str) -> bool {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use mlua::{Error as LuaError, Lua};
 
-use crate::game::{Answer, CardId, GameState, QuestionKind};
+use crate::game::{Answer, CardId, GameState, Inputs, QuestionKind};
 use crate::kernel::{Checker, Player, Square};
 use crate::script::memo::{self, Read};
 use crate::script::names::Names;
@@ -35,6 +35,10 @@ pub(super) struct Run {
     /// For a read-only run that may be remembered, the reads it has made so far
     /// (see memo.rs); `None` once it has called a function the memo cannot replay.
     pub(super) trace: Option<Vec<Read>>,
+    /// Whether the run has read or changed more than the position (the piles or
+    /// the game's generator): then its resolution cannot be remembered by
+    /// position (ai/recall.rs).
+    pub(super) inputs: Inputs,
 }
 
 /// What a run is for, which decides what its script may do.
@@ -99,6 +103,11 @@ pub(super) struct Ordering {
 }
 
 impl Run {
+    /// Notes that the run reads or changes the piles or the game's generator.
+    pub(super) fn beyond_position(&mut self) {
+        self.inputs = Inputs::Whole;
+    }
+
     /// Takes what the last question call kept when it halted. A call other than
     /// the one it was kept for gets nothing, and an `ask_order`'s answers are
     /// given back.

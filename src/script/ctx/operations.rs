@@ -202,6 +202,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     add(m, "reshuffle", |lua, ()| {
         writing(lua, |r| {
+            r.beyond_position();
             r.state.reshuffle_all();
             Ok(())
         })
@@ -209,6 +210,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "set_draw_order", |lua, order: Table| {
         let order = strings(lua, &order)?;
         writing(lua, |r| {
+            r.beyond_position();
             let ids = order.iter().map(|id| card_id(r, id)).collect::<R<Vec<_>>>()?;
             rule(r.state.reorder_draw_pile(ids))
         })

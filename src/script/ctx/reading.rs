@@ -213,6 +213,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     add(m, "piles", |lua, ()| {
         let (draw, face_up, discard) = with_run(lua, |r| {
+            r.beyond_position();
             let p = &r.state.piles;
             Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
         })?;
@@ -242,7 +243,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
         if !(1..=1_000_000).contains(&n) {
             return Err(err("ctx:random(n) needs n from 1 to 1000000"));
         }
-        writing(lua, |r| Ok(r.state.rng.below(n as usize) + 1))
+        writing(lua, |r| {
+            r.beyond_position();
+            Ok(r.state.rng.below(n as usize) + 1)
+        })
     });
     add(m, "log", |lua, text: String| {
         with_run(lua, |r| {

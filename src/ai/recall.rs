@@ -1,0 +1,145 @@
+//! Card resolutions remembered by position, for the search.
+//!
+//! Every search iteration replays its tree from the root in a fresh
+//! determinization (mcts.rs), so the same card runs again and again with the
+//! same answers from the same position, only the hidden parts (the draw pile's
+//! order, the opponent's planet, the game's generator) changed. When the host
+//! says a resolution depended on the position alone ([`Inputs::Position`]),
+//! [`Recall`] keeps it and gives it back for any state with an equal position
+//! ([`GameState::same_position`]) without running the script: the state after
+//! it is the kept one with the piles, planets and generator of the state it is
+//! given (which such a resolution leaves as they were).
+//!
+//! Used only while the state keeps no events (search records none; with
+//! lasting effects in force the game watches its events for their handlers,
+//! and resolutions are left to the host): a remembered one makes no events.
+//! Playouts go to the host directly (mcts.rs): their random lines are seldom
+//! met again.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use crate::game::{Answer, CardHost, CardId, Effect, Event, GameState, Inputs, PlanetId, Question, Resolution};
+use crate::hash::{FxBuild, fx};
+use crate::kernel::Player;
+
+/// How many resolutions are kept before the memory starts again (two game
+/// states each; a search at `normal` on the standard deck keeps about a thousand).
+const CAPACITY: usize = 1 << 14;
+
+/// A [`CardHost`] that remembers `host`'s card resolutions by position.
+pub struct Recall<'a> {
+    host: &'a dyn CardHost,
+    kept: RefCell<HashMap<u64, Box<Kept>, FxBuild>>,
+    /// How many resolutions were given back without running the script.
+    hits: Cell<u64>,
+}
+
+/// One remembered resolution: the card, the answers and the position it ran
+/// from (the whole snapshot, compared by position), and what it gave.
+struct Kept {
+    card: CardId,
+    answers: Vec<Answer>,
+    from: GameState,
+    gave: Gave,
+}
+
+enum Gave {
+    Done(Box<GameState>),
+    Ask(Question),
+}
+
+impl<'a> Recall<'a> {
+    pub fn new(host: &'a dyn CardHost) -> Recall<'a> {
+        Recall { host, kept: RefCell::default(), hits: Cell::new(0) }
+    }
+
+    /// The host whose resolutions are remembered.
+    pub fn host(&self) -> &'a dyn CardHost {
+        self.host
+    }
+
+    /// How many resolutions were given back without running the script.
+    pub fn hits(&self) -> u64 {
+        self.hits.get()
+    }
+
+    /// The key of a resolution in the map (equal keys are then checked in full).
+    fn key(state: &GameState, card: CardId, answers: &[Answer]) -> u64 {
+        fx(&(state.position_hash(), card, answers))
+    }
+
+    fn lookup(&self, key: u64, state: &GameState, card: CardId, answers: &[Answer]) -> Option<Resolution> {
+        let kept = self.kept.borrow();
+        let k = kept.get(&key)?;
+        if k.card != card || k.answers != answers || !k.from.same_position(state) {
+            return None;
+        }
+        Some(match &k.gave {
+            Gave::Ask(question) => Resolution::Ask(question.clone()),
+            Gave::Done(after) => {
+                let mut after = after.clone();
+                after.piles.clone_from(&state.piles);
+                after.planets = state.planets;
+                after.rng = state.rng;
+                Resolution::Done(after)
+            }
+        })
+    }
+
+    fn keep(&self, key: u64, state: &GameState, card: CardId, answers: &[Answer], resolution: &Resolution) {
+        let gave = match resolution {
+            Resolution::Done(after) => Gave::Done(after.clone()),
+            Resolution::Ask(question) => Gave::Ask(question.clone()),
+            Resolution::Failed(_) => return,
+        };
+        let mut kept = self.kept.borrow_mut();
+        if kept.len() >= CAPACITY {
+            kept.clear();
+        }
+        kept.insert(key, Box::new(Kept { card, answers: answers.to_vec(), from: state.clone(), gave }));
+    }
+}
+
+impl CardHost for Recall<'_> {
+    fn playable(&self, state: &GameState, card: CardId) -> bool {
+        self.host.playable(state, card)
+    }
+
+    fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution {
+        self.resolve_noting_inputs(state, card, answers).0
+    }
+
+    fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs) {
+        if state.journal.keeps() {
+            return self.host.resolve_noting_inputs(state, card, answers);
+        }
+        let key = Recall::key(state, card, answers);
+        if let Some(resolution) = self.lookup(key, state, card, answers) {
+            self.hits.set(self.hits.get() + 1);
+            return (resolution, Inputs::Position);
+        }
+        let (resolution, inputs) = self.host.resolve_noting_inputs(state, card, answers);
+
+        if inputs == Inputs::Position {
+            self.keep(key, state, card, answers, &resolution);
+        }
+        (resolution, inputs)
+    }
+
+    fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {
+        self.host.planet_holds(state, planet, player)
+    }
+
+    fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> f32 {
+        self.host.planet_progress(state, planet, player)
+    }
+
+    fn reacts(&self, card: CardId, kind: &str) -> bool {
+        self.host.reacts(card, kind)
+    }
+
+    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+        self.host.react(state, effect, event, answers)
+    }
+}

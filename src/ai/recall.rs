@@ -10,11 +10,10 @@
 //! it is the kept one with the piles, planets and generator of the state it is
 //! given (which such a resolution leaves as they were).
 //!
-//! Used only while the state keeps no events (search records none; with
-//! lasting effects in force the game watches its events for their handlers,
-//! and resolutions are left to the host): a remembered one makes no events.
-//! Playouts go to the host directly (mcts.rs): their random lines are seldom
-//! met again.
+//! The events a resolution made (kept while recording, or while lasting
+//! effects watch them for their handlers) come back with it: they follow from
+//! the position too. Playouts go to the host directly (mcts.rs): their random
+//! lines are seldom met again.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -72,7 +71,11 @@ impl<'a> Recall<'a> {
     fn lookup(&self, key: u64, state: &GameState, card: CardId, answers: &[Answer]) -> Option<Resolution> {
         let kept = self.kept.borrow();
         let k = kept.get(&key)?;
-        if k.card != card || k.answers != answers || !k.from.same_position(state) {
+        if k.card != card
+            || k.answers != answers
+            || !k.from.same_position(state)
+            || !k.from.journal.same_setting(&state.journal)
+        {
             return None;
         }
         Some(match &k.gave {
@@ -111,7 +114,8 @@ impl CardHost for Recall<'_> {
     }
 
     fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs) {
-        if state.journal.keeps() {
+        // A card-start snapshot has no events yet (`GameState::card_snapshot`).
+        if !state.journal.events().is_empty() {
             return self.host.resolve_noting_inputs(state, card, answers);
         }
         let key = Recall::key(state, card, answers);

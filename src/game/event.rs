@@ -259,6 +259,11 @@ impl EventLog {
         self.events.extend(later.events);
     }
 
+    /// Whether `other` records and watches as this log does.
+    pub fn same_setting(&self, other: &EventLog) -> bool {
+        (self.recording, self.watching) == (other.recording, other.watching)
+    }
+
     /// A log with the same setting and nothing recorded.
     pub fn empty_like(&self) -> EventLog {
         EventLog { recording: self.recording, watching: self.watching, events: Vec::new(), dispatched: 0 }

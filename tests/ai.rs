@@ -235,7 +235,7 @@ fn question(state: &GameState, kind: QuestionKind) -> Question {
         QuestionKind::Edges => EdgePair::all().iter().copied().take(5).map(Answer::Edges).collect(),
         QuestionKind::Direction => Dir::ORTHOGONALS.iter().map(|&d| Answer::Dir(d)).collect(),
         QuestionKind::Move => state.legal_moves().into_iter().map(Answer::Move).collect(),
-        QuestionKind::Option => ["place", "remove", "skip"].iter().map(|o| Answer::Option(o.to_string())).collect(),
+        QuestionKind::Option => ["place", "remove", "skip"].iter().map(|o| Answer::Option((*o).into())).collect(),
     };
     Question { prompt: format!("{kind:?}?"), kind, options }
 }

@@ -159,7 +159,7 @@ fn both(engines: &(ScriptEngine, ScriptEngine), id: &str, answers: &[&str]) -> S
 fn parse(text: &str) -> Answer {
     match text.parse() {
         Ok(sq) => Answer::Square(sq),
-        Err(_) => Answer::Option(text.to_string()),
+        Err(_) => Answer::Option(text.into()),
     }
 }
 

@@ -2,6 +2,7 @@
 //! (ENGINEERING.md invariant 2).
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -26,8 +27,9 @@ pub enum Answer {
     Edges(EdgePair),
     Dir(Dir),
     Move(Move),
-    /// One of named options, such as `place`, `remove`, `skip` or a card id.
-    Option(String),
+    /// One of named options, such as `place`, `remove`, `skip` or a card id
+    /// (shared: options are copied into every decision that offers them).
+    Option(Arc<str>),
 }
 
 impl fmt::Display for Answer {

@@ -304,7 +304,7 @@ pub fn option_text_in(session: &Session, option: &Choice, frame: Frame) -> Strin
         (Choice::Answer(Answer::Square(anchor)), Some(QuestionKind::Block)) => frame.block_corner(*anchor).to_string(),
         // An option that is a card's id (Foresight's order) reads as the card's name.
         (Choice::Answer(Answer::Option(id)), _) if session.engine.content().card_id(id).is_some() => {
-            session.engine.content().card_id(id).map_or_else(|| id.clone(), |c| session.card_name(c))
+            session.engine.content().card_id(id).map_or_else(|| id.to_string(), |c| session.card_name(c))
         }
         (other, _) => other.to_string(),
     }

@@ -35,7 +35,7 @@ pub fn computer_accepts_draw(session: &Session, player: Player) -> bool {
 pub fn option_by_card<'a>(session: &Session, options: &'a [Choice], text: &str) -> Option<&'a Choice> {
     let content = session.engine.content();
     let id = &content.card(content.find_card(text)?)?.id;
-    options.iter().find(|o| matches!(o, Choice::Answer(Answer::Option(name)) if name == id))
+    options.iter().find(|o| matches!(o, Choice::Answer(Answer::Option(name)) if **name == **id))
 }
 
 /// What Tab can offer in the present position, by where the cursor is: the
@@ -65,7 +65,7 @@ impl Candidates {
                     // As the decider sees the board, and the board's own letter.
                     Choice::Answer(Answer::Dir(d)) => vec![frame.word(*d).to_string(), d.to_string()],
                     // Named options as one word each (a card's id rather than its name).
-                    Choice::Answer(Answer::Option(name)) => vec![name.clone()],
+                    Choice::Answer(Answer::Option(name)) => vec![name.to_string()],
                     _ => vec![render::option_text(session, o)],
                 })
                 .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace))

@@ -68,7 +68,7 @@ pub(super) fn ask(
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
     }
-    let is_none = |a: &Answer| matches!(a, Answer::Option(o) if o == "none");
+    let is_none = |a: &Answer| matches!(a, Answer::Option(o) if &**o == "none");
     with_run(lua, |run| {
         if !run.kind.writable() {
             return Err(err("can_play and planet checks cannot ask questions"));
@@ -107,7 +107,7 @@ pub(super) fn ask(
 /// `answer`: `Some(None)` for nil (`none`, whoever offered it), `Some(answer)`,
 /// or `None` when it is not an answer to the question.
 fn taken(answer: &Answer, options: &[Answer], optional: bool) -> Option<Option<Answer>> {
-    let none = matches!(answer, Answer::Option(o) if o == "none");
+    let none = matches!(answer, Answer::Option(o) if &**o == "none");
     if none && optional { Some(None) } else { options.contains(answer).then(|| (!none).then(|| answer.clone())) }
 }
 
@@ -176,8 +176,10 @@ pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>
             let Some(answer) = run.answers.get(run.cursor) else { return Ok(Some(order_question(o, keep))) };
             // A refused answer is not used up: the call made again refuses it too.
             let pick = match answer {
-                Answer::Option(name) if o.left.contains(name) => o.left.iter().position(|s| s == name),
-                Answer::Option(name) if keep && name == KEEP => None,
+                Answer::Option(name) if o.left.iter().any(|s| **s == **name) => {
+                    o.left.iter().position(|s| **s == **name)
+                }
+                Answer::Option(name) if keep && &**name == KEEP => None,
                 other => return Err(err(format!("'{other}' is not an answer to '{}'", order_prompt(o)))),
             };
             run.cursor += 1;
@@ -203,11 +205,11 @@ fn order_question(o: &Ordering, keep: bool) -> Question {
     let mut options = Vec::with_capacity(o.left.len() + 1);
     for (i, name) in o.left.iter().enumerate() {
         if !o.left[..i].contains(name) {
-            options.push(Answer::Option(name.clone()));
+            options.push(Answer::Option(name.as_str().into()));
         }
     }
     if keep {
-        options.push(Answer::Option(KEEP.to_string()));
+        options.push(Answer::Option(KEEP.into()));
     }
     Question { prompt: order_prompt(o), kind: QuestionKind::Option, options }
 }
@@ -276,7 +278,7 @@ pub(super) fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
             if text.is_empty() || text.len() > 80 {
                 return Err(err("an option's name must be 1 to 80 characters"));
             }
-            Answer::Option(text.to_string())
+            Answer::Option(text.into())
         }
     })
 }

@@ -281,26 +281,38 @@ impl<T: Copy> Memo<T> {
     }
 }
 
-/// The last remembered answer of each of a kind of check (a planet's check by
+/// How many answers a slot keeps, the most recently used first: the search
+/// checks planets in the positions of its tree in turn, where one answer per
+/// slot was forgotten before it was asked again.
+const WAYS: usize = 4;
+
+/// The last remembered answers of each of a kind of check (a planet's check by
 /// planet and player, a card's `can_play` by card), by slot.
-pub struct Memos<T>(RefCell<Vec<Option<Memo<T>>>>);
+pub struct Memos<T>(RefCell<Vec<Vec<Memo<T>>>>);
 
 impl<T: Copy> Memos<T> {
     /// `slots` empty slots.
     pub fn new(slots: usize) -> Memos<T> {
-        Memos(RefCell::new((0..slots).map(|_| None).collect()))
+        Memos(RefCell::new((0..slots).map(|_| Vec::new()).collect()))
     }
 
-    /// The answer remembered in `slot`, if its reads hold on `state` for `user`.
+    /// An answer remembered in `slot` whose reads hold on `state` for `user`.
     pub fn answer(&self, slot: usize, state: &GameState, user: Player) -> Option<T> {
-        self.0.borrow().get(slot)?.as_ref()?.answer(state, user)
+        let mut slots = self.0.borrow_mut();
+        let kept = slots.get_mut(slot)?;
+        let i = kept.iter().position(|m| m.answer(state, user).is_some())?;
+        let answer = kept[i].answer;
+        kept[..=i].rotate_right(1);
+        Some(answer)
     }
 
     /// Keeps `answer` in `slot` if the run that gave it read only what a memo can
-    /// check (`reads`: the run's trace).
+    /// check (`reads`: the run's trace), forgetting the least recently used
+    /// answer of a full slot.
     pub fn keep(&self, slot: usize, reads: Option<Vec<Read>>, user: Player, answer: T) {
-        if let (Some(reads), Some(entry)) = (reads, self.0.borrow_mut().get_mut(slot)) {
-            *entry = Some(Memo { user, reads, answer });
+        if let (Some(reads), Some(kept)) = (reads, self.0.borrow_mut().get_mut(slot)) {
+            kept.truncate(WAYS - 1);
+            kept.insert(0, Memo { user, reads, answer });
         }
     }
 }
@@ -311,6 +323,29 @@ mod tests {
     use crate::game::{GameState, Setup};
     use crate::kernel::block;
     use crate::kernel::{Removal, Unrecorded};
+
+    /// A slot keeps the `WAYS` answers used last: one found again moves to the
+    /// front, and a new one pushes out the one unused longest.
+    #[test]
+    fn a_slot_keeps_the_answers_used_last() {
+        let memos = Memos::new(1);
+        let mut state = GameState::new(&Setup::blank(4), 1);
+        let at = |state: &mut GameState, turn: u32| {
+            state.turn = turn;
+            memos.answer(0, state, Player::Dark)
+        };
+        for turn in 1..=WAYS as u32 {
+            memos.keep(0, Some(vec![Read::Turn(turn)]), Player::Dark, turn);
+        }
+        assert_eq!(at(&mut state, 1), Some(1), "the oldest is still kept");
+        memos.keep(0, Some(vec![Read::Turn(9)]), Player::Dark, 9);
+        assert_eq!(at(&mut state, 2), None, "the one unused longest went");
+        assert_eq!(at(&mut state, 1), Some(1), "used again, so kept");
+        assert_eq!(at(&mut state, 9), Some(9));
+        assert_eq!(memos.answer(0, &state, Player::Light), None, "kept for Dark only");
+        memos.keep(0, None, Player::Dark, 7);
+        assert_eq!(at(&mut state, 9), Some(9), "a run the memo cannot replay is not kept");
+    }
 
     /// The shifted masks find the same blocks as testing each block in turn.
     #[test]

@@ -135,11 +135,11 @@ pub struct ScriptEngine {
     /// The suspended card run and the spare coroutine (resume.rs).
     coroutines: Coroutines,
     accelerators: Accelerators,
-    /// The last answer of each planet's check, by planet and player.
+    /// The last answers of each planet's check, by planet and player.
     planet_memos: Memos<bool>,
-    /// The last answer of each planet's `progress`, by planet and player.
+    /// The last answers of each planet's `progress`, by planet and player.
     progress_memos: Memos<f32>,
-    /// The last answer of each card's `can_play`, by card and player.
+    /// The last answers of each card's `can_play`, by card and player.
     card_memos: Memos<bool>,
     taken: Cell<ShortcutsTaken>,
 }

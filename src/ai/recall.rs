@@ -124,7 +124,6 @@ impl CardHost for Recall<'_> {
             return (resolution, Inputs::Position);
         }
         let (resolution, inputs) = self.host.resolve_noting_inputs(state, card, answers);
-
         if inputs == Inputs::Position {
             self.keep(key, state, card, answers, &resolution);
         }

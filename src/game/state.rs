@@ -176,6 +176,16 @@ pub struct GameState {
     pub journal: EventLog,
 }
 
+/// The fields [`GameState::same_position`] compares, borrowed.
+type PositionFields<'a> = (
+    &'a Board,
+    &'a RuleOptions,
+    &'a [Counters; 2],
+    (&'a Option<Constraint>, &'a Option<Constraint>),
+    (u32, Player, &'a Step, &'a Option<Moved>),
+    (&'a [Effect], u32),
+);
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -215,17 +225,7 @@ impl GameState {
 
     /// The fields of the position. Every field is named, so a new one must be
     /// placed in or out of the position here.
-    #[allow(clippy::type_complexity)]
-    fn position_fields(
-        &self,
-    ) -> (
-        &Board,
-        &RuleOptions,
-        &[Counters; 2],
-        (&Option<Constraint>, &Option<Constraint>),
-        (u32, Player, &Step, &Option<Moved>),
-        (&[Effect], u32),
-    ) {
+    fn position_fields(&self) -> PositionFields<'_> {
         let GameState {
             board,
             rules,

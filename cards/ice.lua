@@ -1,16 +1,14 @@
 -- Ice (a nightmare card): a marker square; a checker moving onto it slides one
 -- more square the way it was going. The effect's data remembers its square.
 
-local function ice_spots(ctx)
-  return ctx:squares{ empty = true, colour = "dark", markers = { ice = false } }
-end
+local SPOTS = { empty = true, colour = "dark", markers = { ice = false } }
 
 function can_play(ctx)
-  return ctx:markers_left("ice") > 0 and #ice_spots(ctx) > 0
+  return ctx:markers_left("ice") > 0 and ctx:count_squares(SPOTS) > 0
 end
 
 function play(ctx)
-  local sq = ctx:ask_square("Ice: which square?", ice_spots(ctx))
+  local sq = ctx:ask_square_where("Ice: which square?", SPOTS)
   ctx:place_marker("ice", sq)
   ctx:add_effect{ lasts = "game", data = { square = sq } }
 end

@@ -6,13 +6,13 @@ function play(ctx)
     ctx:log("Revive: your reserve is empty; nothing happens")
     return
   end
-  local spots = ctx:squares{ empty = true, colour = "dark", half = me }
-  if #spots == 0 then
+  local spots = { empty = true, colour = "dark", half = me }
+  if ctx:count_squares(spots) == 0 then
     ctx:log("Revive: no empty dark square in your half; nothing happens")
     return
   end
   -- "You may" (R8.0): answering none declines.
-  local sq = ctx:ask_square("Revive: on which square does the pawn come back?", spots, { optional = true })
+  local sq = ctx:ask_square_where("Revive: on which square does the pawn come back?", spots, { optional = true })
   if sq == nil then return end
   ctx:place_from_reserve(sq)
   ctx:add_counter(me, "pawns_revived", 1)

@@ -15,12 +15,12 @@ function play(ctx)
     ctx:log("Teleport: the checker on " .. moved.now .. " is frozen by a galactic hippo (R4.7)")
     return
   end
-  local targets = ctx:squares{ empty = true, colour = ctx:colour(moved.start) }
-  if #targets == 0 then
+  local targets = { empty = true, colour = ctx:colour(moved.start) }
+  if ctx:count_squares(targets) == 0 then
     ctx:log("Teleport: no empty square of that colour")
     return
   end
-  local to = ctx:ask_square("Teleport: to which empty square? (none: stay on " .. moved.now .. ")", targets,
+  local to = ctx:ask_square_where("Teleport: to which empty square? (none: stay on " .. moved.now .. ")", targets,
     { optional = true })
   if to then ctx:relocate(moved.now, to) end
 end

@@ -11,9 +11,9 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::game::{CardHost, CardId, Choice, GameError, GameState, PlanetId, Step};
-use alien_checkers::kernel::Player;
+use alien_checkers::game::{Answer, CardHost, CardId, Choice, GameError, GameState, PlanetId, Step};
 use alien_checkers::kernel::Unrecorded;
+use alien_checkers::kernel::{Bitboard, Player};
 use alien_checkers::script::{MEMORY_LIMIT, ScriptEngine};
 
 mod common;
@@ -1044,4 +1044,40 @@ end"#;
     use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
     let m = failure(&engine, "unknown");
     assert!(m.contains("up-left") && m.contains("unknown.lua:2"), "{m}");
+}
+
+/// `ask_square_where` offers exactly the squares `squares` lists for the same
+/// filter (board order), and `count_squares` counts them; a bad filter is
+/// refused by name, where the script made the call.
+#[test]
+fn ask_square_where_offers_the_squares_of_its_filter() {
+    let ask = r#"function play(ctx)
+  local filter = { empty = true, colour = "dark", half = ctx:player() }
+  local listed = ctx:squares(filter)
+  assert(ctx:count_squares(filter) == #listed and #listed > 1, "counted as listed")
+  assert(ctx:count_squares{ terrain = "fire" } == 0, "no fire yet")
+  local sq = ctx:ask_square_where("where?", filter)
+  assert(sq == listed[#listed], "the answer given back")
+  ctx:place_terrain(sq, "fire")
+end"#;
+    let bad = "function play(ctx)\n  ctx:ask_square_where(\"where?\", { emtpy = true })\nend";
+    let engine = engine(&[("ask", ask), ("bad", bad)], &[]);
+    let (result, state) = use_card(&engine, "ask");
+    result.unwrap();
+    let Step::Resolving(r) = &state.step else { panic!("the card asks: {:?}", state.step) };
+    let expected: Vec<Answer> = state
+        .board
+        .empty_squares()
+        .into_iter()
+        .filter(|sq| (Bitboard::DARK & state.board.orientation().half(Player::Dark)).contains(*sq))
+        .map(Answer::Square)
+        .collect();
+    assert_eq!(r.question.options, expected);
+    let last = expected.last().unwrap().clone();
+    let mut answered = state.clone();
+    answered.apply(&engine, &Choice::Answer(last.clone())).unwrap();
+    let Answer::Square(sq) = last else { unreachable!() };
+    assert!(answered.board.terrain_at(sq).is_some(), "the fire is on the square answered");
+    let m = failure(&engine, "bad");
+    assert!(m.contains("emtpy") && m.contains("bad.lua:2"), "{m}");
 }

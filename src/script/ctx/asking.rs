@@ -4,7 +4,7 @@ use mlua::{Table, Value};
 
 use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
-use crate::script::convert::{optional, strings};
+use crate::script::convert::{optional, square_filter, strings};
 use crate::script::names::list;
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
@@ -77,6 +77,15 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "ask_wall_spot", |lua, (prompt, opts): (String, Option<Table>)| {
         ask_one(lua, QuestionKind::Edges, prompt, WALL_SPOTS, &opts, || {
             with_run(lua, |r| Ok(r.state.board.wall_spots().map(Answer::Edges).collect()))
+        })
+    });
+    // One of `squares(filter)`, listed by the host: the empty squares a
+    // terrain card offers need not cross into Lua and back.
+    add(m, "ask_square_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
+        let table = filter.to_pointer() as usize;
+        ask_one(lua, QuestionKind::Square, prompt, table, &opts, || {
+            let filter = square_filter(lua, Some(filter))?;
+            with_run(lua, |r| Ok(filter.apply(&r.state.board).into_iter().map(Answer::Square).collect()))
         })
     });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {

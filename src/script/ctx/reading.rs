@@ -99,6 +99,13 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })?;
         square_list(lua, set)
     });
+    add(m, "count_squares", |lua, filter: Option<Table>| {
+        let filter = square_filter(lua, filter)?;
+        read(lua, |s| {
+            let n = filter.apply(&s.board).count();
+            (n, Read::CountSquares(filter, n))
+        })
+    });
     add(m, "terrain", |lua, sq: String| {
         let sq = square(&sq)?;
         let t = read(lua, |s| {

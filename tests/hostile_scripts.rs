@@ -66,6 +66,17 @@ fn use_card(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameStat
     (result, state)
 }
 
+/// Card `agree` (whose asserts must hold) is used without error, and a card
+/// whose second line is `call` fails naming `refused` at that line.
+#[track_caller]
+fn agrees_and_refuses(agree: &str, call: &str, refused: &str) {
+    let unknown = format!("function play(ctx)\n  {call}\nend");
+    let engine = engine(&[("agree", agree), ("unknown", &unknown)], &[]);
+    use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
+    let m = failure(&engine, "unknown");
+    assert!(m.contains(refused) && m.contains("unknown.lua:2"), "{m}");
+}
+
 /// At most 300 characters of `m`, for assertion messages.
 fn short(m: &str) -> String {
     if m.len() <= 300 { m.to_string() } else { format!("{}… ({} bytes)", &m[..m.floor_char_boundary(300)], m.len()) }
@@ -921,11 +932,7 @@ fn the_can_take_filter_agrees_with_can_take_token_and_refuses_unknown_tokens() {
   ctx:put_token("c3", "ring")
   for _, sq in ipairs(ctx:checker_squares{ can_take = "ring" }) do assert(sq ~= "c3") end
 end"#;
-    let unknown = "function play(ctx)\n  ctx:checker_squares{ can_take = \"crown\" }\nend";
-    let engine = engine(&[("agree", agree), ("unknown", unknown)], &[]);
-    use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
-    let m = failure(&engine, "unknown");
-    assert!(m.contains("'crown' is not a token") && m.contains("unknown.lua:2"), "{m}");
+    agrees_and_refuses(agree, "ctx:checker_squares{ can_take = \"crown\" }", "'crown' is not a token");
 }
 
 /// `markers` in a filter picks squares with or without a marker of a kind the
@@ -1039,11 +1046,7 @@ fn the_can_step_and_can_jump_filters_agree_with_the_targets() {
   assert(seen_jump, "the position has a jump")
   assert(#ctx:checker_squares{ can_step = "all", hippo = true } == 0, "a frozen checker does not move")
 end"#;
-    let unknown = "function play(ctx)\n  ctx:checker_squares{ can_step = \"up-left\" }\nend";
-    let engine = engine(&[("agree", agree), ("unknown", unknown)], &[]);
-    use_card(&engine, "agree").0.unwrap_or_else(|e| panic!("{e}"));
-    let m = failure(&engine, "unknown");
-    assert!(m.contains("up-left") && m.contains("unknown.lua:2"), "{m}");
+    agrees_and_refuses(agree, "ctx:checker_squares{ can_step = \"up-left\" }", "up-left");
 }
 
 /// `ask_square_where` offers exactly the squares `squares` lists for the same

@@ -126,7 +126,7 @@ fn search_rate(engine: &ScriptEngine, args: &BenchArgs) -> f64 {
     let setup = engine.content().setup();
     let positions: Vec<GameState> =
         (0..u64::from(args.searches)).map(|seed| search_position(engine, &setup, seed)).collect();
-    let planets = engine.content().setup().planets;
+    let planets = setup.planets;
     let (rate, _) = median_rate(args.runs, || {
         let mut iterations = 0;
         for (i, state) in positions.iter().enumerate() {

@@ -208,9 +208,8 @@ impl EventLog {
         self.watching = on;
     }
 
-    /// Whether events are kept: recorded, or watched for handlers.
     #[inline]
-    pub fn keeps(&self) -> bool {
+    fn keeps(&self) -> bool {
         self.recording || self.watching
     }
 

@@ -24,20 +24,27 @@ impl GameRng {
         self.seed
     }
 
-    fn next_u64(&mut self) -> u64 {
+    /// The stream from the current position (a ChaCha block is made per read
+    /// of a fresh stream, so reads in a row share one stream).
+    fn stream(&self) -> ChaCha8Rng {
         let mut stream = ChaCha8Rng::seed_from_u64(self.seed);
         stream.set_word_pos(u128::from(self.position));
-        let value = stream.next_u64();
-        self.position += 2;
-        value
+        stream
     }
 
     /// A uniform index below `n` (`n > 0`), without modulo bias.
     pub fn below(&mut self, n: usize) -> usize {
+        let mut stream = self.stream();
+        self.below_in(&mut stream, n)
+    }
+
+    /// [`GameRng::below`] reading from `stream`, which is at `self.position`.
+    fn below_in(&mut self, stream: &mut ChaCha8Rng, n: usize) -> usize {
         let n = n.max(1) as u64;
         let zone = u64::MAX - (u64::MAX % n);
         loop {
-            let x = self.next_u64();
+            let x = stream.next_u64();
+            self.position += 2;
             if x < zone {
                 return (x % n) as usize;
             }
@@ -46,8 +53,9 @@ impl GameRng {
 
     /// Fisher–Yates.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        let mut stream = self.stream();
         for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
+            let j = self.below_in(&mut stream, i + 1);
             items.swap(i, j);
         }
     }
@@ -69,5 +77,23 @@ mod tests {
         sorted.sort();
         assert_eq!(sorted, (0..21).collect::<Vec<_>>());
         assert_ne!(xs, (0..21).collect::<Vec<_>>(), "a shuffle of 21 cards moved something");
+    }
+
+    #[test]
+    fn a_shuffle_reads_the_stream_as_single_draws_would() {
+        // Saved games depend on it: a shuffle is the draws `below` makes one by one.
+        let (mut a, mut b) = (GameRng::new(11), GameRng::new(11));
+        a.below(5);
+        b.below(5);
+        let mut xs: Vec<u32> = (0..30).collect();
+        a.shuffle(&mut xs);
+        let mut ys: Vec<u32> = (0..30).collect();
+        for i in (1..ys.len()).rev() {
+            let j = b.below(i + 1);
+            ys.swap(i, j);
+        }
+        assert_eq!(xs, ys);
+        assert_eq!(a, b, "both at the same place in the stream");
+        assert_eq!(a.below(1000), b.below(1000));
     }
 }

@@ -2,6 +2,8 @@
 //! players, directions, filters. They read values only (never run script code)
 //! and name what is wrong in their errors.
 
+use std::sync::Arc;
+
 use mlua::{Table, Value};
 
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
@@ -288,10 +290,11 @@ pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
     Ok(optional)
 }
 
-pub(super) fn strings(lua: &mlua::Lua, t: &Table) -> R<Vec<String>> {
+/// A list of texts, shared so that questions built from them copy no text.
+pub(super) fn strings(lua: &mlua::Lua, t: &Table) -> R<Vec<Arc<str>>> {
     let mut out = Vec::new();
     each_text(lua, t, |item| {
-        out.push(utf8(item.bytes)?.to_string());
+        out.push(utf8(item.bytes)?.into());
         Ok(())
     })?;
     Ok(out)

@@ -4,11 +4,52 @@
 
 use mlua::{Lua, LuaString, Table};
 
-use crate::kernel::{Checker, Dir, EdgePair, Player, Square, Terrain};
-use crate::script::run::{Cx, R};
+use std::fmt;
+
+use crate::kernel::{Checker, Dir, EdgePair, MAX_JUMPS, Move, Player, Square, Terrain};
+use crate::script::run::{Cx, R, err};
 
 pub(super) fn list<T: ToString>(lua: &Lua, items: impl IntoIterator<Item = T>) -> R<Table> {
     lua.create_sequence_from(items.into_iter().map(|i| i.to_string()))
+}
+
+/// A list of moves as their texts (`c3-d4`, `c3xe5xg7`), each written on the
+/// stack rather than in a `String` of its own.
+pub(super) fn move_list(lua: &Lua, moves: &[Move]) -> R<Table> {
+    let mut texts = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mut text = MoveBuffer { bytes: [0; 2 + 3 * MAX_JUMPS], len: 0 };
+        fmt::Write::write_fmt(&mut text, format_args!("{mv}")).map_err(|_| err("a move's text is too long"))?;
+        texts.push(text);
+    }
+    lua.create_sequence_from(texts.iter().map(MoveBuffer::as_str))
+}
+
+/// Room for the longest move's text: a square, then `x` and a square per jump.
+struct MoveBuffer {
+    bytes: [u8; 2 + 3 * MAX_JUMPS],
+    len: usize,
+}
+
+impl MoveBuffer {
+    fn as_str(&self) -> &str {
+        // Only whole `&str`s are written in (`write_str`).
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl fmt::Write for MoveBuffer {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// A list of texts as Lua strings (made from the text, with no copy on the way).
+pub(super) fn texts(lua: &Lua, items: &[std::sync::Arc<str>]) -> R<Table> {
+    lua.create_sequence_from(items.iter().map(|i| &**i))
 }
 
 /// Lua strings made once and reused, so that reading the board allocates little.

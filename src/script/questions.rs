@@ -2,6 +2,8 @@
 //! answer taken from the run's answers, or the run halted so that the question
 //! becomes the game's pending decision (ENGINEERING.md invariant 3).
 
+use std::sync::Arc;
+
 use mlua::{Table, Value};
 
 use crate::game::{Answer, GameEvent, Question, QuestionKind};
@@ -118,7 +120,7 @@ pub(super) enum OnResume {
     /// What a one-answer question returns (`None`: nil).
     Answer(Option<Answer>),
     /// The order an `ask_order` returns, now complete.
-    Ordered(Vec<String>),
+    Ordered(Vec<Arc<str>>),
     /// The `ask_order` needs another answer: the run stays suspended, asking this.
     Ask(Question),
     /// The call must be made again: it refuses the answer, and raises the error
@@ -168,7 +170,7 @@ pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>
         return Err(err("can_play and planet checks cannot ask questions"));
     }
     // `keep` is offered unless an item is itself named so.
-    let keep = !o.left.iter().any(|s| s == KEEP);
+    let keep = !o.left.iter().any(|s| &**s == KEEP);
     while !o.left.is_empty() {
         let pick = if o.left.iter().all(|s| *s == o.left[0]) {
             Some(0)
@@ -205,7 +207,7 @@ fn order_question(o: &Ordering, keep: bool) -> Question {
     let mut options = Vec::with_capacity(o.left.len() + 1);
     for (i, name) in o.left.iter().enumerate() {
         if !o.left[..i].contains(name) {
-            options.push(Answer::Option(name.as_str().into()));
+            options.push(Answer::Option(Arc::clone(name)));
         }
     }
     if keep {
@@ -233,6 +235,7 @@ pub(super) fn answer_to_lua(lua: &mlua::Lua, names: &Names, answer: Option<Answe
     Ok(match answer {
         None => Value::Nil,
         Some(Answer::Square(sq)) => Value::String(names.square(sq)),
+        Some(Answer::Option(name)) => Value::String(lua.create_string(&*name)?),
         Some(a) => Value::String(lua.create_string(a.to_string())?),
     })
 }

@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use mlua::{Error as LuaError, Lua};
 
@@ -95,8 +96,8 @@ pub(super) struct Ordering {
     pub(super) items: usize,
     pub(super) prompt: String,
     pub(super) total: usize,
-    pub(super) left: Vec<String>,
-    pub(super) order: Vec<String>,
+    pub(super) left: Vec<Arc<str>>,
+    pub(super) order: Vec<Arc<str>>,
     /// The run's cursor when the call began: any other question gives the
     /// answers back as if the call had not been made.
     pub(super) cursor: usize,

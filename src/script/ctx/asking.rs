@@ -5,7 +5,7 @@ use mlua::{Table, Value};
 use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
 use crate::script::convert::{optional, square_filter, strings};
-use crate::script::names::list;
+use crate::script::names::texts;
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
 use crate::script::sandbox::Stop;
@@ -107,7 +107,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             }
         };
         match with_run(lua, |r| place_items(r, &mut o))? {
-            None => Ok(Value::Table(list(lua, o.order)?)),
+            None => Ok(Value::Table(texts(lua, &o.order)?)),
             Some(question) => {
                 with_run(lua, |r| {
                     r.halted = Some(Halted::Order(o));

@@ -10,7 +10,7 @@ use crate::script::convert::{
     block_filter, checker_filter, counter_name, dir, dirs, move_filter, player, square, square_filter,
 };
 use crate::script::memo::Read;
-use crate::script::names::{checker_values, list, names, square_list};
+use crate::script::names::{checker_values, list, move_list, names, square_list};
 use crate::script::run::{err, read, user, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
@@ -269,9 +269,8 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // ---- move helpers ----
     add(m, "legal_moves", |lua, filter: Option<Table>| {
         let filter = move_filter(lua, filter)?;
-        let moves: Vec<String> =
-            with_run(lua, |r| Ok(legal_moves_for(r, filter)?.iter().map(ToString::to_string).collect()))?;
-        list(lua, moves)
+        let moves = with_run(lua, |r| legal_moves_for(r, filter))?;
+        move_list(lua, &moves)
     });
     add(m, "count_moves", |lua, filter: Option<Table>| {
         let filter = move_filter(lua, filter)?;

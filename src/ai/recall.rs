@@ -30,9 +30,16 @@ const CAPACITY: usize = 1 << 14;
 pub struct Recall<'a> {
     host: &'a dyn CardHost,
     kept: RefCell<HashMap<u64, Box<Kept>, FxBuild>>,
+    /// By card, how many of its resolutions in a row could not be kept: from
+    /// [`SKIP_AFTER`] on, the card's resolutions are not looked up (Foresight's
+    /// and Reshuffle's, which read the piles, never are), only kept if they can be.
+    unkept_in_a_row: RefCell<Vec<u8>>,
     /// How many resolutions were given back without running the script.
     hits: Cell<u64>,
 }
+
+/// See [`Recall::unkept_in_a_row`].
+const SKIP_AFTER: u8 = 8;
 
 /// One remembered resolution: the card, the answers and the position it ran
 /// from (the whole snapshot, compared by position), and what it gave.
@@ -50,7 +57,7 @@ enum Gave {
 
 impl<'a> Recall<'a> {
     pub fn new(host: &'a dyn CardHost) -> Recall<'a> {
-        Recall { host, kept: RefCell::default(), hits: Cell::new(0) }
+        Recall { host, kept: RefCell::default(), unkept_in_a_row: RefCell::default(), hits: Cell::new(0) }
     }
 
     /// The host whose resolutions are remembered.
@@ -118,15 +125,26 @@ impl CardHost for Recall<'_> {
         if !state.journal.events().is_empty() {
             return self.host.resolve_noting_inputs(state, card, answers);
         }
-        let key = Recall::key(state, card, answers);
-        if let Some(resolution) = self.lookup(key, state, card, answers) {
+        let index = usize::from(card.0);
+        let look = self.unkept_in_a_row.borrow().get(index).is_none_or(|&n| n < SKIP_AFTER);
+        let key = look.then(|| Recall::key(state, card, answers));
+        if let Some(key) = key
+            && let Some(resolution) = self.lookup(key, state, card, answers)
+        {
             self.hits.set(self.hits.get() + 1);
             return (resolution, Inputs::Position);
         }
         let (resolution, inputs) = self.host.resolve_noting_inputs(state, card, answers);
-        if inputs == Inputs::Position {
+        let kept = inputs == Inputs::Position && !matches!(resolution, Resolution::Failed(_));
+        if kept {
+            let key = key.unwrap_or_else(|| Recall::key(state, card, answers));
             self.keep(key, state, card, answers, &resolution);
         }
+        let mut unkept = self.unkept_in_a_row.borrow_mut();
+        if unkept.len() <= index {
+            unkept.resize(index + 1, 0);
+        }
+        unkept[index] = if kept { 0 } else { unkept[index].saturating_add(1) };
         (resolution, inputs)
     }
 

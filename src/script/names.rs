@@ -2,9 +2,9 @@
 //! pairs, players, kinds, card ids) and the lists and checker values built from
 //! them.
 
-use mlua::{Lua, LuaString, Table};
-
 use std::fmt;
+
+use mlua::{Lua, LuaString, Table};
 
 use crate::kernel::{Checker, Dir, EdgePair, MAX_JUMPS, Move, Player, Square, Terrain};
 use crate::script::run::{Cx, R, err};

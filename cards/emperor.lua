@@ -3,15 +3,15 @@
 -- the supply (R4.9) and stacks its piece on the king.
 function play(ctx)
   local me = ctx:player()
-  local pawns = ctx:checker_squares{ owner = me, kind = "pawn" }
-  local kings = ctx:checker_squares{ owner = me, kind = "king" }
-  if #pawns == 0 or #kings == 0 then
+  local pawns = { owner = me, kind = "pawn" }
+  local kings = { owner = me, kind = "king" }
+  if ctx:count(pawns) == 0 or ctx:count(kings) == 0 then
     ctx:log("Emperor: you need a pawn and a king on the board; nothing happens")
     return
   end
   -- "You may" (R8.0): answering none declines.
-  local pawn = ctx:ask_checker("Emperor: which pawn do you sacrifice?", pawns, { optional = true })
+  local pawn = ctx:ask_checker_where("Emperor: which pawn do you sacrifice?", pawns, { optional = true })
   if pawn == nil then return end
-  local king = ctx:ask_checker("Emperor: which king becomes an emperor?", kings)
+  local king = ctx:ask_checker_where("Emperor: which king becomes an emperor?", kings)
   ctx:make_emperor(pawn, king)
 end

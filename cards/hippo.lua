@@ -6,10 +6,10 @@ function play(ctx)
     return
   end
   -- The kernel knows who may take a hippo: no hippo, no snookle (R8.8), one in the supply.
-  local targets = ctx:checker_squares{ owner = ctx:opponent(), can_take = "hippo" }
-  if #targets == 0 then
+  local targets = { owner = ctx:opponent(), can_take = "hippo" }
+  if ctx:count(targets) == 0 then
     ctx:log("Galactic hippo: no opposing checker can take a hippo; nothing happens")
     return
   end
-  ctx:put_token(ctx:ask_checker("Galactic hippo: which opposing checker does it sit on?", targets), "hippo")
+  ctx:put_token(ctx:ask_checker_where("Galactic hippo: which opposing checker does it sit on?", targets), "hippo")
 end

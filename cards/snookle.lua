@@ -2,10 +2,10 @@
 -- put_token sends a hippo on that checker back to the supply.
 function play(ctx)
   -- The kernel knows who may take a snookle: none yet, and one left in the supply.
-  local targets = ctx:checker_squares{ owner = ctx:player(), can_take = "snookle" }
-  if #targets == 0 then
+  local targets = { owner = ctx:player(), can_take = "snookle" }
+  if ctx:count(targets) == 0 then
     ctx:log("Snookle: no checker of yours can take a snookle; nothing happens")
     return
   end
-  ctx:put_token(ctx:ask_checker("Snookle: which of your checkers gets the snookle?", targets), "snookle")
+  ctx:put_token(ctx:ask_checker_where("Snookle: which of your checkers gets the snookle?", targets), "snookle")
 end

@@ -66,6 +66,17 @@ fn use_card(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameStat
     (result, state)
 }
 
+/// Uses card `id`, which must stop at a question: the state then, and the
+/// question's options.
+#[track_caller]
+fn asks(engine: &ScriptEngine, id: &str) -> (GameState, Vec<Answer>) {
+    let (result, state) = use_card(engine, id);
+    result.unwrap_or_else(|e| panic!("{id}: {e}"));
+    let Step::Resolving(r) = &state.step else { panic!("{id} asks: {:?}", state.step) };
+    let options = r.question.options.clone();
+    (state, options)
+}
+
 /// Card `agree` (whose asserts must hold) is used without error, and a card
 /// whose second line is `call` fails naming `refused` at that line.
 #[track_caller]
@@ -1065,9 +1076,7 @@ fn ask_square_where_offers_the_squares_of_its_filter() {
 end"#;
     let bad = "function play(ctx)\n  ctx:ask_square_where(\"where?\", { emtpy = true })\nend";
     let engine = engine(&[("ask", ask), ("bad", bad)], &[]);
-    let (result, state) = use_card(&engine, "ask");
-    result.unwrap();
-    let Step::Resolving(r) = &state.step else { panic!("the card asks: {:?}", state.step) };
+    let (state, options) = asks(&engine, "ask");
     let expected: Vec<Answer> = state
         .board
         .empty_squares()
@@ -1075,7 +1084,7 @@ end"#;
         .filter(|sq| (Bitboard::DARK & state.board.orientation().half(Player::Dark)).contains(*sq))
         .map(Answer::Square)
         .collect();
-    assert_eq!(r.question.options, expected);
+    assert_eq!(options, expected);
     let last = expected.last().unwrap().clone();
     let mut answered = state.clone();
     answered.apply(&engine, &Choice::Answer(last.clone())).unwrap();
@@ -1083,4 +1092,36 @@ end"#;
     assert!(answered.board.terrain_at(sq).is_some(), "the fire is on the square answered");
     let m = failure(&engine, "bad");
     assert!(m.contains("emtpy") && m.contains("bad.lua:2"), "{m}");
+}
+
+/// `ask_checker_where` offers exactly the checkers `checker_squares` lists for
+/// the same filter (board order), optional questions add `none`, and the answer
+/// comes back; a bad filter is refused by name, where the script made the call.
+#[test]
+fn ask_checker_where_offers_the_checkers_of_its_filter() {
+    let ask = r#"function play(ctx)
+  local filter = { owner = ctx:player(), kind = "pawn", can_take = "ring" }
+  local listed = ctx:checker_squares(filter)
+  assert(ctx:count(filter) == #listed and #listed > 1, "counted as listed")
+  local sq = ctx:ask_checker_where("which?", filter, { optional = true })
+  assert(sq == nil or sq == listed[#listed], "the answer given back")
+  if sq then ctx:put_token(sq, "ring") end
+end"#;
+    let bad = "function play(ctx)\n  ctx:ask_checker_where(\"which?\", { ownr = \"dark\" })\nend";
+    let engine = engine(&[("ask", ask), ("bad", bad)], &[]);
+    let (state, options) = asks(&engine, "ask");
+    let mut expected: Vec<Answer> =
+        (state.board.checkers(state.to_move) & !state.board.kings()).into_iter().map(Answer::Square).collect();
+    let last = expected.last().unwrap().clone();
+    expected.push(Answer::Option("none".into()));
+    assert_eq!(options, expected);
+    let mut answered = state.clone();
+    answered.apply(&engine, &Choice::Answer(last.clone())).unwrap();
+    let Answer::Square(sq) = last else { unreachable!() };
+    assert!(answered.board.checker(sq).is_some_and(|c| c.ring), "the ring is on the checker answered");
+    let mut declined = state.clone();
+    declined.apply(&engine, &Choice::Answer(Answer::Option("none".into()))).unwrap();
+    assert!(declined.board.checkers(state.to_move).into_iter().all(|sq| !declined.board.checker(sq).unwrap().ring));
+    let m = failure(&engine, "bad");
+    assert!(m.contains("ownr") && m.contains("bad.lua:2"), "{m}");
 }

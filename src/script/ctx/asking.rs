@@ -4,7 +4,7 @@ use mlua::{Table, Value};
 
 use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
-use crate::script::convert::{optional, square_filter, strings};
+use crate::script::convert::{checker_filter, optional, square_filter, strings};
 use crate::script::names::texts;
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
@@ -85,6 +85,16 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let table = filter.to_pointer() as usize;
         ask_one(lua, QuestionKind::Square, prompt, table, &opts, || {
             let filter = square_filter(lua, Some(filter))?;
+            with_run(lua, |r| Ok(filter.apply(&r.state.board).into_iter().map(Answer::Square).collect()))
+        })
+    });
+    // One of `checker_squares(filter)`, listed by the host: the checkers a
+    // token card may pick (Ring, Snookle, Hippo) need not go into Lua as a list
+    // only to come back as options.
+    add(m, "ask_checker_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
+        let table = filter.to_pointer() as usize;
+        ask_one(lua, QuestionKind::Checker, prompt, table, &opts, || {
+            let filter = checker_filter(lua, Some(filter))?;
             with_run(lua, |r| Ok(filter.apply(&r.state.board).into_iter().map(Answer::Square).collect()))
         })
     });

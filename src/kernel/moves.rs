@@ -65,10 +65,13 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.from)?;
-        let sep = if self.is_jump() { 'x' } else { '-' };
+        // Piece by piece, without formatting machinery: every move a script
+        // lists is written out.
+        f.write_str(self.from.name())?;
+        let sep = if self.is_jump() { "x" } else { "-" };
         for sq in self.landings() {
-            write!(f, "{sep}{sq}")?;
+            f.write_str(sep)?;
+            f.write_str(sq.name())?;
         }
         Ok(())
     }

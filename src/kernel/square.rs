@@ -57,9 +57,25 @@ impl Square {
     }
 }
 
+/// Every square's name, by index (written out: formatting a square is on the
+/// path of every move and square name the script layer hands over).
+const NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "a3", "b3", "c3",
+    "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5",
+    "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8",
+    "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
+impl Square {
+    /// The square's name, `a1`..`h8`.
+    pub const fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
+        f.write_str(self.name())
     }
 }
 
@@ -268,6 +284,7 @@ mod tests {
     fn names_round_trip_and_a1_is_dark() {
         for sq in Square::all() {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
+            assert_eq!(sq.name(), format!("{}{}", (b'a' + sq.file() as u8) as char, sq.rank() + 1));
         }
         assert_eq!(Square::A1.colour(), Colour::Dark);
         assert_eq!("h8".parse::<Square>().unwrap().colour(), Colour::Dark);

@@ -88,7 +88,9 @@ impl Edge {
 impl fmt::Display for Edge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (a, b) = self.squares();
-        write!(f, "{a}/{b}")
+        f.write_str(a.name())?;
+        f.write_str("/")?;
+        f.write_str(b.name())
     }
 }
 

@@ -915,7 +915,7 @@ impl Board {
             }
         }
         for sq in new - old {
-            if self.clear_terrain(sq, Clearing::Monolith, log).is_ok() {
+            if self.terrain_at(sq).is_some() && self.clear_terrain(sq, Clearing::Monolith, log).is_ok() {
                 report.terrain_removed.push(sq);
             }
         }

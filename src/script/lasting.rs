@@ -165,7 +165,8 @@ fn datum_of(value: &Value, depth: usize, count: &mut usize) -> R<Datum> {
 
 /// An effect's data as a fresh Lua table.
 pub fn data_to_lua(lua: &Lua, data: &Data) -> R<Table> {
-    let table = lua.create_table()?;
+    // Made with room for its fields (growing a table one key at a time resizes it each time).
+    let table = lua.create_table_with_capacity(0, data.len())?;
     for (k, v) in data {
         table.raw_set(k.as_str(), datum_to_lua(lua, v)?)?;
     }
@@ -191,7 +192,7 @@ pub fn event_to_lua(lua: &Lua, content: &Content, event: &Event, player: &str) -
     let Ok(Json::Object(fields)) = serde_json::to_value(event) else {
         return Err(err("an event could not be read"));
     };
-    let table = lua.create_table()?;
+    let table = lua.create_table_with_capacity(0, fields.len() + 1)?;
     for (key, value) in fields {
         let value = match (key.as_str(), &value) {
             ("card", Json::Number(n)) => {
@@ -220,7 +221,7 @@ fn json_to_lua(lua: &Lua, value: &Json) -> R<Value> {
             Value::Table(lua.create_sequence_from(items.iter().map(|v| json_to_lua(lua, v)).collect::<R<Vec<_>>>()?)?)
         }
         Json::Object(map) => {
-            let t = lua.create_table()?;
+            let t = lua.create_table_with_capacity(0, map.len())?;
             for (k, v) in map {
                 t.raw_set(k.as_str(), json_to_lua(lua, v)?)?;
             }
@@ -231,7 +232,7 @@ fn json_to_lua(lua: &Lua, value: &Json) -> R<Value> {
 
 /// The `effect` a handler receives: `{id, card, owner, data}`.
 pub fn effect_to_lua(lua: &Lua, content: &Content, effect: &Effect, owner: &str) -> R<Table> {
-    let table = lua.create_table()?;
+    let table = lua.create_table_with_capacity(0, 4)?;
     table.raw_set("id", effect.id)?;
     table.raw_set("card", content.card(effect.card).map_or_else(|| format!("#{}", effect.card.0), |c| c.id.clone()))?;
     table.raw_set("owner", owner)?;

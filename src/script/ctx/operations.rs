@@ -49,7 +49,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     add(m, "move_monolith", |lua, dir: String| {
         let report = writing(lua, |r| rule(r.state.board.move_monolith(self::dir(&dir)?, &mut r.state.journal)))?;
-        let t = lua.create_table()?;
+        let t = lua.create_table_with_capacity(0, 2)?;
         t.raw_set("removed", list(lua, report.removed)?)?;
         t.raw_set("pushed", report.pushed.len())?;
         Ok(t)

@@ -229,7 +229,9 @@ pub(super) fn register(m: &mut ApiBuilder) {
             let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
             lua.create_sequence_from(ids)
         };
-        let t = lua.create_table()?;
+        // Tables of known fields are made with room for them: a table grown
+        // one key at a time is resized for each.
+        let t = lua.create_table_with_capacity(0, 3)?;
         t.raw_set("draw", named(draw)?)?;
         t.raw_set("face_up", named(face_up)?)?;
         t.raw_set("discard", named(discard)?)?;
@@ -239,9 +241,9 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let moved = with_run(lua, |r| Ok(r.state.moved))?;
         moved
             .map(|m| {
-                let t = lua.create_table()?;
-                t.raw_set("start", m.start.to_string())?;
-                t.raw_set("now", m.now.to_string())?;
+                let t = lua.create_table_with_capacity(0, 2)?;
+                t.raw_set("start", names(lua).square(m.start))?;
+                t.raw_set("now", names(lua).square(m.now))?;
                 Ok(t)
             })
             .transpose()

@@ -2,6 +2,7 @@
 //! players, directions, filters. They read values only (never run script code)
 //! and name what is wrong in their errors.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use mlua::{Table, Value};
@@ -34,11 +35,11 @@ pub(super) fn player(s: &str) -> R<Player> {
 
 /// A value as text without running any of its code: strings and numbers only
 /// (a `__tostring` metamethod would let script code run inside a host function).
-fn raw_text(v: &Raw) -> R<String> {
+fn raw_text<'a>(v: &Raw<'a>) -> R<Cow<'a, str>> {
     match v {
-        Raw::Str(t) => Ok(utf8(t.bytes)?.to_string()),
-        Raw::Int(i) => Ok(i.to_string()),
-        Raw::Num(n) => Ok(n.to_string()),
+        Raw::Str(t) => Ok(Cow::Borrowed(utf8(t.bytes)?)),
+        Raw::Int(i) => Ok(Cow::Owned(i.to_string())),
+        Raw::Num(n) => Ok(Cow::Owned(n.to_string())),
         other => Err(err(format!("expected a string, got a {}", other.type_name()))),
     }
 }
@@ -157,7 +158,7 @@ pub(super) fn checker_filter(cx: &Cx, filter: Option<Table>) -> R<CheckerFilter>
             match key {
                 b"owner" => parsed.owner = Some(player_value(&value)?),
                 b"kind" => {
-                    parsed.kind = Some(match raw_text(&value)?.as_str() {
+                    parsed.kind = Some(match &*raw_text(&value)? {
                         "pawn" => KindFilter::Pawn,
                         "king" => KindFilter::King,
                         "emperor" => KindFilter::Emperor,
@@ -215,7 +216,7 @@ pub(super) fn square_filter(cx: &Cx, filter: Option<Table>) -> R<SquareFilter> {
                 b"back_row" => parsed.back_row = Some(player_value(&value)?),
                 b"king_row" => parsed.king_row = Some(player_value(&value)?),
                 b"terrain" => {
-                    parsed.terrain = Some(match raw_text(&value)?.as_str() {
+                    parsed.terrain = Some(match &*raw_text(&value)? {
                         "any" => None,
                         other => Some(terrain(other)?),
                     })

@@ -122,15 +122,10 @@ impl Board {
 
     /// Every pair of edges where `owner` could place two walls now (R5.2).
     pub fn wall_spots(&self) -> impl Iterator<Item = super::walls::EdgePair> + use<> {
-        let block = self.monolith_block();
-        let walled = self.walls(super::player::Player::Dark).union(*self.walls(super::player::Player::Light));
         // Free: no wall on it and not inside the monolith (R5.1, R7.1).
-        let taken = move |e: super::walls::Edge| {
-            let (a, b) = e.squares();
-            walled.contains(e) || (block.contains(a) && block.contains(b))
-        };
-        let free = move |e| !taken(e);
-        super::walls::EdgePair::all().iter().copied().filter(move |p| free(p.0) && free(p.1))
+        let walled = self.walls(super::player::Player::Dark).union(*self.walls(super::player::Player::Light));
+        let taken = walled.union(super::walls::Walls::inside(self.monolith_block()));
+        super::walls::EdgePair::all().iter().copied().filter(move |p| !taken.contains(p.0) && !taken.contains(p.1))
     }
 
     /// Whether a token of this kind could go on the checker on `sq` now.

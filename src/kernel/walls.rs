@@ -224,6 +224,13 @@ impl Walls {
         north.chain(east)
     }
 
+    /// The edges between two squares of `squares` (a monolith's inner edges,
+    /// where no wall can go, R7.1).
+    pub fn inside(squares: Bitboard) -> Walls {
+        // An edge's squares are its square and the one north (or east) of it.
+        Walls { north: squares & squares.shift(Dir::S), east: squares & squares.shift(Dir::W) }
+    }
+
     pub fn union(self, other: Walls) -> Walls {
         Walls { north: self.north | other.north, east: self.east | other.east }
     }
@@ -335,5 +342,23 @@ mod tests {
         let pairs = EdgePair::all();
         assert!(pairs.iter().all(|p| p.to_string().parse::<EdgePair>() == Ok(*p)));
         assert_eq!(pairs.len(), 49 * 6);
+    }
+
+    #[test]
+    fn inside_holds_the_edges_with_both_squares_in_the_set() {
+        // Every 2×2 block (the monolith's places), and some ragged sets along the edges.
+        let mut sets: Vec<Bitboard> = Square::all().filter_map(crate::kernel::block).collect();
+        sets.extend([Bitboard::ALL, Bitboard::FILE_A | Bitboard::FILE_H, Bitboard::rank(0) | Bitboard::rank(7)]);
+        sets.push(Square::all().filter(|s| (s.index() * 7) % 5 < 2).fold(Bitboard::EMPTY, |mut b, s| {
+            b.insert(s);
+            b
+        }));
+        for set in sets {
+            let inside = Walls::inside(set);
+            for e in Edge::all() {
+                let (a, b) = e.squares();
+                assert_eq!(inside.contains(e), set.contains(a) && set.contains(b), "{e} in {set:?}");
+            }
+        }
     }
 }

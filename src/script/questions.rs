@@ -177,10 +177,12 @@ pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>
         } else {
             let Some(answer) = run.answers.get(run.cursor) else { return Ok(Some(order_question(o, keep))) };
             // A refused answer is not used up: the call made again refuses it too.
+            let item = match answer {
+                Answer::Option(name) => o.left.iter().position(|s| s == name),
+                _ => None,
+            };
             let pick = match answer {
-                Answer::Option(name) if o.left.iter().any(|s| **s == **name) => {
-                    o.left.iter().position(|s| **s == **name)
-                }
+                _ if item.is_some() => item,
                 Answer::Option(name) if keep && &**name == KEEP => None,
                 other => return Err(err(format!("'{other}' is not an answer to '{}'", order_prompt(o)))),
             };

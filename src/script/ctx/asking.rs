@@ -4,6 +4,7 @@ use mlua::{Table, Value};
 
 use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
+use crate::kernel::Bitboard;
 use crate::script::convert::{checker_filter, optional, square_filter, strings};
 use crate::script::names::texts;
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
@@ -36,6 +37,21 @@ fn ask_one(
     };
     let answer = ask(lua, kind, prompt, options, optional(lua, opts)?, table)?;
     answer_value(lua, answer)
+}
+
+/// A one-answer question whose options are the squares `on_board` finds for the
+/// script's `filter` table, listed by the host: a filter's squares need not go
+/// into Lua as a list only to come back as options.
+fn ask_where(
+    lua: &Cx,
+    kind: QuestionKind,
+    prompt: String,
+    filter: Table,
+    opts: &Option<Table>,
+    on_board: impl FnOnce(&Cx, Table) -> R<Bitboard>,
+) -> R<Value> {
+    let table = filter.to_pointer() as usize;
+    ask_one(lua, kind, prompt, table, opts, || Ok(on_board(lua, filter)?.into_iter().map(Answer::Square).collect()))
 }
 
 pub(super) fn register(m: &mut ApiBuilder) {
@@ -79,23 +95,18 @@ pub(super) fn register(m: &mut ApiBuilder) {
             with_run(lua, |r| Ok(r.state.board.wall_spots().map(Answer::Edges).collect()))
         })
     });
-    // One of `squares(filter)`, listed by the host: the empty squares a
-    // terrain card offers need not cross into Lua and back.
+    // One of `squares(filter)` (the empty squares a terrain card offers) or of
+    // `checker_squares(filter)` (the checkers a token card may pick).
     add(m, "ask_square_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
-        let table = filter.to_pointer() as usize;
-        ask_one(lua, QuestionKind::Square, prompt, table, &opts, || {
+        ask_where(lua, QuestionKind::Square, prompt, filter, &opts, |lua, filter| {
             let filter = square_filter(lua, Some(filter))?;
-            with_run(lua, |r| Ok(filter.apply(&r.state.board).into_iter().map(Answer::Square).collect()))
+            with_run(lua, |r| Ok(filter.apply(&r.state.board)))
         })
     });
-    // One of `checker_squares(filter)`, listed by the host: the checkers a
-    // token card may pick (Ring, Snookle, Hippo) need not go into Lua as a list
-    // only to come back as options.
     add(m, "ask_checker_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
-        let table = filter.to_pointer() as usize;
-        ask_one(lua, QuestionKind::Checker, prompt, table, &opts, || {
+        ask_where(lua, QuestionKind::Checker, prompt, filter, &opts, |lua, filter| {
             let filter = checker_filter(lua, Some(filter))?;
-            with_run(lua, |r| Ok(filter.apply(&r.state.board).into_iter().map(Answer::Square).collect()))
+            with_run(lua, |r| Ok(filter.apply(&r.state.board)))
         })
     });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {

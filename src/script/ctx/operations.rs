@@ -9,7 +9,7 @@ use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
 use crate::script::convert::{dir, move_filter, player, rule, square, squares_of, strings, terrain, token};
 use crate::script::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
 use crate::script::memo::Read;
-use crate::script::names::{list, names, square_list};
+use crate::script::names::{names, square_list};
 use crate::script::run::{R, err, read, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
@@ -50,7 +50,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "move_monolith", |lua, dir: String| {
         let report = writing(lua, |r| rule(r.state.board.move_monolith(self::dir(&dir)?, &mut r.state.journal)))?;
         let t = lua.create_table_with_capacity(0, 2)?;
-        t.raw_set("removed", list(lua, report.removed)?)?;
+        t.raw_set("removed", square_list(lua, report.removed)?)?;
         t.raw_set("pushed", report.pushed.len())?;
         Ok(t)
     });

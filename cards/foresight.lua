@@ -2,7 +2,7 @@
 local PROMPT = "Foresight: which card goes next, counting from the top?"
 
 function play(ctx)
-  local draw = ctx:piles().draw
+  local draw = ctx:pile("draw")
   if #draw < 2 then
     ctx:log("Foresight: fewer than two cards to put in order")
     return

@@ -1125,3 +1125,17 @@ end"#;
     let m = failure(&engine, "bad");
     assert!(m.contains("ownr") && m.contains("bad.lua:2"), "{m}");
 }
+
+#[test]
+fn pile_gives_one_of_the_lists_piles_gives_and_refuses_other_names() {
+    let agree = r#"function play(ctx)
+  local all = ctx:piles()
+  for _, name in ipairs({ "draw", "face_up", "discard" }) do
+    local one = ctx:pile(name)
+    assert(#one == #all[name], name .. ": as many cards as piles() lists")
+    for i, id in ipairs(all[name]) do assert(one[i] == id, name .. ": the same card at " .. i) end
+  end
+  assert(#ctx:pile("face_up") == 1 and ctx:pile("face_up")[1] == "unknown", "the other card is face up")
+end"#;
+    agrees_and_refuses(agree, r#"ctx:pile("hand")"#, "'hand' is not a pile");
+}

@@ -291,11 +291,16 @@ pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
     Ok(optional)
 }
 
-/// A list of texts, shared so that questions built from them copy no text.
-pub(super) fn strings(lua: &mlua::Lua, t: &Table) -> R<Vec<Arc<str>>> {
+/// A list of texts, shared so that questions built from them copy no text (a
+/// card id the host handed out is the host's own shared text).
+pub(super) fn strings(cx: &Cx, t: &Table) -> R<Vec<Arc<str>>> {
+    let names = &cx.shared.names;
     let mut out = Vec::new();
-    each_text(lua, t, |item| {
-        out.push(utf8(item.bytes)?.into());
+    each_text(cx, t, |item| {
+        out.push(match names.card_text(item.address) {
+            Some(id) => Arc::clone(id),
+            None => utf8(item.bytes)?.into(),
+        });
         Ok(())
     })?;
     Ok(out)

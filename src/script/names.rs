@@ -3,6 +3,7 @@
 //! them.
 
 use std::fmt;
+use std::sync::Arc;
 
 use mlua::{Lua, LuaString, Table};
 
@@ -48,7 +49,7 @@ impl fmt::Write for MoveBuffer {
 }
 
 /// A list of texts as Lua strings (made from the text, with no copy on the way).
-pub(super) fn texts(lua: &Lua, items: &[std::sync::Arc<str>]) -> R<Table> {
+pub(super) fn texts(lua: &Lua, items: &[Arc<str>]) -> R<Table> {
     lua.create_sequence_from(items.iter().map(|i| &**i))
 }
 
@@ -68,6 +69,9 @@ pub(super) struct Names {
     pub(super) words: Vec<(&'static str, LuaString)>,
     /// Card ids by `CardId`.
     pub(super) cards: Vec<LuaString>,
+    /// Each card id's text by the address of its string in `cards`, so that a
+    /// list of card ids (a pile, an order) is read back without copying.
+    pub(super) card_at: std::collections::HashMap<usize, Arc<str>, crate::hash::Fnv>,
     /// The address of each edge pair's string.
     pub(super) pair_at: std::collections::HashMap<usize, EdgePair, crate::hash::Fnv>,
 }
@@ -86,6 +90,8 @@ impl Names {
         for word in names {
             words.push((word, lua.create_string(word)?));
         }
+        let cards: Vec<LuaString> = card_ids.iter().map(|id| lua.create_string(id)).collect::<R<_>>()?;
+        let card_at = cards.iter().zip(card_ids).map(|(s, id)| (s.to_pointer() as usize, Arc::from(&**id))).collect();
         Ok(Names {
             halt,
             squares,
@@ -93,7 +99,8 @@ impl Names {
             players: [lua.create_string("dark")?, lua.create_string("light")?],
             kinds: [lua.create_string("pawn")?, lua.create_string("king")?, lua.create_string("emperor")?],
             words,
-            cards: card_ids.iter().map(|id| lua.create_string(id)).collect::<R<_>>()?,
+            cards,
+            card_at,
             pair_at,
         })
     }
@@ -101,6 +108,12 @@ impl Names {
     /// The edge pair `text` names, found by address.
     pub(super) fn pair(&self, address: *const std::ffi::c_void) -> Option<EdgePair> {
         self.pair_at.get(&(address as usize)).copied()
+    }
+
+    /// The card id whose string in `cards` is at `address` (the strings live as
+    /// long as the names, so an address names one string).
+    pub(super) fn card_text(&self, address: *const std::ffi::c_void) -> Option<&Arc<str>> {
+        self.card_at.get(&(address as usize))
     }
 
     /// A player's name as a Lua string (also a square colour's: `dark`, `light`).

@@ -200,8 +200,26 @@ pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>
     Ok(None)
 }
 
+/// `<prompt> (position <n> of <total>)`, written piece by piece: the search
+/// asks it once per place of every Foresight it tries, and `format!` cost
+/// several times more.
 fn order_prompt(o: &Ordering) -> String {
-    format!("{} (position {} of {})", o.prompt, o.order.len() + 1, o.total)
+    let mut prompt = String::with_capacity(o.prompt.len() + 24);
+    prompt.push_str(&o.prompt);
+    prompt.push_str(" (position ");
+    push_number(&mut prompt, o.order.len() + 1);
+    prompt.push_str(" of ");
+    push_number(&mut prompt, o.total);
+    prompt.push(')');
+    prompt
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_number(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// The question for `o`'s next place: each item once, then `keep` if offered.
@@ -286,4 +304,18 @@ pub(super) fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
             Answer::Option(text.into())
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_number;
+
+    #[test]
+    fn push_number_writes_decimal_as_format_does() {
+        for n in [0, 7, 9, 10, 64, 99, 100, 1234] {
+            let mut out = String::from("x");
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 }

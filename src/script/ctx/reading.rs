@@ -11,7 +11,7 @@ use crate::script::convert::{
 };
 use crate::script::memo::Read;
 use crate::script::names::{checker_values, list, move_list, names, square_list};
-use crate::script::run::{err, read, user, with_run, writing};
+use crate::script::run::{Cx, R, err, read, user, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // Names come back as interned Lua strings: a string made after the call
@@ -224,18 +224,26 @@ pub(super) fn register(m: &mut ApiBuilder) {
             let p = &r.state.piles;
             Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
         })?;
-        let names = names(lua);
-        let named = |cards: crate::game::Pile| {
-            let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
-            lua.create_sequence_from(ids)
-        };
         // Tables of known fields are made with room for them: a table grown
         // one key at a time is resized for each.
         let t = lua.create_table_with_capacity(0, 3)?;
-        t.raw_set("draw", named(draw)?)?;
-        t.raw_set("face_up", named(face_up)?)?;
-        t.raw_set("discard", named(discard)?)?;
+        t.raw_set("draw", card_list(lua, &draw)?)?;
+        t.raw_set("face_up", card_list(lua, &face_up)?)?;
+        t.raw_set("discard", card_list(lua, &discard)?)?;
         Ok(t)
+    });
+    add(m, "pile", |lua, name: LuaString| {
+        let pile = with_run(lua, |r| {
+            r.beyond_position();
+            let p = &r.state.piles;
+            match name.as_bytes().as_ref() {
+                b"draw" => Ok(p.draw.clone()),
+                b"face_up" => Ok(p.face_up.clone()),
+                b"discard" => Ok(p.discard.clone()),
+                _ => Err(err(format!("'{}' is not a pile (draw, face_up, discard)", name.to_string_lossy()))),
+            }
+        })?;
+        card_list(lua, &pile)
     });
     add(m, "moved", |lua, ()| {
         let moved = with_run(lua, |r| Ok(r.state.moved))?;
@@ -310,4 +318,11 @@ pub(super) fn register(m: &mut ApiBuilder) {
             Ok(t)
         });
     }
+}
+
+/// A pile as a list of card ids, from the interned names.
+fn card_list(lua: &Cx, cards: &crate::game::Pile) -> R<Table> {
+    let names = names(lua);
+    let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
+    lua.create_sequence_from(ids)
 }

@@ -1139,3 +1139,26 @@ fn pile_gives_one_of_the_lists_piles_gives_and_refuses_other_names() {
 end"#;
     agrees_and_refuses(agree, r#"ctx:pile("hand")"#, "'hand' is not a pile");
 }
+
+#[test]
+fn lift_leaves_move_agrees_with_counting_moves_without_each_checker() {
+    // Phase's old way (one count_moves per checker) against the filter, for
+    // both players' checkers and both values.
+    let agree = r#"function play(ctx)
+  local seen = 0
+  for _, owner in ipairs({ ctx:player(), ctx:opponent() }) do
+    local leaving = {}
+    for _, sq in ipairs(ctx:checker_squares{ owner = owner, lift_leaves_move = true }) do leaving[sq] = true end
+    local left = {}
+    for _, sq in ipairs(ctx:checker_squares{ owner = owner, lift_leaves_move = false }) do left[sq] = true end
+    for _, sq in ipairs(ctx:checker_squares{ owner = owner }) do
+      local counted = ctx:count_moves{ without = sq, not_to = { sq } } > 0
+      assert(counted == (leaving[sq] == true), sq .. ": lift_leaves_move = true")
+      assert(counted ~= (left[sq] == true), sq .. ": lift_leaves_move = false")
+      if counted then seen = seen + 1 end
+    end
+  end
+  assert(seen > 0 and seen == ctx:count{ lift_leaves_move = true }, "counted as listed")
+end"#;
+    agrees_and_refuses(agree, r#"ctx:count{ lift_leaves_move = "yes" }"#, "lift_leaves_move");
+}

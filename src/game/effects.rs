@@ -3,7 +3,7 @@
 
 use super::state::GameState;
 use super::{GameError, GameEvent, Pile, Piles};
-use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves_under};
+use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves_avoiding, legal_moves_under};
 
 impl GameState {
     /// Legal moves of `player` among checkers in `allowed`, with capture compulsory
@@ -22,6 +22,24 @@ impl GameState {
         let rules = self.move_rules(player);
         crate::kernel::legal_moves_avoiding(&self.board, player, allowed, avoid, &rules, &mut out);
         out
+    }
+
+    /// The checkers among `candidates` whose lifting (R8.16) leaves `player` a
+    /// legal move that does not end on their square: with the checker set
+    /// aside, the moves [`GameState::moves_avoiding`] would give are not none.
+    pub fn lifts_leaving_a_move(&self, player: Player, candidates: Bitboard) -> Bitboard {
+        let rules = self.move_rules(player);
+        let mut moves = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
+        let mut kept = Bitboard::EMPTY;
+        for sq in candidates {
+            let mut board = self.board;
+            if board.set_aside(sq, &mut crate::kernel::Unrecorded).is_err() {
+                continue; // no checker there to lift
+            }
+            legal_moves_avoiding(&board, player, Bitboard::ALL, Bitboard::from_square(sq), &rules, &mut moves);
+            kept.set(sq, !moves.is_empty());
+        }
+        kept
     }
 
     /// Plays a move outside the move step, counting emperor captures (R9.4).

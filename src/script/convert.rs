@@ -10,7 +10,7 @@ use mlua::{Table, Value};
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
 use crate::script::ctx::marker_kind;
 use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, Dirs, KindFilter, MarkerFilter, SquareFilter};
-use crate::script::run::{Cx, R, err};
+use crate::script::run::{Cx, R, err, user};
 use crate::script::stack::{self, Raw, TableAt};
 
 pub(super) fn rule<T, E: std::fmt::Display>(r: Result<T, E>) -> R<T> {
@@ -171,11 +171,12 @@ pub(super) fn checker_filter(cx: &Cx, filter: Option<Table>) -> R<CheckerFilter>
                 b"markers" => parsed.markers = marker_filter(cx, &value)?,
                 b"can_step" => parsed.can_step = Some(Dirs::of(&raw_dirs(&value)?)),
                 b"can_jump" => parsed.can_jump = Some(Dirs::of(&raw_dirs(&value)?)),
+                b"lift_leaves_move" => parsed.lift_leaves_move = Some((user(cx)?, flag(&value, "lift_leaves_move")?)),
                 other => {
                     let name = String::from_utf8_lossy(other);
                     let Some(i) = Token::ALL.into_iter().position(|t| t.name() == name) else {
                         return Err(err(format!(
-                            "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take, markers, can_step, can_jump)"
+                            "'{name}' is not a checker filter (owner, kind, colour, ring, snookle, hippo, can_take, markers, can_step, can_jump, lift_leaves_move)"
                         )));
                     };
                     parsed.tokens[i] = Some(flag(&value, &name)?);

@@ -18,7 +18,8 @@ use crate::kernel::{Bitboard, Board, Checker, Dir, MAX_MARKER_KINDS, MarkerKind,
 /// Traces longer than this are not kept (a check that reads this much is rare).
 pub const MAX_READS: usize = 32;
 
-/// `{owner=, kind=, ring=, snookle=, hippo=, colour=, can_take=, markers=, can_step=, can_jump=}`, parsed.
+/// `{owner=, kind=, ring=, snookle=, hippo=, colour=, can_take=, markers=, can_step=, can_jump=,
+/// lift_leaves_move=}`, parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CheckerFilter {
     pub owner: Option<Player>,
@@ -34,6 +35,10 @@ pub struct CheckerFilter {
     /// these directions (`Board::can_step`, `Board::can_jump`).
     pub can_step: Option<Dirs>,
     pub can_jump: Option<Dirs>,
+    /// Only checkers whose lifting leaves (true) or does not leave (false) this
+    /// player a legal move not ending on their square
+    /// (`GameState::lifts_leaving_a_move`, R8.16).
+    pub lift_leaves_move: Option<(Player, bool)>,
 }
 
 /// A set of directions, one bit per direction in `Dir::ALL` order.
@@ -86,7 +91,8 @@ pub enum KindFilter {
 }
 
 impl CheckerFilter {
-    pub fn apply(&self, board: &Board) -> Bitboard {
+    pub fn apply(&self, state: &GameState) -> Bitboard {
+        let board = &state.board;
         let mut set = board.occupied();
         if let Some(p) = self.owner {
             set &= board.checkers(p);
@@ -126,6 +132,10 @@ impl CheckerFilter {
                     set.remove(sq);
                 }
             }
+        }
+        if let Some((player, wanted)) = self.lift_leaves_move {
+            let leaving = state.lifts_leaving_a_move(player, set);
+            set = if wanted { leaving } else { set - leaving };
         }
         set
     }
@@ -251,8 +261,8 @@ impl Read {
             Read::Turn(t) => state.turn == *t,
             Read::ToMove(p) => state.to_move == *p,
             Read::Checker(sq, c) => board.checker(*sq) == *c,
-            Read::CheckerSquares(f, set) => f.apply(board) == *set,
-            Read::Count(f, n) => f.apply(board).count() == *n,
+            Read::CheckerSquares(f, set) => f.apply(state) == *set,
+            Read::Count(f, n) => f.apply(state).count() == *n,
             Read::Reserve(p, n) => board.reserve(*p) == *n,
             Read::IsEmpty(sq, e) => board.is_empty(*sq) == *e,
             Read::Squares(f, set) => f.apply(board) == *set,

@@ -106,7 +106,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "ask_checker_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
         ask_where(lua, QuestionKind::Checker, prompt, filter, &opts, |lua, filter| {
             let filter = checker_filter(lua, Some(filter))?;
-            with_run(lua, |r| Ok(filter.apply(&r.state.board)))
+            with_run(lua, |r| Ok(filter.apply(&r.state)))
         })
     });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {

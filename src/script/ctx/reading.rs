@@ -44,7 +44,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let filter = checker_filter(lua, filter)?;
         let found: Vec<(Square, Checker)> = with_run(lua, |r| {
             let board = &r.state.board;
-            Ok(filter.apply(board).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
+            Ok(filter.apply(&r.state).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
         })?;
         let names = names(lua);
         let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
@@ -63,7 +63,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "checker_squares", |lua, filter: Option<Table>| {
         let filter = checker_filter(lua, filter)?;
         let set = read(lua, |s| {
-            let set = filter.apply(&s.board);
+            let set = filter.apply(s);
             (set, Read::CheckerSquares(filter, set))
         })?;
         square_list(lua, set)
@@ -71,7 +71,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "count", |lua, filter: Option<Table>| {
         let filter = checker_filter(lua, filter)?;
         read(lua, |s| {
-            let n = filter.apply(&s.board).count();
+            let n = filter.apply(s).count();
             (n, Read::Count(filter, n))
         })
     });
@@ -309,7 +309,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             let found: Vec<(Square, Vec<Square>)> = with_run(lua, |r| {
                 let board = &r.state.board;
                 let targets = |sq| if jumps { board.jump_targets(sq, &d) } else { board.step_targets(sq, &d) };
-                Ok(filter.apply(board).map(|sq| (sq, targets(sq))).filter(|(_, t)| !t.is_empty()).collect())
+                Ok(filter.apply(&r.state).map(|sq| (sq, targets(sq))).filter(|(_, t)| !t.is_empty()).collect())
             })?;
             let t = lua.create_table_with_capacity(0, found.len())?;
             for (sq, targets) in found {

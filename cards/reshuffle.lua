@@ -1,8 +1,7 @@
 -- Reshuffle (R8.18): discards, face-up cards and draw pile become one shuffled
 -- draw pile (the game's seeded generator, R2.4), and its top card is turned up.
 function play(ctx)
-  local piles = ctx:piles()
-  if #piles.draw + #piles.face_up + #piles.discard == 0 then
+  if ctx:count_cards("draw") + ctx:count_cards("face_up") + ctx:count_cards("discard") == 0 then
     ctx:log("Reshuffle: there are no cards to shuffle")
     return
   end

@@ -1127,12 +1127,13 @@ end"#;
 }
 
 #[test]
-fn pile_gives_one_of_the_lists_piles_gives_and_refuses_other_names() {
+fn pile_and_count_cards_give_one_of_the_lists_piles_gives_and_refuse_other_names() {
     let agree = r#"function play(ctx)
   local all = ctx:piles()
   for _, name in ipairs({ "draw", "face_up", "discard" }) do
     local one = ctx:pile(name)
     assert(#one == #all[name], name .. ": as many cards as piles() lists")
+    assert(ctx:count_cards(name) == #one, name .. ": counted as listed")
     for i, id in ipairs(all[name]) do assert(one[i] == id, name .. ": the same card at " .. i) end
   end
   assert(#ctx:pile("face_up") == 1 and ctx:pile("face_up")[1] == "unknown", "the other card is face up")

@@ -442,7 +442,7 @@ impl ScriptEngine {
             }
             OnResume::Ordered(order) => {
                 let _unlimited = ctx::Unlimited::new(&self.lua);
-                Some(names::texts(&self.lua, &order).map(Value::Table))
+                Some(names::texts(&self.lua, &self.shared.names, &order).map(Value::Table))
             }
             OnResume::CallAgain => None,
         };

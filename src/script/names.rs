@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use mlua::{Lua, LuaString, Table};
+use mlua::{Either, Lua, LuaString, Table};
 
 use crate::kernel::{Checker, Dir, EdgePair, MAX_JUMPS, Move, Player, Square, Terrain};
 use crate::script::run::{Cx, R, err};
@@ -48,10 +48,21 @@ impl fmt::Write for MoveBuffer {
     }
 }
 
-/// A list of texts as Lua strings (made from the text, with no copy on the way).
-pub(super) fn texts(lua: &Lua, items: &[Arc<str>]) -> R<Table> {
-    lua.create_sequence_from(items.iter().map(|i| &**i))
+/// A list of texts as Lua strings: a card id the host handed out is its own
+/// string again, any other text is made (with no copy on the way).
+pub(super) fn texts(lua: &Lua, names: &Names, items: &[Arc<str>]) -> R<Table> {
+    lua.create_sequence_from(items.iter().map(|item| match names.card_string(item) {
+        Some(card) => Either::Left(card),
+        None => Either::Right(&**item),
+    }))
 }
+
+/// Where a shared text's bytes are (the same for every clone of the `Arc`).
+fn text_address(text: &Arc<str>) -> usize {
+    text.as_ptr() as usize
+}
+
+type Fnv<K, V> = std::collections::HashMap<K, V, crate::hash::Fnv>;
 
 /// Lua strings made once and reused, so that reading the board allocates little.
 /// Lua interns every short string, so a script's string with the same text as
@@ -67,13 +78,17 @@ pub(super) struct Names {
     pub(super) kinds: [LuaString; 3],
     /// Other names ctx functions return (terrains, directions, colours).
     pub(super) words: Vec<(&'static str, LuaString)>,
-    /// Card ids by `CardId`.
+    /// Card ids by `CardId`, as Lua strings and as shared texts.
     pub(super) cards: Vec<LuaString>,
-    /// Each card id's text by the address of its string in `cards`, so that a
-    /// list of card ids (a pile, an order) is read back without copying.
-    pub(super) card_at: std::collections::HashMap<usize, Arc<str>, crate::hash::Fnv>,
+    card_texts: Vec<Arc<str>>,
+    /// A card's index by the address of its Lua string, so that a list of card
+    /// ids (a pile, an order) is read back without copying…
+    card_at: Fnv<usize, usize>,
+    /// …and by the address of its shared text, so that one goes back to Lua
+    /// as the same string without making it again.
+    card_of_text: Fnv<usize, usize>,
     /// The address of each edge pair's string.
-    pub(super) pair_at: std::collections::HashMap<usize, EdgePair, crate::hash::Fnv>,
+    pub(super) pair_at: Fnv<usize, EdgePair>,
 }
 
 impl Names {
@@ -91,7 +106,9 @@ impl Names {
             words.push((word, lua.create_string(word)?));
         }
         let cards: Vec<LuaString> = card_ids.iter().map(|id| lua.create_string(id)).collect::<R<_>>()?;
-        let card_at = cards.iter().zip(card_ids).map(|(s, id)| (s.to_pointer() as usize, Arc::from(&**id))).collect();
+        let card_texts: Vec<Arc<str>> = card_ids.iter().map(|id| Arc::from(&**id)).collect();
+        let card_at = cards.iter().enumerate().map(|(i, s)| (s.to_pointer() as usize, i)).collect();
+        let card_of_text = card_texts.iter().enumerate().map(|(i, t)| (text_address(t), i)).collect();
         Ok(Names {
             halt,
             squares,
@@ -100,7 +117,9 @@ impl Names {
             kinds: [lua.create_string("pawn")?, lua.create_string("king")?, lua.create_string("emperor")?],
             words,
             cards,
+            card_texts,
             card_at,
+            card_of_text,
             pair_at,
         })
     }
@@ -113,7 +132,12 @@ impl Names {
     /// The card id whose string in `cards` is at `address` (the strings live as
     /// long as the names, so an address names one string).
     pub(super) fn card_text(&self, address: *const std::ffi::c_void) -> Option<&Arc<str>> {
-        self.card_at.get(&(address as usize))
+        self.card_at.get(&(address as usize)).map(|&i| &self.card_texts[i])
+    }
+
+    /// The Lua string of a card id given as the shared text `card_text` gave.
+    fn card_string(&self, text: &Arc<str>) -> Option<&LuaString> {
+        self.card_of_text.get(&text_address(text)).map(|&i| &self.cards[i])
     }
 
     /// A player's name as a Lua string (also a square colour's: `dark`, `light`).

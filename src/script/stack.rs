@@ -94,13 +94,14 @@ impl TableAt<'_> {
     /// [`MAX_ITEMS`] items are an error.
     pub(super) fn items(&self, mut f: impl FnMut(usize, Raw<'_>) -> R<()>) -> R<()> {
         let state = self.state;
-        // SAFETY: the module's invariant; each step leaves the stack as it found it.
+        // SAFETY: the module's invariant; each step leaves the stack as it found
+        // it, so room checked once serves every step (a nested read checks its own).
         unsafe {
             let top = ffi::lua_gettop(state);
+            if ffi::lua_checkstack(state, 3) == 0 {
+                return Err(err("out of Lua stack space"));
+            }
             for i in 1..=MAX_ITEMS + 1 {
-                if ffi::lua_checkstack(state, 3) == 0 {
-                    return Err(err("out of Lua stack space"));
-                }
                 let kind = ffi::lua_rawgeti(state, self.index, i as ffi::lua_Integer);
                 let step = match kind {
                     ffi::LUA_TNIL => {

@@ -6,7 +6,7 @@ use super::{ApiBuilder, add};
 use crate::game::{Answer, QuestionKind};
 use crate::kernel::Bitboard;
 use crate::script::convert::{checker_filter, optional, square_filter, strings};
-use crate::script::names::texts;
+use crate::script::names::{names, texts};
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
 use crate::script::sandbox::Stop;
@@ -128,7 +128,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             }
         };
         match with_run(lua, |r| place_items(r, &mut o))? {
-            None => Ok(Value::Table(texts(lua, &o.order)?)),
+            None => Ok(Value::Table(texts(lua, names(lua), &o.order)?)),
             Some(question) => {
                 with_run(lua, |r| {
                     r.halted = Some(Halted::Order(o));

@@ -11,7 +11,7 @@ use crate::script::convert::{
 };
 use crate::script::memo::Read;
 use crate::script::names::{checker_values, list, move_list, names, square_list};
-use crate::script::run::{Cx, R, err, read, user, with_run, writing};
+use crate::script::run::{Cx, R, Run, err, read, user, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // Names come back as interned Lua strings: a string made after the call
@@ -233,18 +233,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
         Ok(t)
     });
     add(m, "pile", |lua, name: LuaString| {
-        let pile = with_run(lua, |r| {
-            r.beyond_position();
-            let p = &r.state.piles;
-            match name.as_bytes().as_ref() {
-                b"draw" => Ok(p.draw.clone()),
-                b"face_up" => Ok(p.face_up.clone()),
-                b"discard" => Ok(p.discard.clone()),
-                _ => Err(err(format!("'{}' is not a pile (draw, face_up, discard)", name.to_string_lossy()))),
-            }
-        })?;
+        let pile = with_run(lua, |r| pile_named(r, &name).cloned())?;
         card_list(lua, &pile)
     });
+    add(m, "count_cards", |lua, name: LuaString| with_run(lua, |r| Ok(pile_named(r, &name)?.len())));
     add(m, "moved", |lua, ()| {
         let moved = with_run(lua, |r| Ok(r.state.moved))?;
         moved
@@ -317,6 +309,19 @@ pub(super) fn register(m: &mut ApiBuilder) {
             }
             Ok(t)
         });
+    }
+}
+
+/// The pile `name` names (`draw`, `face_up`, `discard`); reading one takes the
+/// run beyond the position (the search shuffles the draw pile).
+fn pile_named<'r>(run: &'r mut Run, name: &LuaString) -> R<&'r crate::game::Pile> {
+    run.beyond_position();
+    let piles = &run.state.piles;
+    match name.as_bytes().as_ref() {
+        b"draw" => Ok(&piles.draw),
+        b"face_up" => Ok(&piles.face_up),
+        b"discard" => Ok(&piles.discard),
+        _ => Err(err(format!("'{}' is not a pile (draw, face_up, discard)", name.to_string_lossy()))),
     }
 }
 

@@ -1163,3 +1163,24 @@ fn lift_leaves_move_agrees_with_counting_moves_without_each_checker() {
 end"#;
     agrees_and_refuses(agree, r#"ctx:count{ lift_leaves_move = "yes" }"#, "lift_leaves_move");
 }
+
+#[test]
+fn set_draw_order_takes_the_pile_in_a_new_order_and_refuses_unknown_cards() {
+    let agree = r#"function play(ctx)
+  local draw = ctx:pile("draw")
+  local order = {}
+  for i = #draw, 1, -1 do order[#order + 1] = draw[i] end
+  ctx:set_draw_order(order)
+end"#;
+    let engine = engine(&[("agree", agree), ("other", "function play(ctx) end")], &[]);
+    let mut state = at_card_step(&engine);
+    let (a, b) = (card(&engine, "agree"), card(&engine, "other"));
+    state.piles.draw = vec![a, b, b, a, b].into();
+    state.apply(&engine, &Choice::Card(a)).unwrap();
+    assert_eq!(state.piles.draw.to_vec(), vec![b, a, b, b, a], "the pile reversed");
+    agrees_and_refuses(
+        "function play(ctx) ctx:set_draw_order({}) end",
+        r#"ctx:set_draw_order({ "agree", "nonsense" })"#,
+        "'nonsense' is not a card of this game",
+    );
+}

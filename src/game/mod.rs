@@ -321,7 +321,9 @@ impl GameState {
                 if !r.question.options.contains(answer) {
                     return Err(GameError::Illegal(format!("{answer} is not an answer to: {}", r.question.prompt)));
                 }
-                let mut answers = r.answers.clone();
+                // Made at its final size: a clone and a push would grow it again.
+                let mut answers = Vec::with_capacity(r.answers.len() + 1);
+                answers.extend_from_slice(&r.answers);
                 answers.push(answer.clone());
                 match &r.reaction {
                     Some(reacting) => {

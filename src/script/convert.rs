@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use mlua::{Table, Value};
 
+use crate::game::CardId;
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
 use crate::script::ctx::marker_kind;
 use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, Dirs, KindFilter, MarkerFilter, SquareFilter};
@@ -296,12 +297,26 @@ pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
 /// card id the host handed out is the host's own shared text).
 pub(super) fn strings(cx: &Cx, t: &Table) -> R<Vec<Arc<str>>> {
     let names = &cx.shared.names;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(t.raw_len());
     each_text(cx, t, |item| {
         out.push(match names.card_text(item.address) {
             Some(id) => Arc::clone(id),
             None => utf8(item.bytes)?.into(),
         });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A list of card ids as the cards they name; any other text is an error.
+pub(super) fn card_ids(cx: &Cx, t: &Table) -> R<Vec<CardId>> {
+    let names = &cx.shared.names;
+    let mut out = Vec::with_capacity(t.raw_len());
+    each_text(cx, t, |item| {
+        let card = names.card_named(item);
+        out.push(
+            card.ok_or_else(|| err(format!("'{}' is not a card of this game", String::from_utf8_lossy(item.bytes))))?,
+        );
         Ok(())
     })?;
     Ok(out)

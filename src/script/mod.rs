@@ -128,7 +128,6 @@ pub struct ScriptEngine {
     content: Content,
     cards: Vec<CardScript>,
     planets: Vec<PlanetScript>,
-    card_ids: Rc<[String]>,
     budgets: Budgets,
     /// Failures of `can_play` and planet checks, which cannot fail the game.
     errors: RefCell<Vec<String>>,
@@ -150,7 +149,7 @@ impl ScriptEngine {
         let fail =
             |e: mlua::Error| Problems(vec![Problem::file(content.root.path(), format!("cannot start Lua: {e}"))]);
         let (lua, prelude) = sandbox::new_state().map_err(fail)?;
-        let card_ids: Rc<[String]> = content.cards.iter().map(|c| c.id.clone()).collect();
+        let card_ids: Vec<String> = content.cards.iter().map(|c| c.id.clone()).collect();
         let names = names::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
         let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
         let shared = Rc::new(run::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter), markers });
@@ -164,7 +163,6 @@ impl ScriptEngine {
             prelude,
             ctx,
             shared,
-            card_ids,
             content,
             cards: Vec::new(),
             planets: Vec::new(),
@@ -387,7 +385,6 @@ impl ScriptEngine {
             cursor: 0,
             lifted: Vec::new(),
             log: Vec::new(),
-            card_ids: self.card_ids.clone(),
             trace: (!kind.writable() && self.accelerators.memo).then(Vec::new),
             inputs: Inputs::Position,
             halted: None,

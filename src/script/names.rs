@@ -7,8 +7,10 @@ use std::sync::Arc;
 
 use mlua::{Either, Lua, LuaString, Table};
 
+use crate::game::CardId;
 use crate::kernel::{Checker, Dir, EdgePair, MAX_JUMPS, Move, Player, Square, Terrain};
 use crate::script::run::{Cx, R, err};
+use crate::script::stack::Text;
 
 pub(super) fn list<T: ToString>(lua: &Lua, items: impl IntoIterator<Item = T>) -> R<Table> {
     lua.create_sequence_from(items.into_iter().map(|i| i.to_string()))
@@ -133,6 +135,16 @@ impl Names {
     /// long as the names, so an address names one string).
     pub(super) fn card_text(&self, address: *const std::ffi::c_void) -> Option<&Arc<str>> {
         self.card_at.get(&(address as usize)).map(|&i| &self.card_texts[i])
+    }
+
+    /// The card a script's text names: by the address of the string when it
+    /// is one the host handed out, else by comparing the text.
+    pub(super) fn card_named(&self, text: Text<'_>) -> Option<CardId> {
+        let index = match self.card_at.get(&(text.address as usize)) {
+            Some(&i) => Some(i),
+            None => self.card_texts.iter().position(|t| t.as_bytes() == text.bytes),
+        };
+        index.map(|i| CardId(i as u16))
     }
 
     /// The Lua string of a card id given as the shared text `card_text` gave.

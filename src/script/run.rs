@@ -3,7 +3,6 @@
 //! access rules every host function goes through (`read`, `with_run`, `writing`).
 
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use mlua::{Error as LuaError, Lua};
@@ -29,8 +28,6 @@ pub(super) struct Run {
     pub(super) lifted: Vec<(Square, Checker)>,
     /// Lines the script logged.
     pub(super) log: Vec<String>,
-    /// Card ids (manifest file stems) by `CardId`.
-    pub(super) card_ids: Rc<[String]>,
     /// The question the run halted at, kept for the same call when it resumes.
     pub(super) halted: Option<Halted>,
     /// For a read-only run that may be remembered, the reads it has made so far

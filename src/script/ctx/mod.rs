@@ -41,14 +41,6 @@ pub(super) fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {
     })
 }
 
-pub(super) fn card_id(run: &Run, id: &str) -> R<CardId> {
-    run.card_ids
-        .iter()
-        .position(|c| c == id)
-        .map(|i| CardId(i as u16))
-        .ok_or_else(|| err(format!("'{id}' is not a card of this game")))
-}
-
 /// Builds the table of host functions behind every script's `ctx`. Each function
 /// ignores its first argument (the script's `ctx`, as in `ctx:checker(sq)`).
 /// Every method goes through [`add`], which lifts the memory limit while it runs.

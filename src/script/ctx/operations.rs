@@ -3,14 +3,14 @@
 
 use mlua::Table;
 
-use super::{ApiBuilder, acting_card, add, card_id, direction, handler_effect, legal_moves_for, marker_kind};
+use super::{ApiBuilder, acting_card, add, direction, handler_effect, legal_moves_for, marker_kind};
 use crate::game::{Constraint, Effect, GameEvent, check_data};
 use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
-use crate::script::convert::{dir, move_filter, player, rule, square, squares_of, strings, terrain, token};
+use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, squares_of, terrain, token};
 use crate::script::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
 use crate::script::memo::Read;
 use crate::script::names::{names, square_list};
-use crate::script::run::{R, err, read, with_run, writing};
+use crate::script::run::{err, read, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- operations (each enforces the rules; a refusal is an error) ----
@@ -208,11 +208,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     add(m, "set_draw_order", |lua, order: Table| {
-        let order = strings(lua, &order)?;
+        let order = card_ids(lua, &order)?;
         writing(lua, |r| {
             r.beyond_position();
-            let ids = order.iter().map(|id| card_id(r, id)).collect::<R<Vec<_>>>()?;
-            rule(r.state.reorder_draw_pile(ids))
+            rule(r.state.reorder_draw_pile(order))
         })
     });
 }

@@ -328,6 +328,7 @@ fn pile_named<'r>(run: &'r mut Run, name: &LuaString) -> R<&'r crate::game::Pile
 /// A pile as a list of card ids, from the interned names.
 fn card_list(lua: &Cx, cards: &crate::game::Pile) -> R<Table> {
     let names = names(lua);
-    let ids: Vec<&LuaString> = cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))).collect();
+    let mut ids: Vec<&LuaString> = Vec::with_capacity(cards.len());
+    ids.extend(cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))));
     lua.create_sequence_from(ids)
 }

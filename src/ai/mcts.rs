@@ -340,6 +340,9 @@ const ROOT: u32 = 0;
 /// and seen from `mover`'s side.
 struct Node {
     choice: Option<Choice>,
+    /// `choice_hash` of the choice (0 for the root), so that options are
+    /// matched with children by hash before any choice is compared.
+    hash: u64,
     mover: Player,
     visits: u32,
     /// Iterations in which this node's choice was legal when its parent was passed.
@@ -378,6 +381,7 @@ impl<'a> Searcher<'a> {
     fn new(job: &'a Job, host: &'a dyn CardHost, seed: u64) -> Searcher<'a> {
         let root = Node {
             choice: None,
+            hash: 0,
             mover: job.determinizer.observation().viewer(),
             visits: 0,
             avail: 0,
@@ -400,11 +404,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn child(&self, node: u32, choice: &Choice) -> Option<u32> {
+    fn child(&self, node: u32, choice: &Choice, hash: u64) -> Option<u32> {
         let mut c = self.nodes[node as usize].first_child;
         while c != NONE {
             let n = &self.nodes[c as usize];
-            if n.choice.as_ref() == Some(choice) {
+            if n.hash == hash && n.choice.as_ref() == Some(choice) {
                 return Some(c);
             }
             c = n.next_sibling;
@@ -421,7 +425,7 @@ impl<'a> Searcher<'a> {
         self.untried.clear();
         if options.len() <= 16 {
             for (i, option) in options.iter().enumerate() {
-                match self.child(node, option) {
+                match self.child(node, option, choice_hash(option)) {
                     Some(c) => self.available.push(c),
                     None => self.untried.push(i),
                 }
@@ -432,7 +436,7 @@ impl<'a> Searcher<'a> {
         let mut c = self.nodes[node as usize].first_child;
         while c != NONE {
             let n = &self.nodes[c as usize];
-            self.children.push((n.choice.as_ref().map_or(0, choice_hash), c));
+            self.children.push((n.hash, c));
             c = n.next_sibling;
         }
         self.children.sort_unstable();
@@ -452,6 +456,7 @@ impl<'a> Searcher<'a> {
         let id = self.nodes.len() as u32;
         let next_sibling = self.nodes[parent as usize].first_child;
         self.nodes.push(Node {
+            hash: choice_hash(&choice),
             choice: Some(choice),
             mover,
             visits: 0,

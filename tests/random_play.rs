@@ -14,8 +14,8 @@ use rand_chacha::ChaCha8Rng;
 
 use alien_checkers::game::{BlankCards, Choice, GameState, Setup};
 use alien_checkers::kernel::{
-    Bitboard, Board, Crowning, Dir, Edge, EdgePair, Kind, Player, Rotation, RuleResult, Square, Supply, Terrain, Token,
-    legal_moves,
+    Bitboard, Board, Crowning, Dir, Edge, EdgePair, Kind, MoveRules, Player, Rotation, RuleResult, Square, Supply,
+    Terrain, Token, any_legal_move_avoiding, legal_moves, legal_moves_avoiding,
 };
 use alien_checkers::kernel::{BoardEvent, Removal, Totals};
 
@@ -275,6 +275,29 @@ fn check_moves_against_reference(b: &Board, player: Player, context: &dyn Fn() -
     assert!(keys(&listed) == keys(&reference), "{}", differ());
 }
 
+/// `any_legal_move_avoiding` says whether `legal_moves_avoiding` lists a move,
+/// for random movers, squares to avoid (most often one checker's, as Phase's
+/// lift filter asks) and move rules.
+fn check_any_move_avoiding(b: &Board, player: Player, rng: &mut ChaCha8Rng, context: &dyn Fn() -> String) {
+    let mut listed = Vec::new();
+    for _ in 0..4 {
+        let allowed = if rng.random_bool(0.5) { Bitboard::ALL } else { Bitboard(rng.random()) };
+        let avoid = match rng.random_range(0..3) {
+            0 => Bitboard::from_square(pick_square(rng, b.occupied())),
+            1 => Bitboard(rng.random()),
+            _ => Bitboard::EMPTY,
+        };
+        let rules = MoveRules {
+            pawns_step_back: rng.random_bool(0.3),
+            closed: if rng.random_bool(0.3) { Bitboard(rng.random()) } else { Bitboard::EMPTY },
+            capture_optional: rng.random_bool(0.3),
+        };
+        legal_moves_avoiding(b, player, allowed, avoid, &rules, &mut listed);
+        let any = any_legal_move_avoiding(b, player, allowed, avoid, &rules, &mut Vec::new());
+        assert_eq!(any, !listed.is_empty(), "{}: {player}, avoiding {avoid:?}, {rules:?}: {listed:?}", context());
+    }
+}
+
 /// Card moves (R8.10, R8.13) written out: single steps, slides and single jumps
 /// in all eight directions of the checker on `from`, as sorted squares.
 fn reference_card_moves(b: &Board, from: Square) -> [Vec<Square>; 3] {
@@ -429,6 +452,7 @@ fn random_kernel_operations_keep_every_invariant() {
             check_alien_board(&b, &totals, &context);
             for player in Player::BOTH {
                 check_moves_against_reference(&b, player, &context);
+                check_any_move_avoiding(&b, player, &mut rng, &context);
             }
             if op % 4 == 1 {
                 check_card_moves_against_reference(&b, &context);

@@ -3,7 +3,7 @@
 
 use super::state::GameState;
 use super::{GameError, GameEvent, Pile, Piles};
-use crate::kernel::{Bitboard, Dir, Move, Player, Square, legal_moves_avoiding, legal_moves_under};
+use crate::kernel::{Bitboard, Dir, Move, Player, Square, any_legal_move_avoiding, legal_moves_under};
 
 impl GameState {
     /// Legal moves of `player` among checkers in `allowed`, with capture compulsory
@@ -36,8 +36,8 @@ impl GameState {
             if board.set_aside(sq, &mut crate::kernel::Unrecorded).is_err() {
                 continue; // no checker there to lift
             }
-            legal_moves_avoiding(&board, player, Bitboard::ALL, Bitboard::from_square(sq), &rules, &mut moves);
-            kept.set(sq, !moves.is_empty());
+            let avoid = Bitboard::from_square(sq);
+            kept.set(sq, any_legal_move_avoiding(&board, player, Bitboard::ALL, avoid, &rules, &mut moves));
         }
         kept
     }

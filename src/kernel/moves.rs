@@ -285,6 +285,30 @@ pub fn legal_moves_avoiding(
     }
 }
 
+/// Whether [`legal_moves_avoiding`] would list any move, without listing them.
+/// It lists the jumps not ending in `avoid`, or if there are none the steps not
+/// ending there, so a move exists exactly when either kind does: a step is
+/// looked for first (bitboards only), jump chains only when there is none.
+pub fn any_legal_move_avoiding(
+    board: &Board,
+    player: Player,
+    allowed: MoverMask,
+    avoid: Bitboard,
+    rules: &MoveRules,
+    buf: &mut Vec<Move>,
+) -> bool {
+    let generator = Generator::new(board, player, allowed).under(rules);
+    if Dir::DIAGONALS.iter().any(|&d| (generator.step_targets(d) - avoid).any()) {
+        return true;
+    }
+    if generator.jumpers().is_empty() {
+        return false;
+    }
+    buf.clear();
+    generator.collect_jumps(buf);
+    buf.iter().any(|m| !avoid.contains(m.to()))
+}
+
 /// The number of legal moves, faster than generating them when there is no jump.
 pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize {
     let generator = Generator::new(board, player, Bitboard::ALL);

@@ -1,11 +1,12 @@
 //! The project's hashes, in one place.
 //!
-//! FNV-1a, 64-bit: state digests, content hashes in saves and the script
-//! layer's small hash maps; it is stable across processes and platforms,
-//! which saves and determinism checks need (SipHash's resistance to chosen
-//! keys is not needed here). FNV goes a byte at a time, so in-memory maps
-//! keyed by whole game positions (the search's memory of card resolutions,
-//! ai/recall.rs) use [`Fx`] instead: a word at a time, never stored.
+//! FNV-1a, 64-bit: state digests and content hashes in saves; it is stable
+//! across processes and platforms, which saves and determinism checks need
+//! (SipHash's resistance to chosen keys is not needed here). FNV goes a byte
+//! at a time, so what is hashed often and never kept beyond the process uses
+//! [`Fx`] instead, a word at a time: the search's memory of card resolutions
+//! (ai/recall.rs), its tree's choices (ai/mcts.rs) and the script layer's
+//! maps of interned names and question options.
 
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 

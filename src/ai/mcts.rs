@@ -371,10 +371,7 @@ struct Searcher<'a> {
 /// A choice's hash, to find a node's child among many options without comparing
 /// each option with each child.
 fn choice_hash(choice: &Choice) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = crate::hash::Fnv::default();
-    choice.hash(&mut hasher);
-    hasher.finish()
+    crate::hash::fx(choice)
 }
 
 impl<'a> Searcher<'a> {

@@ -64,7 +64,8 @@ fn text_address(text: &Arc<str>) -> usize {
     text.as_ptr() as usize
 }
 
-type Fnv<K, V> = std::collections::HashMap<K, V, crate::hash::Fnv>;
+/// The names' maps are keyed by addresses, hashed a word at a time.
+type ByAddress<K, V> = std::collections::HashMap<K, V, crate::hash::FxBuild>;
 
 /// Lua strings made once and reused, so that reading the board allocates little.
 /// Lua interns every short string, so a script's string with the same text as
@@ -85,12 +86,12 @@ pub(super) struct Names {
     card_texts: Vec<Arc<str>>,
     /// A card's index by the address of its Lua string, so that a list of card
     /// ids (a pile, an order) is read back without copying…
-    card_at: Fnv<usize, usize>,
+    card_at: ByAddress<usize, usize>,
     /// …and by the address of its shared text, so that one goes back to Lua
     /// as the same string without making it again.
-    card_of_text: Fnv<usize, usize>,
+    card_of_text: ByAddress<usize, usize>,
     /// The address of each edge pair's string.
-    pub(super) pair_at: Fnv<usize, EdgePair>,
+    pub(super) pair_at: ByAddress<usize, EdgePair>,
 }
 
 impl Names {
@@ -98,7 +99,7 @@ impl Names {
         let squares: Vec<LuaString> = Square::all().map(|s| lua.create_string(s.to_string())).collect::<R<_>>()?;
         let pairs: Vec<LuaString> =
             EdgePair::all().iter().map(|p| lua.create_string(p.to_string())).collect::<R<_>>()?;
-        let mut pair_at = std::collections::HashMap::with_hasher(crate::hash::Fnv::default());
+        let mut pair_at = ByAddress::default();
         for (p, name) in EdgePair::all().iter().zip(&pairs) {
             pair_at.insert(name.to_pointer() as usize, *p);
         }

@@ -49,7 +49,8 @@ pub(super) fn dedup_keep_first(options: &mut Vec<Answer>) {
         }
         *options = kept;
     } else {
-        let mut seen = std::collections::HashSet::with_capacity_and_hasher(options.len(), crate::hash::Fnv::default());
+        let mut seen =
+            std::collections::HashSet::with_capacity_and_hasher(options.len(), crate::hash::FxBuild::default());
         options.retain(|o| seen.insert(o.clone()));
     }
 }

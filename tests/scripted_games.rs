@@ -51,7 +51,15 @@ fn random_game(engine: &ScriptEngine, seed: u64, check_each_step: bool) -> (Vec<
     let mut decisions = Vec::new();
     while let Some(decision) = state.pending(engine) {
         assert!(!decision.options.is_empty(), "a pending decision always has options");
-        let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+        let index = (rng.next_u32() as usize) % decision.options.len();
+        let pick = decision.options[index].clone();
+        // The search's way to one option (`pending_option`) finds the same.
+        let mut counted = 0;
+        let alone = state.pending_option(engine, |n| {
+            counted = n;
+            index
+        });
+        assert_eq!((alone.as_ref(), counted), (Some(&pick), decision.options.len()), "seed {seed}");
         if let Err(e) = state.apply(engine, &pick) {
             panic!("seed {seed}, turn {}: offered option {pick} failed: {e}", state.turn);
         }

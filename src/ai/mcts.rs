@@ -568,12 +568,9 @@ impl<'a> Searcher<'a> {
     /// again, so remembering their resolutions would cost more than it saves.
     fn random_step(&mut self) -> bool {
         let host = self.host.host();
-        let Some(decision) = self.state.pending(host) else { return false };
-        if decision.options.is_empty() {
-            return false;
-        }
-        let pick = &decision.options[self.rng.below(decision.options.len())];
-        self.state.apply(host, pick).is_ok()
+        let rng = &mut self.rng;
+        let Some(pick) = self.state.pending_option(host, |n| rng.below(n)) else { return false };
+        self.state.apply(host, &pick).is_ok()
     }
 
     fn value_for_dark(&self) -> f64 {

@@ -261,6 +261,28 @@ impl GameState {
         Some(Decision { player, kind, prompt, options })
     }
 
+    /// The option of the pending decision at the index `pick` chooses for
+    /// their number (as in [`GameState::pending`]'s options), without making the
+    /// whole decision: the search's playouts take one option of many. `None`
+    /// when the game is over or nothing is offered.
+    pub fn pending_option(&self, host: &dyn CardHost, pick: impl FnOnce(usize) -> usize) -> Option<Choice> {
+        match &self.step {
+            Step::Over(_) => None,
+            Step::Move => {
+                let moves = self.legal_moves();
+                (!moves.is_empty()).then(|| Choice::Move(moves[pick(moves.len())]))
+            }
+            Step::Card => {
+                let cards = self.playable_cards(host);
+                (!cards.is_empty()).then(|| Choice::Card(cards[pick(cards.len())]))
+            }
+            Step::Resolving(r) => {
+                let options = &r.question.options;
+                (!options.is_empty()).then(|| Choice::Answer(options[pick(options.len())].clone()))
+            }
+        }
+    }
+
     /// Who decides now: the player to move, except that a lasting effect's
     /// question is answered by the effect's owner (react.rs).
     pub fn decider(&self) -> Player {

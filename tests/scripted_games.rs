@@ -60,6 +60,10 @@ fn random_game(engine: &ScriptEngine, seed: u64, check_each_step: bool) -> (Vec<
             index
         });
         assert_eq!((alone.as_ref(), counted), (Some(&pick), decision.options.len()), "seed {seed}");
+        if state.step == Step::Move {
+            let first_captures = state.legal_moves().first().is_some_and(|m| m.is_jump());
+            assert_eq!(state.capture_due(), first_captures, "seed {seed}, turn {}", state.turn);
+        }
         if let Err(e) = state.apply(engine, &pick) {
             panic!("seed {seed}, turn {}: offered option {pick} failed: {e}", state.turn);
         }

@@ -556,7 +556,7 @@ impl<'a> Searcher<'a> {
     /// makes captures compulsory, so the first legal move tells).
     fn is_quiet(&self) -> bool {
         match self.state.step {
-            Step::Move => !self.state.legal_moves().first().is_some_and(|m| m.is_jump()),
+            Step::Move => !self.state.capture_due(),
             Step::Over(_) => true,
             _ => false,
         }

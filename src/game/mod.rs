@@ -26,7 +26,7 @@ pub use state::{
 };
 
 use crate::kernel::{
-    Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, any_legal_move_under, is_legal_under,
+    Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, any_jump_under, any_legal_move_under, is_legal_under,
     legal_moves_under,
 };
 
@@ -237,6 +237,17 @@ impl GameState {
             _ => Bitboard::ALL,
         };
         is_legal_under(&self.board, self.to_move, movers, &rules, mv)
+    }
+
+    /// Whether the first of [`GameState::legal_moves`] is a capture, without
+    /// listing them: a capture is due (R4.3) among the checkers that move.
+    pub fn capture_due(&self) -> bool {
+        let rules = self.move_rules(self.to_move);
+        let movers = match self.constraint {
+            Some(c) if any_legal_move_under(&self.board, self.to_move, c.movers, &rules) => c.movers,
+            _ => Bitboard::ALL,
+        };
+        any_jump_under(&self.board, self.to_move, movers, &rules)
     }
 
     /// Whether the player to move has a legal move: [`GameState::legal_moves`]

@@ -21,7 +21,7 @@ pub use board::{
 pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
 pub use marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
 pub use moves::{
-    MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, TYPICAL_MOVES, any_legal_move_avoiding,
+    MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, TYPICAL_MOVES, any_jump_under, any_legal_move_avoiding,
     any_legal_move_under, count_moves, is_legal_under, legal_moves, legal_moves_avoiding, legal_moves_under,
 };
 pub use player::{Orientation, Player, Rotation};

@@ -239,6 +239,12 @@ pub fn any_legal_move_under(board: &Board, player: Player, allowed: MoverMask, r
     !generator.jumpers().is_empty() || Dir::DIAGONALS.iter().any(|&d| !generator.step_targets(d).is_empty())
 }
 
+/// Whether [`legal_moves_under`] would list a jump (they come first, R4.3),
+/// without making any jump chain: a checker with a first jump has one.
+pub fn any_jump_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules) -> bool {
+    !Generator::new(board, player, allowed).under(rules).jumpers().is_empty()
+}
+
 /// Whether [`legal_moves_under`] would list `mv`, generating only the moves of
 /// its checker: a step is legal only when no mover has a jump (R4.3), unless
 /// `rules` make capture optional.

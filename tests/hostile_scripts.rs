@@ -1184,3 +1184,20 @@ end"#;
         "'nonsense' is not a card of this game",
     );
 }
+
+#[test]
+fn a_list_whose_length_is_huge_is_refused_without_reserving_room_for_it() {
+    // A table's length is any border: a few keys at powers of two make it
+    // 2^55 although the table holds 57 values. Lists are read item by item,
+    // never sized by that length.
+    let keys: String = (3..=55).map(|k| format!(", [{}] = true", 1u64 << k)).collect();
+    let build = format!("local t = {{ 1, 2, 3, 4, [5] = true{keys} }}\n  assert(rawlen(t) > 1e15, 'a huge border')");
+    let order = format!("function play(ctx)\n  {build}\n  ctx:ask_order('order?', t)\nend");
+    let draw = format!("function play(ctx)\n  {build}\n  ctx:set_draw_order(t)\nend");
+    let engine = engine(&[("order", order.as_str()), ("draw", draw.as_str()), GOOD_CARD], &[]);
+    for (id, refused) in [("order", "item 5 of the list is a boolean"), ("draw", "'1' is not a card of this game")] {
+        let m = failure(&engine, id);
+        assert!(m.contains(refused), "{id}: {m}");
+    }
+    engine_still_works(&engine);
+}

@@ -297,7 +297,7 @@ pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
 /// card id the host handed out is the host's own shared text).
 pub(super) fn strings(cx: &Cx, t: &Table) -> R<Vec<Arc<str>>> {
     let names = &cx.shared.names;
-    let mut out = Vec::with_capacity(t.raw_len());
+    let mut out = Vec::with_capacity(room_for(t));
     each_text(cx, t, |item| {
         out.push(match names.card_text(item.address) {
             Some(id) => Arc::clone(id),
@@ -311,7 +311,7 @@ pub(super) fn strings(cx: &Cx, t: &Table) -> R<Vec<Arc<str>>> {
 /// A list of card ids as the cards they name; any other text is an error.
 pub(super) fn card_ids(cx: &Cx, t: &Table) -> R<Vec<CardId>> {
     let names = &cx.shared.names;
-    let mut out = Vec::with_capacity(t.raw_len());
+    let mut out = Vec::with_capacity(room_for(t));
     each_text(cx, t, |item| {
         let card = names.card_named(item);
         out.push(
@@ -320,6 +320,13 @@ pub(super) fn card_ids(cx: &Cx, t: &Table) -> R<Vec<CardId>> {
         Ok(())
     })?;
     Ok(out)
+}
+
+/// Room for a list's items: its length, but never more than a list may hold
+/// (a table's length is any border, which a script can make huge, and the
+/// items are read only after the room is made).
+pub(super) fn room_for(t: &Table) -> usize {
+    t.raw_len().min(stack::MAX_ITEMS)
 }
 
 /// A list item's text as a `&str`.

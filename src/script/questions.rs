@@ -8,7 +8,7 @@ use mlua::{Table, Value};
 
 use crate::game::{Answer, GameEvent, Question, QuestionKind};
 use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
-use crate::script::convert::{each_text, rule, square, utf8};
+use crate::script::convert::{each_text, room_for, rule, square, utf8};
 use crate::script::names::{Names, names};
 use crate::script::run::{Cx, Halted, Ordering, R, Run, err, with_run};
 use crate::script::sandbox::Stop;
@@ -268,7 +268,7 @@ pub(super) fn halt_sentinel(lua: &Cx) -> R<Table> {
 /// The options of a question, read from its table.
 pub(super) fn read_options(lua: &Cx, kind: QuestionKind, options: &Table) -> R<Vec<Answer>> {
     let names = names(lua);
-    let mut parsed = Vec::with_capacity(options.raw_len());
+    let mut parsed = Vec::with_capacity(room_for(options));
     each_text(lua, options, |item| {
         // Edge pairs come by the hundred, each costly to parse: found by address.
         let pair = if kind == QuestionKind::Edges { names.pair(item.address) } else { None };

@@ -208,6 +208,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     add(m, "set_draw_order", |lua, order: Table| {
+        writing(lua, |_| Ok(()))?; // a read-only run is refused before its list is read
         let order = card_ids(lua, &order)?;
         writing(lua, |r| {
             r.beyond_position();

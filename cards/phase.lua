@@ -8,8 +8,7 @@ function play(ctx)
     return
   end
   local sq = ctx:ask_checker_where("Phase: which opposing checker is lifted?", liftable)
-  local move = ctx:ask_move("Phase: your move while " .. sq .. " is away?",
-    ctx:legal_moves{ without = sq, not_to = { sq } })
+  local move = ctx:ask_move_where("Phase: your move while " .. sq .. " is away?", { without = sq, not_to = { sq } })
   ctx:lift(sq)
   ctx:play_move(move, { not_to = { sq } })
   ctx:put_back(sq)

@@ -1201,3 +1201,32 @@ fn a_list_whose_length_is_huge_is_refused_without_reserving_room_for_it() {
     }
     engine_still_works(&engine);
 }
+
+#[test]
+fn ask_move_where_offers_the_moves_of_its_filter() {
+    let ask = r#"function play(ctx)
+  local filter = { exclude = { "a3", "c3" } }
+  local listed = ctx:legal_moves(filter)
+  assert(ctx:count_moves(filter) == #listed and #listed > 1, "counted as listed")
+  local mv = ctx:ask_move_where("which?", filter, { optional = true })
+  assert(mv == nil or mv == listed[#listed], "the answer given back as the listed text")
+  if mv then ctx:play_move(mv, filter) end
+end"#;
+    let bad = "function play(ctx)\n  ctx:ask_move_where(\"which?\", { olny = { \"a3\" } })\nend";
+    let engine = engine(&[("ask", ask), ("bad", bad)], &[]);
+    let (state, options) = asks(&engine, "ask");
+    let excluded = Bitboard::from_iter(["a3", "c3"].map(|s| s.parse::<alien_checkers::kernel::Square>().unwrap()));
+    let mut expected: Vec<Answer> =
+        state.moves_of(state.to_move, Bitboard::ALL - excluded).into_iter().map(Answer::Move).collect();
+    let all = state.moves_of(state.to_move, Bitboard::ALL).len();
+    assert!(expected.len() < all, "the filter leaves some of the {all} moves out");
+    let last = expected.last().unwrap().clone();
+    expected.push(Answer::Option("none".into()));
+    assert_eq!(options, expected, "the filter's moves in the kernel's order, then none");
+    let mut answered = state.clone();
+    answered.apply(&engine, &Choice::Answer(last.clone())).unwrap();
+    let Answer::Move(mv) = last else { unreachable!() };
+    assert!(answered.board.checker(mv.to()).is_some() && answered.board.checker(mv.from()).is_none(), "moved");
+    let m = failure(&engine, "bad");
+    assert!(m.contains("olny") && m.contains("bad.lua:2"), "{m}");
+}

@@ -2,10 +2,10 @@
 
 use mlua::{Table, Value};
 
-use super::{ApiBuilder, add};
+use super::{ApiBuilder, add, legal_moves_for};
 use crate::game::{Answer, QuestionKind};
 use crate::kernel::Bitboard;
-use crate::script::convert::{checker_filter, optional, square_filter, strings};
+use crate::script::convert::{checker_filter, move_filter, optional, square_filter, strings};
 use crate::script::names::{names, texts};
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
@@ -107,6 +107,15 @@ pub(super) fn register(m: &mut ApiBuilder) {
         ask_where(lua, QuestionKind::Checker, prompt, filter, &opts, |lua, filter| {
             let filter = checker_filter(lua, Some(filter))?;
             with_run(lua, |r| Ok(filter.apply(&r.state)))
+        })
+    });
+    // One of `legal_moves(filter)`, as the host lists them: the moves never
+    // cross into Lua as text and back to be parsed.
+    add(m, "ask_move_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
+        let table = filter.to_pointer() as usize;
+        ask_one(lua, QuestionKind::Move, prompt, table, &opts, || {
+            let filter = move_filter(lua, Some(filter))?;
+            Ok(with_run(lua, |r| legal_moves_for(r, filter))?.into_iter().map(Answer::Move).collect())
         })
     });
     add(m, "ask_order", |lua, (prompt, items): (String, Table)| {

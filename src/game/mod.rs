@@ -26,8 +26,8 @@ pub use state::{
 };
 
 use crate::kernel::{
-    Bitboard, Board, Crowning, MarkerRules, Move, Player, Supply, any_jump_under, any_legal_move_under, is_legal_under,
-    legal_moves_under,
+    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Player, Supply, any_jump_under, any_legal_move_under,
+    is_legal_under, legal_moves_under,
 };
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
@@ -229,25 +229,26 @@ impl GameState {
         out
     }
 
+    /// The checkers [`GameState::legal_moves`] moves under `rules`: the
+    /// constraint's if one of them can move, else all (R4.8).
+    fn movers(&self, rules: &MoveRules) -> Bitboard {
+        match self.constraint {
+            Some(c) if any_legal_move_under(&self.board, self.to_move, c.movers, rules) => c.movers,
+            _ => Bitboard::ALL,
+        }
+    }
+
     /// Whether [`GameState::legal_moves`] lists `mv`, without listing them all.
     pub fn is_legal_move(&self, mv: &Move) -> bool {
         let rules = self.move_rules(self.to_move);
-        let movers = match self.constraint {
-            Some(c) if any_legal_move_under(&self.board, self.to_move, c.movers, &rules) => c.movers,
-            _ => Bitboard::ALL,
-        };
-        is_legal_under(&self.board, self.to_move, movers, &rules, mv)
+        is_legal_under(&self.board, self.to_move, self.movers(&rules), &rules, mv)
     }
 
     /// Whether the first of [`GameState::legal_moves`] is a capture, without
     /// listing them: a capture is due (R4.3) among the checkers that move.
     pub fn capture_due(&self) -> bool {
         let rules = self.move_rules(self.to_move);
-        let movers = match self.constraint {
-            Some(c) if any_legal_move_under(&self.board, self.to_move, c.movers, &rules) => c.movers,
-            _ => Bitboard::ALL,
-        };
-        any_jump_under(&self.board, self.to_move, movers, &rules)
+        any_jump_under(&self.board, self.to_move, self.movers(&rules), &rules)
     }
 
     /// Whether the player to move has a legal move: [`GameState::legal_moves`]

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::content::ContentRoot;
-use crate::game::{Choice, Decision, DecisionKind, EndReason, Event, EventLog, GameEvent, GameState, Outcome};
+use crate::game::{Choice, Decision, EndReason, Event, EventLog, GameEvent, GameState, Outcome, Step};
 use crate::kernel::{Bitboard, Board, Player};
 use crate::script::ScriptEngine;
 
@@ -224,7 +224,7 @@ impl Session {
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.state.to_move;
-        let kind = self.pending.as_ref().map(|d| d.kind);
+        let secret = self.answers_in_secret();
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
         self.pending = self.state.pending(&self.engine);
         self.changes += 1;
@@ -233,18 +233,28 @@ impl Session {
         self.decisions.push(choice.clone());
         self.deciders.push(who);
         self.digests.push(self.state.digest());
-        let line = self.describe(who, kind, choice);
+        let line = self.describe(who, secret, choice);
         self.log.push(line.clone());
         Ok(line)
     }
 
-    /// How a decision reads in the log: `Dark moves c3-d4`, `Light uses Water`.
-    pub fn describe(&self, who: Player, kind: Option<DecisionKind>, choice: &Choice) -> String {
-        match (kind, choice) {
-            (_, Choice::Move(m)) => format!("{who} moves {m}"),
-            (_, Choice::Card(c)) => format!("{who} uses {}", self.card_name(*c)),
-            (_, Choice::Answer(a)) => format!("{who} answers {a}"),
+    /// How a decision reads in the log: `Dark moves c3-d4`, `Light uses Water`;
+    /// a `secret` answer without what it was.
+    pub fn describe(&self, who: Player, secret: bool, choice: &Choice) -> String {
+        match choice {
+            Choice::Move(m) => format!("{who} moves {m}"),
+            Choice::Card(c) => format!("{who} uses {}", self.card_name(*c)),
+            Choice::Answer(_) if secret => format!("{who} answers in secret"),
+            Choice::Answer(a) => format!("{who} answers {a}"),
         }
+    }
+
+    /// Whether the pending decision is a question whose answers the other
+    /// player must not see: one of a card whose manifest says `secret_answers`
+    /// (Foresight's order of the draw pile, R8.20).
+    pub fn answers_in_secret(&self) -> bool {
+        let Step::Resolving(r) = &self.state.step else { return false };
+        self.engine.content().card(r.card).is_some_and(|c| c.manifest.secret_answers)
     }
 
     pub fn card_name(&self, card: crate::game::CardId) -> String {

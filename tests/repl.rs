@@ -483,6 +483,42 @@ fn completion_offers_the_pending_questions_answers_and_the_commands() {
     assert!(candidates(&fresh, "use ").is_empty(), "no card can be used at the move step");
 }
 
+/// R8.20 with `secret_answers` (foresight.yaml): the order a player gives is
+/// logged as "answers in secret", never by card.
+#[test]
+fn foresight_answers_are_logged_in_secret() {
+    let (_, mut session, _) = at_foresight(3);
+    let who = session.state().to_move;
+    assert!(session.answers_in_secret());
+    let Step::Resolving(r) = &session.state().step else { unreachable!() };
+    let first = r.question.options[0].to_string();
+    session.apply(&session.find_choice(&format!("answer {first}")).unwrap()).unwrap();
+    assert_eq!(session.log().last().unwrap(), &format!("{who} answers in secret"));
+    assert!(!session.log().iter().any(|l| l.contains(&first)), "{:?}", session.log());
+}
+
+/// The computer's Foresight order is not printed to the human (R8.20): every
+/// answer after "Light uses Foresight" reads "in secret", while the computer's
+/// answers to other cards are still told.
+#[test]
+fn the_computers_foresight_order_is_not_shown() {
+    let input = "1\n".repeat(300);
+    let (out, _, _) = run(&["--seed", "1", "--light", "random"], &input);
+    let lines: Vec<&str> = out.lines().collect();
+    let starts: Vec<usize> =
+        lines.iter().enumerate().filter(|(_, l)| l.starts_with("Light uses Foresight")).map(|(i, _)| i).collect();
+    assert!(!starts.is_empty(), "the computer uses Foresight in this game: {out}");
+    for start in starts {
+        let answers: Vec<&&str> = lines[start + 1..].iter().take_while(|l| l.starts_with("Light answers")).collect();
+        assert!(!answers.is_empty(), "{:?}", &lines[start..start + 3]);
+        assert!(answers.iter().all(|l| l.starts_with("Light answers in secret")), "{answers:?}");
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("Light answers") && !l.contains("in secret")),
+        "other cards' answers are still told"
+    );
+}
+
 #[test]
 fn foresight_takes_a_whole_order_in_one_line_by_name_or_id() {
     let (seed, mut session, lines) = at_foresight(3);

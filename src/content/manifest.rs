@@ -34,6 +34,11 @@ pub struct ScriptManifest {
     /// Marker kinds of the modder's own that the card's script uses (markers.rs).
     #[serde(default)]
     pub markers: Vec<MarkerManifest>,
+    /// For a card whose questions show hidden things (Foresight shows the draw
+    /// pile): the answers are told to the other player only as "answers in
+    /// secret", never by name.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret_answers: bool,
 }
 
 /// A marker kind as a card manifest declares it.

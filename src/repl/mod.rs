@@ -240,7 +240,8 @@ impl Repl {
             match self.apply_and_tell(&choice, &format!("   [{}]", self.seats[p.index()])) {
                 Ok(()) => {}
                 Err(e) => {
-                    println!("{p} ({}) chose {choice}, which failed: {e}", self.seats[p.index()]);
+                    let chose = self.session.choice_text(&choice);
+                    println!("{p} ({}) chose {chose}, which failed: {e}", self.seats[p.index()]);
                     break;
                 }
             }
@@ -408,8 +409,9 @@ impl Repl {
             crate::narrate::Frame { viewer: self.view().viewer, orientation: self.session.state().board.orientation() };
         let shown = render::option_text_in(&self.session, choice, frame);
         let who = self.session.state().to_move;
+        let secret = self.session.answers_in_secret();
         let line = self.session.apply(choice)?;
-        let line = if matches!(choice, Choice::Answer(_)) { format!("{who} answers {shown}") } else { line };
+        let line = if matches!(choice, Choice::Answer(_)) && !secret { format!("{who} answers {shown}") } else { line };
         self.tell_last(&line, tag);
         Ok(())
     }

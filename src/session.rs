@@ -493,6 +493,16 @@ impl Session {
 /// Reads and checks a save file: size, format, version, fields, and that it has
 /// one digest per position. Every error names the file, and the line and column
 /// when the problem is in its text.
+/// The content root to load the save at `path` from
+/// ([`ContentRoot::for_saved_deck`]); a save that cannot be read gets `root` or
+/// `named`, and loading it then says why.
+pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
+    match read_record(path) {
+        Ok(record) => ContentRoot::for_saved_deck(root, &record.deck, named),
+        Err(_) => root.map_or_else(named, ContentRoot::new),
+    }
+}
+
 pub fn read_record(path: &Path) -> Result<Record, String> {
     let shown = path.display();
     let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;

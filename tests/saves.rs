@@ -343,6 +343,37 @@ fn a_save_whose_scripts_changed_loads_names_them_and_finds_the_first_difference(
     assert!(out.contains("The game now differs") && out.contains(&format!("decision {used_at}")), "{out}");
 }
 
+/// A game begun on a modded deck given by path is continued on that mod's
+/// scripts, from any folder: `--load`, `replay` and the REPL's `load` find the
+/// content root the saved deck path lies in, as starting the game did.
+#[test]
+fn a_save_of_a_deck_given_by_path_loads_from_that_decks_content_root() {
+    let root = copy_content("modded");
+    let water = root.path().join("cards/water.lua");
+    let source = std::fs::read_to_string(&water).unwrap();
+    std::fs::write(&water, format!("-- modded\n{source}")).unwrap();
+    let deck = root.path().join("cards/decks/standard.yaml").display().to_string();
+    let elsewhere = scratch("modded_elsewhere");
+    let save = elsewhere.join("game.json").display().to_string();
+    let (out, _) = run_in(&elsewhere, &["--deck", &deck, "--seed", "7"], &format!("c3-d4\nsave {save}\nquit\n"));
+    assert!(out.contains("saved 1 decisions"), "{out}");
+
+    let found = alien_checkers::session::root_for_save(None, Path::new(&save), ContentRoot::discover);
+    assert_eq!(std::fs::canonicalize(found.path()).unwrap(), std::fs::canonicalize(root.path()).unwrap());
+    let (out, _) = run_in(&elsewhere, &["--load", &save], "quit\n");
+    assert!(!out.contains("changed"), "the mod's own scripts, unchanged: {out}");
+    assert!(out.contains(&format!("deck {deck}")), "{out}");
+    let (out, _) = run_in(&elsewhere, &["replay", &save], "");
+    assert!(!out.contains("changed") && out.contains("after 1 decisions"), "{out}");
+    let (out, _) = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["--seed", "3"], &format!("load {save}\nquit\n"));
+    assert!(out.contains("loaded") && !out.contains("changed"), "{out}");
+    // With --root, the root given wins: the shipped water.lua differs from the mod's.
+    let shipped = env!("CARGO_MANIFEST_DIR");
+    let (out, _) = run_in(&elsewhere, &["--load", &save, "--root", shipped], "quit\n");
+    let changed = out.lines().find(|l| l.starts_with("Scripts changed since this game was saved")).expect(&out);
+    assert!(changed.contains("cards/water.lua"), "{out}");
+}
+
 #[test]
 fn a_resigned_game_is_saved_as_format_3_and_loads_resigned() {
     use alien_checkers::game::{EndReason, Outcome};

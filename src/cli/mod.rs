@@ -162,7 +162,7 @@ fn run_moves(fen: &str) -> Outcome {
 }
 
 fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) -> Outcome {
-    let root = root.map_or_else(ContentRoot::discover, ContentRoot::new);
+    let root = alien_checkers::session::root_for_save(root, file, ContentRoot::discover);
     let (session, replay, _) = alien_checkers::session::Session::load(&root, file).map_err(|e| anyhow!("{e}"))?;
     if events {
         for event in alien_checkers::narrate::events_json(session.engine.content(), session.events()) {
@@ -187,7 +187,7 @@ fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) 
 fn play(args: PlayArgs) -> Outcome {
     let options = PlayOptions {
         root: match &args.load {
-            Some(_) => args.root.as_deref().map_or_else(ContentRoot::discover, ContentRoot::new),
+            Some(save) => alien_checkers::session::root_for_save(args.root.as_deref(), save, ContentRoot::discover),
             None => ContentRoot::for_deck(args.root.as_deref(), &args.deck).map_err(anyhow::Error::msg)?,
         },
         deck: args.deck,

@@ -55,6 +55,22 @@ impl ContentRoot {
         if !is_deck_path(deck) {
             return Ok(ContentRoot::discover());
         }
+        ContentRoot::lying_around(deck)
+    }
+
+    /// Where a saved game's deck is found again: `root` when given (`--root`);
+    /// for a deck saved as a path, the content root it lies in, as when the game
+    /// was started ([`ContentRoot::for_deck`]); for a named deck, `named`.
+    pub fn for_saved_deck(root: Option<&Path>, deck: &str, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
+        match root {
+            Some(root) => ContentRoot::new(root),
+            None if is_deck_path(deck) => ContentRoot::lying_around(deck).unwrap_or_else(|_| named()),
+            None => named(),
+        }
+    }
+
+    /// The content root a deck path lies in: the folder holding its `cards/decks/`.
+    fn lying_around(deck: &str) -> Result<ContentRoot, String> {
         let path = Path::new(deck);
         let decks = path.parent().filter(|d| d.file_name().is_some_and(|n| n == "decks"));
         let cards = decks.and_then(Path::parent).filter(|c| c.file_name().is_some_and(|n| n == "cards"));

@@ -10,7 +10,7 @@ pub mod table;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::ai::{Agent, mix_seed};
 use crate::ai::{Budget, make_agent};
@@ -470,7 +470,8 @@ impl Repl {
     }
 
     fn load(&mut self, file: &str) {
-        let root = self.session.engine.content().root.clone();
+        let current = || self.session.engine.content().root.clone();
+        let root = crate::session::root_for_save(None, Path::new(file), current);
         match Session::load(&root, &PathBuf::from(file)) {
             Ok((session, replay, record)) => {
                 report_replay(&replay, "this game was saved");

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use super::input::{Input, Line};
 use super::{COMMANDS, Repl, Seat, render};
 use crate::ai::{Budget, Evaluator, Heuristic, Weights, make_agent, mix_seed};
+use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, EndReason, Outcome};
 use crate::kernel::Player;
 use crate::script::engine_factory;
@@ -302,8 +303,16 @@ impl Repl {
         }
         match self.session.save(&file, self.seats_record()) {
             Ok(()) => {
+                // `--root` too when `--load` alone would look for the deck elsewhere.
+                let root = self.session.engine.content().root.clone();
+                let found = crate::session::root_for_save(None, &file, ContentRoot::discover);
+                let flag = match root.path().to_str() {
+                    _ if found == root => String::new(),
+                    Some("") => " --root .".to_string(),
+                    _ => format!(" --root {}", root.path().display()),
+                };
                 println!(
-                    "saved the game to {}; continue it with: alien-checkers --load {}",
+                    "saved the game to {}; continue it with: alien-checkers --load {}{flag}",
                     file.display(),
                     file.display()
                 );

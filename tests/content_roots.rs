@@ -42,6 +42,31 @@ fn root_names_the_content_root_outright() {
     assert!(!run.success);
 }
 
+/// `check` with no deck names checks every deck of the root; a root with none
+/// is an error, not a silent pass (a CI check must not pass on a typo).
+#[test]
+fn check_fails_on_a_root_without_decks() {
+    let empty = std::env::temp_dir().join(format!("alien-roots-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    for root in [empty.to_str().unwrap(), "/nonexistent/alien-checkers-root"] {
+        let run = common::run_binary(&std::env::temp_dir(), &["check", "--root", root], &[], "");
+        assert!(!run.success, "{root}: {}", run.stdout);
+        assert!(run.stderr.contains("no decks to check") && run.stderr.contains(root), "{}", run.stderr);
+    }
+}
+
+/// R10.4: a deck's `move_limit: 0` is no limit, and the panel says no "of 0".
+#[test]
+fn a_deck_without_a_move_limit_shows_no_limit() {
+    let root = mod_root("roots-unlimited", GOOD);
+    let deck = root.join("cards/decks/test.yaml");
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(&deck, text.replace("move_limit: 200", "move_limit: 0")).unwrap();
+    let play = common::run_binary(&std::env::temp_dir(), &["--deck", deck.to_str().unwrap()], &[], "quit\n");
+    assert!(play.success, "{}", play.stderr);
+    assert!(play.stdout.contains("Move 1: Dark to move") && !play.stdout.contains("of 0"), "{}", play.stdout);
+}
+
 #[test]
 fn a_deck_path_outside_a_decks_folder_asks_for_root() {
     let root = mod_root("roots-loose", GOOD);

@@ -217,9 +217,15 @@ fn thousands_of_random_lines_neither_panic_nor_change_the_game() {
 
 #[test]
 fn command_line_errors_are_one_line_with_status_2() {
-    for args in
-        [&["--dark", "wizard"][..], &["--deck", "nosuch"], &["perft", "--depth", "x"], &["moves", "--fen", "Q:W1:B2"]]
-    {
+    for args in [
+        &["--dark", "wizard"][..],
+        &["--deck", "nosuch"],
+        &["perft", "--depth", "x"],
+        &["moves", "--fen", "Q:W1:B2"],
+        &["simulate", "--games", "0"],
+        // The deck is read first, so this fails at once (not after perft).
+        &["bench", "--deck", "nosuch"],
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
             .args(args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -229,6 +235,14 @@ fn command_line_errors_are_one_line_with_status_2() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: one line: {stderr}");
+    }
+    // A missing argument is named on that line.
+    for (args, named) in [(&["replay"][..], "<FILE>"), (&["perft"], "--depth"), (&["moves"], "--fen")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_alien-checkers")).args(args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: one line: {stderr}");
+        assert!(stderr.contains("not provided") && stderr.contains(named), "{args:?}: {stderr}");
     }
 }
 

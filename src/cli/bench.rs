@@ -52,6 +52,9 @@ fn median_rate(runs: usize, mut work: impl FnMut() -> u64) -> (f64, u64) {
 }
 
 pub fn run(args: &BenchArgs) -> Outcome {
+    // The deck first, so that a misspelt one fails at once, not after perft.
+    let root = ContentRoot::discover();
+    let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
     let start = Position::start();
     let (rate, leaves) = median_rate(args.runs.min(3), || perft(&start, args.perft_depth));
     println!("perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)", args.perft_depth, rate / 1e6);
@@ -68,8 +71,6 @@ pub fn run(args: &BenchArgs) -> Outcome {
     });
     println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", plain_rate);
 
-    let root = ContentRoot::discover();
-    let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
     let mut decisions = 0u64;
     let mut scripted = |record: bool| {
         let mut seed = 0;

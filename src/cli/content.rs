@@ -35,7 +35,12 @@ pub struct TestArgs {
 /// Loads each deck and compiles its scripts, printing every problem found.
 pub fn check(args: &CheckArgs) -> Outcome {
     let decks = if args.decks.is_empty() {
-        ContentRoot::for_deck(args.root.as_deref(), "standard").map_err(anyhow::Error::msg)?.deck_names()
+        let root = ContentRoot::for_deck(args.root.as_deref(), "standard").map_err(anyhow::Error::msg)?;
+        let names = root.deck_names();
+        if names.is_empty() {
+            anyhow::bail!("no decks to check: {} has no deck manifests", root.path().join("cards/decks").display());
+        }
+        names
     } else {
         args.decks.clone()
     };

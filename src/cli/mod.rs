@@ -109,8 +109,12 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
+            // One line: clap's first paragraph (the error and, for a missing
+            // argument, the arguments it names), without the usage that follows.
             let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            let first: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            let line = if first.is_empty() { "error: bad arguments".to_string() } else { first.join(" ") };
+            eprintln!("{line}");
             return ExitCode::from(2);
         }
     };

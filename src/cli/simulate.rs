@@ -25,8 +25,8 @@ pub struct SimulateArgs {
     /// Side B: random, greedy, easy, normal or hard.
     #[arg(long, default_value = "random")]
     b: String,
-    /// Number of games (colours alternate).
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (colours alternate), at least 1.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Seed of the match; the same seed gives the same report.
     #[arg(long, default_value_t = 1)]

@@ -532,7 +532,8 @@ pub fn read_record(path: &Path) -> Result<Record, String> {
         None => return Err(format!("{shown} has no save format version")),
     }
     // Parsed again from the text, so that a wrong field is located.
-    let record: Record = serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is damaged: {e}"))?;
+    let record: Record = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{shown} is damaged: {}", crate::content::clip_quoted(&e.to_string())))?;
     if !record.digests.is_empty() && record.digests.len() != record.decisions.len() + 1 {
         return Err(format!(
             "{shown} is damaged: it has {} decisions but {} position digests (expected {})",

@@ -175,7 +175,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
         let message = e.to_string();
         // serde_yaml appends " at line L column C"; the location is reported separately.
-        let message = message.split(" at line ").next().unwrap_or(&message).to_string();
+        let message = clip_quoted(message.split(" at line ").next().unwrap_or(&message));
         // serde reports a duplicate at the start of its map; point at the second mention.
         let duplicate = ["duplicate field `", "duplicate key '"]
             .iter()
@@ -189,6 +189,40 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
         };
         (line, column, message)
     })
+}
+
+/// A parser's message with every quoted value longer than 60 characters cut to
+/// its first 40 and `…`: serde quotes the offending value whole, and a file
+/// that is one long string (a deck path pointing at the wrong file) would
+/// otherwise fill the terminal.
+pub fn clip_quoted(message: &str) -> String {
+    const LONGEST: usize = 60;
+    const KEPT: usize = 40;
+    let mut out = String::with_capacity(message.len().min(400));
+    let mut rest = message;
+    while let Some(open) = rest.find('"') {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        // The closing quote: the first not escaped by a backslash.
+        let mut escaped = false;
+        let close = rest.char_indices().find(|&(_, c)| {
+            let end = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            end
+        });
+        let Some((close, _)) = close else { break };
+        let quoted = &rest[..close];
+        if quoted.chars().count() > LONGEST {
+            out.extend(quoted.chars().take(KEPT));
+            out.push('…');
+        } else {
+            out.push_str(quoted);
+        }
+        out.push('"');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Line and column of the `---` that starts a second document (one after content).
@@ -236,4 +270,21 @@ fn locate(text: &str, key: &str) -> Option<(usize, usize)> {
                 .map(|c| (i + 1, c + 2))
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clip_quoted;
+
+    #[test]
+    fn long_quoted_values_are_cut_and_the_rest_kept() {
+        let long = "root:x:0:0:root:/root:/bin/bash ".repeat(20);
+        let message = format!("invalid type: string \"{long}\", expected struct DeckManifest");
+        let clipped = clip_quoted(&message);
+        assert_eq!(clipped, format!("invalid type: string \"{}…\", expected struct DeckManifest", &long[..40]));
+        // Short values, escaped quotes and an unclosed quote pass unchanged.
+        for same in ["unknown field `x`, expected one of `name`, `text`", r#"bad "a \" b" here"#, "open \" only"] {
+            assert_eq!(clip_quoted(same), same);
+        }
+    }
 }

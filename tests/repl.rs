@@ -223,6 +223,9 @@ fn command_line_errors_are_one_line_with_status_2() {
         &["perft", "--depth", "x"],
         &["moves", "--fen", "Q:W1:B2"],
         &["simulate", "--games", "0"],
+        // Play options belong to the game, not to another subcommand.
+        &["--seed", "5", "perft", "--depth", "3"],
+        &["--light", "random", "play"],
         // The deck is read first, so this fails at once (not after perft).
         &["bench", "--deck", "nosuch"],
     ] {
@@ -244,6 +247,27 @@ fn command_line_errors_are_one_line_with_status_2() {
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: one line: {stderr}");
         assert!(stderr.contains("not provided") && stderr.contains(named), "{args:?}: {stderr}");
     }
+}
+
+/// `--dark`/`--light` given with `--load` take those seats; the others are the
+/// save's, and a saved seat that names no player is said, not silently dropped.
+#[test]
+fn seats_given_with_load_win_over_the_saved_ones() {
+    let dir = std::env::temp_dir().join(format!("alien-repl-seats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("seats.json");
+    let (out, _, ok) = run(&["--seed", "2", "--light", "easy"], &format!("c3-d4\nsave {}\nquit\n", save.display()));
+    assert!(ok && out.contains(&format!("decisions to {}", save.display())), "{out}");
+    let path = save.display().to_string();
+    let (out, _, _) = run(&["--load", &path], "quit\n");
+    assert!(out.contains("Dark: human, Light: easy"), "the saved seats: {out}");
+    let (out, _, _) = run(&["--load", &path, "--light", "greedy"], "quit\n");
+    assert!(out.contains("Dark: human, Light: greedy"), "the seat given wins: {out}");
+    let text = std::fs::read_to_string(&save).unwrap().replace("\"human\"", "\"robot\"");
+    std::fs::write(&save, text).unwrap();
+    let (out, _, _) = run(&["--load", &path], "quit\n");
+    assert!(out.contains("The save's seat for Dark is not used: 'robot' is not a player"), "{out}");
+    assert!(out.contains("Dark: human, Light: easy"), "{out}");
 }
 
 /// The digests the `digest` command printed, in order.

@@ -22,6 +22,7 @@ use alien_checkers::repl::{PlayOptions, Seat};
     about = "Alien Checkers: checkers with rule-bending cards and secret planets",
     long_about = "Alien Checkers: checkers with rule-bending cards and secret planets.\n\nWith no subcommand it starts a game in the terminal: you play Dark against the computer."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -38,12 +39,14 @@ struct PlayArgs {
     /// The seed for the deal and every shuffle (default: a fresh one, shown at the start).
     #[arg(long)]
     seed: Option<u64>,
-    /// Who plays Dark: human, random, greedy, easy, normal or hard.
-    #[arg(long, default_value = "human")]
-    dark: Seat,
-    /// Who plays Light: human, random, greedy, easy, normal or hard.
-    #[arg(long, default_value = "normal")]
-    light: Seat,
+    /// Who plays Dark: human, random, greedy, easy, normal or hard (default:
+    /// human, or the saved game's seat with --load).
+    #[arg(long)]
+    dark: Option<Seat>,
+    /// Who plays Light: human, random, greedy, easy, normal or hard (default:
+    /// normal, or the saved game's seat with --load).
+    #[arg(long)]
+    light: Option<Seat>,
     /// Continue a saved game instead of dealing a new one.
     #[arg(long)]
     load: Option<std::path::PathBuf>,

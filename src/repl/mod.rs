@@ -57,10 +57,25 @@ pub struct PlayOptions {
     pub root: ContentRoot,
     pub deck: String,
     pub seed: Option<u64>,
-    pub dark: Seat,
-    pub light: Seat,
+    /// The seats given; the rest are the saved game's, or human Dark and `normal` Light.
+    pub dark: Option<Seat>,
+    pub light: Option<Seat>,
     /// A save to continue instead of dealing a new game.
     pub load: Option<PathBuf>,
+}
+
+/// Who sits where when nobody says: a human Dark against the `normal` computer.
+fn default_seat(p: Player) -> Seat {
+    match p {
+        Player::Dark => Seat::Human,
+        Player::Light => Seat::Computer("normal".to_string()),
+    }
+}
+
+/// A saved game's seat for `p`; one that names no player is told and left to the default.
+fn saved_seat(seats: &BTreeMap<Player, String>, p: Player) -> Option<Seat> {
+    let saved = seats.get(&p)?;
+    saved.parse().map_err(|e| println!("The save's seat for {p} is not used: {e}")).ok()
 }
 
 /// A seed for a new game when none is given: from the clock and the process id.
@@ -94,15 +109,20 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         Some(path) => {
             let (session, replay, record) = Session::load(&options.root, path)?;
             report_replay(&replay, "this game was saved");
-            let seat = |p: Player, default: &Seat| {
-                record.seats.get(&p).and_then(|s| s.parse().ok()).unwrap_or(default.clone())
+            // A seat given on the command line wins over the saved one.
+            let seat = |p: Player, given: &Option<Seat>| {
+                given.clone().or_else(|| saved_seat(&record.seats, p)).unwrap_or_else(|| default_seat(p))
             };
             let seats = [seat(Player::Dark, &options.dark), seat(Player::Light, &options.light)];
             (session, seats)
         }
         None => {
             let seed = options.seed.unwrap_or_else(fresh_seed);
-            (Session::new(&options.root, &options.deck, seed)?, [options.dark.clone(), options.light.clone()])
+            let seat = |p: Player, given: &Option<Seat>| given.clone().unwrap_or_else(|| default_seat(p));
+            (
+                Session::new(&options.root, &options.deck, seed)?,
+                [seat(Player::Dark, &options.dark), seat(Player::Light, &options.light)],
+            )
         }
     };
     let mut repl = Repl {
@@ -476,7 +496,7 @@ impl Repl {
             Ok((session, replay, record)) => {
                 report_replay(&replay, "this game was saved");
                 for p in Player::BOTH {
-                    if let Some(seat) = record.seats.get(&p).and_then(|s| s.parse().ok()) {
+                    if let Some(seat) = saved_seat(&record.seats, p) {
                         self.seats[p.index()] = seat;
                     }
                 }

@@ -42,6 +42,38 @@ fn root_names_the_content_root_outright() {
     assert!(!run.success);
 }
 
+/// A computer whose chosen card's script fails takes another option (the card
+/// is abandoned with the game unchanged, cards/README.md), so a broken mod does
+/// not stall a game between computers; the failure is told with the card's id.
+#[test]
+fn a_computer_whose_card_fails_plays_another_option() {
+    let broken = "function play(ctx)\n  error('broken on purpose')\nend\n";
+    let root = common::scratch_content(
+        "roots-broken",
+        &[("broken", broken), ("calm", "function play(ctx) end\n")],
+        &[("mud", NEVER), ("dust", NEVER)],
+    );
+    let deck = root.path().join("cards/decks/test.yaml");
+    let args = ["--deck", deck.to_str().unwrap(), "--dark", "random", "--light", "random"];
+    let outs: Vec<String> = (1..=6)
+        .map(|seed| {
+            common::run_binary(
+                &std::env::temp_dir(),
+                &[&args[..], &["--seed", &seed.to_string()]].concat(),
+                &[],
+                "quit\n",
+            )
+            .stdout
+        })
+        .collect();
+    let all = outs.join("\n");
+    assert!(all.contains("chose card broken, which failed:") && all.contains("broken on purpose"), "{all}");
+    assert!(!all.contains("card #"), "named by id: {all}");
+    for out in &outs {
+        assert!(out.contains("wins:") || out.contains("Draw:"), "the game goes on to its end: {out}");
+    }
+}
+
 /// `check` with no deck names checks every deck of the root; a root with none
 /// is an error, not a silent pass (a CI check must not pass on a typo).
 #[test]

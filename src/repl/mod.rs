@@ -257,11 +257,17 @@ impl Repl {
                 println!("{p} ({}) found nothing to do; the game stops here.", self.seats[p.index()]);
                 break;
             };
-            match self.apply_and_tell(&choice, &format!("   [{}]", self.seats[p.index()])) {
-                Ok(()) => {}
-                Err(e) => {
-                    let chose = self.session.choice_text(&choice);
-                    println!("{p} ({}) chose {chose}, which failed: {e}", self.seats[p.index()]);
+            let tag = format!("   [{}]", self.seats[p.index()]);
+            if let Err(e) = self.apply_and_tell(&choice, &tag) {
+                // A card whose script fails is abandoned with the game unchanged
+                // (cards/README.md); the computer then takes the first other
+                // option that works, so that a broken mod cannot stall the game.
+                let chose = self.session.choice_text(&choice);
+                println!("{p} ({}) chose {chose}, which failed: {e}", self.seats[p.index()]);
+                let options = self.session.pending().map(|d| d.options.clone()).unwrap_or_default();
+                let others: Vec<Choice> = options.into_iter().filter(|o| *o != choice).collect();
+                if !others.into_iter().any(|other| self.apply_and_tell(&other, &tag).is_ok()) {
+                    println!("{p} has no option that works; the game stops here.");
                     break;
                 }
             }

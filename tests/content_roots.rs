@@ -74,6 +74,24 @@ fn a_computer_whose_card_fails_plays_another_option() {
     }
 }
 
+/// `check` lists every problem in one run: a card manifest's and another card
+/// script's syntax error together, not the second only once the first is fixed.
+#[test]
+fn check_lists_manifest_and_script_problems_together() {
+    let root = common::scratch_content(
+        "roots-both",
+        &[("ember", "function play(ctx)\n  local = 1\nend\n"), ("calm", "function play(ctx) end\n")],
+        &[("mud", NEVER), ("dust", NEVER)],
+    );
+    std::fs::write(root.path().join("cards/calm.yaml"), "name: calm\n").unwrap();
+    let run =
+        common::run_binary(&std::env::temp_dir(), &["check", "test", "--root", root.path().to_str().unwrap()], &[], "");
+    assert!(!run.success);
+    assert!(run.stdout.contains("calm.yaml") && run.stdout.contains("text"), "the manifest's problem: {}", run.stdout);
+    assert!(run.stdout.contains("ember.lua:2:"), "the script's syntax error, located: {}", run.stdout);
+    assert!(run.stdout.contains("FAIL  test: 2 problem(s)"), "{}", run.stdout);
+}
+
 /// `check` with no deck names checks every deck of the root; a root with none
 /// is an error, not a silent pass (a CI check must not pass on a typo).
 #[test]

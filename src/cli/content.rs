@@ -47,7 +47,18 @@ pub fn check(args: &CheckArgs) -> Outcome {
     let mut failed = 0;
     for deck in &decks {
         let root = ContentRoot::for_deck(args.root.as_deref(), deck).map_err(anyhow::Error::msg)?;
-        let result = Content::load(&root, deck).and_then(ScriptEngine::new);
+        // Manifest problems and script problems together: the scripts of what
+        // loaded are compiled even when some manifest has a problem.
+        let result = match Content::load_what_can_be(&root, deck) {
+            (Some(content), problems) if problems.is_empty() => ScriptEngine::new(content),
+            (Some(content), mut problems) => {
+                if let Err(more) = ScriptEngine::new(content) {
+                    problems.0.extend(more.0);
+                }
+                Err(problems)
+            }
+            (None, problems) => Err(problems),
+        };
         match result {
             Ok(engine) => {
                 let c = engine.content();

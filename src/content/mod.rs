@@ -178,10 +178,22 @@ pub const MAX_PLANETS: usize = 64;
 impl Content {
     /// Loads a deck and everything it names, collecting every problem.
     pub fn load(root: &ContentRoot, deck: &str) -> Result<Content, Problems> {
+        let (content, problems) = Content::load_what_can_be(root, deck);
+        match content {
+            Some(content) => problems.into_result(content),
+            None => Err(problems),
+        }
+    }
+
+    /// Loads what of `deck` can be loaded, with every problem found: the content
+    /// without the cards and planets whose manifests have problems (`None` when
+    /// the deck's own manifest cannot be read), so that `check` can compile the
+    /// scripts of the rest and list all problems at once.
+    pub fn load_what_can_be(root: &ContentRoot, deck: &str) -> (Option<Content>, Problems) {
         let deck_path = root.deck_path(deck);
         let mut problems = Problems::default();
         let deck_read: Option<(DeckManifest, String)> = problems.read_yaml_text(&deck_path);
-        let Some((deck_manifest, deck_text)) = deck_read else { return Err(problems) };
+        let Some((deck_manifest, deck_text)) = deck_read else { return (None, problems) };
         let mut content = Content {
             root: root.clone(),
             deck_name: deck_path.file_stem().and_then(|s| s.to_str()).unwrap_or(deck).to_string(),
@@ -249,7 +261,7 @@ impl Content {
                 at(&mut problems, id, &message);
             }
         }
-        problems.into_result(content)
+        (Some(content), problems)
     }
 
     /// Loads a card that is not in the deck (for scenarios of new cards); returns its id.

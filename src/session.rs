@@ -325,8 +325,11 @@ impl Session {
     /// Ends the game in progress by resignation (`winner` is the opponent of the
     /// one who resigns) or agreed draw (`winner` None). Undo takes it back.
     pub fn end_at_table(&mut self, outcome: Outcome) -> Result<(), String> {
-        if !matches!(outcome.reason, EndReason::Resigned | EndReason::Agreed) {
-            return Err("only a resignation or an agreed draw ends a game at the table".into());
+        match (outcome.reason, outcome.winner) {
+            (EndReason::Resigned, Some(_)) | (EndReason::Agreed, None) => {}
+            (EndReason::Resigned, None) => return Err("a resignation has a winner".into()),
+            (EndReason::Agreed, Some(_)) => return Err("an agreed draw has no winner".into()),
+            _ => return Err("only a resignation or an agreed draw ends a game at the table".into()),
         }
         if self.state.outcome().is_some() {
             return Err("the game is already over".into());

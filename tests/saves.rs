@@ -395,4 +395,29 @@ fn a_resigned_game_is_saved_as_format_3_and_loads_resigned() {
     let mut loaded = loaded;
     loaded.undo(0);
     assert_eq!((loaded.digest(), loaded.outcome()), (before, None));
+    // A hand-edited ending that contradicts itself is refused, naming why.
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved["ended"], serde_json::json!({"winner": "light", "reason": "resigned"}));
+    for (ended, why) in [
+        (serde_json::json!({"winner": null, "reason": "resigned"}), "a resignation has a winner"),
+        (serde_json::json!({"winner": "dark", "reason": "agreed"}), "an agreed draw has no winner"),
+    ] {
+        let mut record = saved.clone();
+        record["ended"] = ended;
+        let edited = dir.join("edited.json");
+        std::fs::write(&edited, record.to_string()).unwrap();
+        let error = Session::load(&repo(), &edited).err().expect("refused");
+        assert!(error.contains(why) && error.contains("edited or damaged"), "{error}");
+    }
+    // An edited digest with no script changed: the REPL does not blame the scripts.
+    let mut record = saved;
+    record["digests"][0] = serde_json::json!(12345);
+    let edited = dir.join("digest.json");
+    std::fs::write(&edited, record.to_string()).unwrap();
+    let (out, _) = run_in(&dir, &["--load", &edited.display().to_string()], "quit\n");
+    assert!(
+        out.contains("The game now differs: the deal is not the one saved, though no script or manifest changed"),
+        "{out}"
+    );
+    assert!(!out.contains("Scripts changed"), "{out}");
 }

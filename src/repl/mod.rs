@@ -201,8 +201,12 @@ fn report_replay(replay: &crate::session::Replay, since: &str) {
     if !replay.changed.is_empty() {
         println!("Scripts changed since {since}: {}", replay.changed.join(", "));
     }
-    if let Some((_, why)) = &replay.differs {
-        println!("The game now differs: {why}.");
+    match &replay.differs {
+        Some((_, why)) if replay.changed.is_empty() => println!(
+            "The game now differs: {why}, though no script or manifest changed (the file was edited, or this program's rules changed)."
+        ),
+        Some((_, why)) => println!("The game now differs: {why}."),
+        None => {}
     }
     if let Some((_, why)) = &replay.diverged {
         println!("The replay stops: {why}. The game continues from there.");

@@ -96,6 +96,8 @@ pub fn parse_with(
         board.declare_markers(&markers.iter().map(|m| m.rules).collect::<Vec<_>>());
     }
     let mut monolith = Vec::new();
+    // The line of the first `##`, where a problem with the monolith is reported.
+    let mut monolith_line = 1;
     for (rank_row, rank) in (0..8).rev().enumerate() {
         let (above_no, above) = rows[2 * rank_row];
         let (line_no, line) = rows[2 * rank_row + 1];
@@ -121,8 +123,12 @@ pub fn parse_with(
             let sq = Square::at(file as i8, rank as i8).expect("in range");
             let start = cell_start(file);
             let code: String = chars[start..start + CELL].iter().collect();
+            let drawn = monolith.len();
             read_marked_cell(&mut board, sq, code.trim(), &mut monolith, markers)
                 .map_err(|m| err(line_no, format!("{sq}: {m}")))?;
+            if drawn == 0 && monolith.len() == 1 {
+                monolith_line = line_no;
+            }
             let sep = chars[start + CELL];
             if file < 7 {
                 let edge = Edge::between(sq, sq.step(crate::kernel::Dir::E).expect("not file h")).expect("neighbours");
@@ -148,13 +154,16 @@ pub fn parse_with(
         let whole = crate::kernel::block(anchor)
             .is_some_and(|b| b.count() == monolith.len() as u32 && monolith.iter().all(|&s| b.contains(s)));
         if !whole {
-            return Err(err(1, "the monolith (##) must fill exactly one 2×2 block".to_string()));
+            return Err(err(monolith_line, "the monolith (##) must fill exactly one 2×2 block".to_string()));
         }
-        board.set_monolith(anchor).map_err(|e| err(1, e.to_string()))?;
+        board.set_monolith(anchor).map_err(|e| err(monolith_line, e.to_string()))?;
     }
     take_from_supply(&mut board).map_err(|m| err(1, m))?;
     for player in Player::BOTH {
         let on_board = board.pieces_on_board(player);
+        if on_board > 12 {
+            return Err(err(1, format!("{player} has {on_board} pieces on the board; a player has 12 (R1.3)")));
+        }
         board.set_reserve(player, 12u32.saturating_sub(on_board) as u8);
     }
     Ok(board)
@@ -441,5 +450,32 @@ mod tests {
         assert_eq!(e.line, 12, "{e}");
         assert!(e.message.contains("a3") && e.message.contains("'q'"), "{e}");
         assert!(parse("8 |", Supply::STANDARD, Crowning::FromReserve).is_err());
+    }
+
+    /// Rank 5's line (the 8th) of the start position, changed by `edit`.
+    fn start_with_rank_5(edit: impl Fn(&str) -> String) -> String {
+        let text = render(&Board::start(Supply::STANDARD, Crowning::FromReserve));
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        assert!(lines[7].contains(" 5") || lines[7].contains("5 "), "{}", lines[7]);
+        lines[7] = edit(&lines[7]);
+        lines.join("\n")
+    }
+
+    #[test]
+    fn a_misdrawn_monolith_is_reported_on_its_line() {
+        let text = start_with_rank_5(|l| l.replacen(" .  ", " ## ", 2));
+        let e = parse(&text, Supply::STANDARD, Crowning::FromReserve).unwrap_err();
+        assert_eq!(e.line, 8, "{e}");
+        assert!(e.message.contains("2×2 block"), "{e}");
+    }
+
+    /// R1.3: twelve pieces a player; a thirteenth drawn is an error.
+    #[test]
+    fn more_than_twelve_pieces_of_a_player_are_refused() {
+        let text = start_with_rank_5(|l| l.replacen(" .  ", " d  ", 1));
+        let e = parse(&text, Supply::STANDARD, Crowning::FromReserve).unwrap_err();
+        assert!(e.message.contains("Dark has 13 pieces") && e.message.contains("R1.3"), "{e}");
+        let twelve = start_with_rank_5(|l| l.to_string());
+        assert!(parse(&twelve, Supply::STANDARD, Crowning::FromReserve).is_ok());
     }
 }

@@ -394,6 +394,13 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         board.set_orientation(Orientation::with_dark_forward(dir).ok_or("orientation must be n, e, s or w")?);
     }
     for (&p, &n) in s.reserve.iter().flatten() {
+        let on_board = board.pieces_on_board(p);
+        if on_board + u32::from(n) > 12 {
+            return Err(format!(
+                "reserve: {p} has {on_board} pieces on the board, so at most {} in reserve (R1.3)",
+                12u32.saturating_sub(on_board)
+            ));
+        }
         board.set_reserve(p, n);
     }
     if let Some(counts) = &s.supply {

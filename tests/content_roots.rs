@@ -92,6 +92,19 @@ fn check_lists_manifest_and_script_problems_together() {
     assert!(run.stdout.contains("FAIL  test: 2 problem(s)"), "{}", run.stdout);
 }
 
+/// R11: a deck with cards off deals no planets, so listing some is a problem
+/// `check` names, not a setting silently ignored.
+#[test]
+fn planets_in_a_deck_without_cards_are_a_problem() {
+    let root = mod_root("roots-plain-planets", GOOD);
+    let deck = root.join("cards/decks/test.yaml");
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(&deck, text.replace("cards: true", "cards: false")).unwrap();
+    let run = common::run_binary(&std::env::temp_dir(), &["check", deck.to_str().unwrap()], &[], "");
+    assert!(!run.success);
+    assert!(run.stdout.contains("planets are dealt only with cards on"), "{}", run.stdout);
+}
+
 /// `check` with no deck names checks every deck of the root; a root with none
 /// is an error, not a silent pass (a CI check must not pass on a typo).
 #[test]

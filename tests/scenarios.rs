@@ -66,3 +66,32 @@ fn a_modded_blocking_marker_closes_its_square_to_moves() {
     assert_eq!(outcomes.len(), 1);
     assert!(outcomes[0].failure.is_none(), "{:?}", outcomes[0].failure);
 }
+
+/// R1.3: a scenario's reserve and the pieces drawn add up to at most twelve a
+/// player; more is refused with the figures, not played as an impossible game.
+#[test]
+fn a_reserve_beyond_twelve_pieces_is_refused() {
+    let root = common::scratch_content("scenario-reserve", &[("calm", "function play(ctx) end\n")], &[]);
+    let empty = "+----+----+----+----+----+----+----+----+\n";
+    let mut board = format!("      {empty}");
+    for n in (1..=8).rev() {
+        let cells = match n {
+            8 => "|    |    |    |    |    |    |    | l  |",
+            3 => "|    |    | d  |    |    |    |    |    |",
+            _ => "|    |    |    |    |    |    |    |    |",
+        };
+        board.push_str(&format!("      {cells} {n}\n      {empty}"));
+    }
+    let scenario = |reserve: u8| {
+        format!(
+            "card: calm\ndeck: test\nscenarios:\n  - name: reserve {reserve}\n    board: |\n{board}    reserve: {{dark: {reserve}}}\n    step: card\n    face_up: [calm]\n    decisions: [calm]\n    expect:\n      to_move: light\n"
+        )
+    };
+    let file = root.path().join("cards/calm.test.yaml");
+    std::fs::write(&file, scenario(11)).unwrap();
+    let outcomes = run_file(&root, &file);
+    assert!(outcomes[0].failure.is_none(), "one on the board and eleven in reserve: {:?}", outcomes[0].failure);
+    std::fs::write(&file, scenario(12)).unwrap();
+    let failure = run_file(&root, &file)[0].failure.clone().expect("refused");
+    assert!(failure.contains("at most 11 in reserve (R1.3)"), "{failure}");
+}

@@ -216,6 +216,10 @@ impl Content {
         if rules.cards && deck_manifest.planets.len() == 1 {
             at(&mut problems, "planets", "each player draws a planet: list none or at least two");
         }
+        if !rules.cards && !deck_manifest.planets.is_empty() {
+            let message = "planets are dealt only with cards on (R11 turns both off): remove them or set cards: true";
+            at(&mut problems, "planets", message);
+        }
         let total: u64 = deck_manifest.cards.iter().map(|(_, &n)| u64::from(n)).sum();
         if deck_manifest.cards.len() > MAX_CARD_ENTRIES {
             let message = format!(

@@ -342,10 +342,8 @@ pub(super) fn each_text(lua: &mlua::Lua, t: &Table, f: impl FnMut(stack::Text) -
     stack::read(lua, t, |t| t.texts(f))
 }
 
-/// `{only = {squares}, exclude = {squares}, not_to = {squares}}`: the squares
-/// whose checkers may move, and those no move may end on. Read before the run is
-/// borrowed, since reading a table can run a script's metamethod.
-/// Which of the user's moves a move helper lists (cards/README.md, "Moves").
+/// Which of the user's moves a move helper lists (cards/README.md, "Reading":
+/// `count_moves`, `legal_moves`, `ask_move_where`).
 #[derive(Clone, Copy)]
 pub(super) struct MoveFilter {
     /// Checkers that may move (`only` less `exclude`).
@@ -356,6 +354,10 @@ pub(super) struct MoveFilter {
     pub(super) without: Option<Square>,
 }
 
+/// `{only = {squares}, exclude = {squares}, not_to = {squares}, without = square}`:
+/// the squares whose checkers may move, those no move may end on, and a checker
+/// to count as absent. Read before the run is borrowed, since reading a table
+/// can run a script's metamethod.
 pub(super) fn move_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<MoveFilter> {
     let mut parsed = MoveFilter { allowed: Bitboard::ALL, not_to: Bitboard::EMPTY, without: None };
     let Some(f) = filter else { return Ok(parsed) };

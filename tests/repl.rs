@@ -270,6 +270,30 @@ fn seats_given_with_load_win_over_the_saved_ones() {
     assert!(out.contains("Dark: human, Light: easy"), "{out}");
 }
 
+/// `new` and `load` never drop an unfinished game: it is autosaved first, and
+/// a save being loaded is never written over (even the game's own autosave).
+#[test]
+fn new_and_load_keep_the_unfinished_game() {
+    let dir = std::env::temp_dir().join(format!("alien-repl-keep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("alien-checkers-autosave-7.json");
+    let (out, _, _) = run_in(&dir, &["--seed", "7", "--light", "human"], "c3-d4\nquit\n");
+    assert!(first.exists(), "{out}");
+    // Another game of seed 7 loads the first game's autosave: the second game
+    // goes to another file, and the first is loaded intact.
+    let (out, _, _) =
+        run_in(&dir, &["--seed", "7", "--light", "human"], "a3-b4\nload alien-checkers-autosave-7.json\nlog\nquit\n");
+    let second = dir.join("alien-checkers-autosave-7-2.json");
+    assert!(out.contains("saved the game to alien-checkers-autosave-7-2.json"), "{out}");
+    assert!(std::fs::read_to_string(&second).unwrap().contains("a3-b4"));
+    assert!(out.contains("loaded alien-checkers-autosave-7.json: 1 decisions") && out.contains("c3-d4"), "{out}");
+    // `new` saves the unfinished game before dealing the next.
+    let (out, _, _) = run_in(&dir, &["--seed", "9", "--light", "human"], "c3-d4\nnew\nquit\n");
+    assert!(out.contains("saved the game to alien-checkers-autosave-9.json"), "{out}");
+    assert!(std::fs::read_to_string(dir.join("alien-checkers-autosave-9.json")).unwrap().contains("c3-d4"));
+}
+
 /// The digests the `digest` command printed, in order.
 fn digests(out: &str) -> Vec<String> {
     out.lines()

@@ -504,6 +504,10 @@ impl Repl {
         let root = crate::session::root_for_save(None, Path::new(file), current);
         match Session::load(&root, &PathBuf::from(file)) {
             Ok((session, replay, record)) => {
+                if let Err(e) = self.keep_unfinished(Some(Path::new(file))) {
+                    println!("{e}; the current game is kept (save it elsewhere with 'save <file>' first)");
+                    return;
+                }
                 report_replay(&replay, "this game was saved");
                 for p in Player::BOTH {
                     if let Some(seat) = saved_seat(&record.seats, p) {
@@ -522,6 +526,10 @@ impl Repl {
     }
 
     fn new_game(&mut self, seed: Option<u64>) {
+        if let Err(e) = self.keep_unfinished(None) {
+            println!("{e}; the current game is kept (save it elsewhere with 'save <file>' first)");
+            return;
+        }
         let seed = seed.unwrap_or_else(fresh_seed);
         self.session.new_game(seed);
         self.make_agents();

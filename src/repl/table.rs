@@ -3,7 +3,7 @@
 //! words Tab completes. No rules live here: the game ends through
 //! [`Session::end_at_table`], hints come from an agent that only reads the state.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::input::{Input, Line};
 use super::{COMMANDS, Repl, Seat, render};
@@ -285,6 +285,40 @@ impl Repl {
     /// first (a second Ctrl-D is yes); piped, nobody can answer, so it saves
     /// without asking. Either way it is saved to [`autosave_file`] and the
     /// command that continues it is printed.
+    /// Saves an unfinished game to its autosave file, before it is left or
+    /// replaced (`new`, `load`), and tells how to continue it; `Ok` too when
+    /// there is nothing to keep (a finished game, or one with no decision yet).
+    /// `loading` is a save being loaded in its place, never written over.
+    pub(super) fn keep_unfinished(&self, loading: Option<&Path>) -> Result<(), String> {
+        if self.session.outcome().is_some() || self.session.decisions().is_empty() {
+            return Ok(());
+        }
+        let loaded = loading.and_then(|l| std::fs::canonicalize(l).ok());
+        let taken = |f: &PathBuf| loaded.is_some() && std::fs::canonicalize(f).ok() == loaded;
+        let mut file = autosave_file(self.session.seed());
+        for n in 2.. {
+            if !taken(&file) {
+                break;
+            }
+            file = PathBuf::from(format!("alien-checkers-autosave-{}-{n}.json", self.session.seed()));
+        }
+        self.session.save(&file, self.seats_record())?;
+        // `--root` too when `--load` alone would look for the deck elsewhere.
+        let root = self.session.engine.content().root.clone();
+        let found = crate::session::root_for_save(None, &file, ContentRoot::discover);
+        let flag = match root.path().to_str() {
+            _ if found == root => String::new(),
+            Some("") => " --root .".to_string(),
+            _ => format!(" --root {}", root.path().display()),
+        };
+        println!(
+            "saved the game to {}; continue it with: alien-checkers --load {}{flag}",
+            file.display(),
+            file.display()
+        );
+        Ok(())
+    }
+
     pub(super) fn leave(&mut self, input: &mut Input) -> bool {
         if self.session.outcome().is_some() || self.session.decisions().is_empty() {
             return true;
@@ -301,23 +335,8 @@ impl Repl {
                 }
             }
         }
-        match self.session.save(&file, self.seats_record()) {
-            Ok(()) => {
-                // `--root` too when `--load` alone would look for the deck elsewhere.
-                let root = self.session.engine.content().root.clone();
-                let found = crate::session::root_for_save(None, &file, ContentRoot::discover);
-                let flag = match root.path().to_str() {
-                    _ if found == root => String::new(),
-                    Some("") => " --root .".to_string(),
-                    _ => format!(" --root {}", root.path().display()),
-                };
-                println!(
-                    "saved the game to {}; continue it with: alien-checkers --load {}{flag}",
-                    file.display(),
-                    file.display()
-                );
-                true
-            }
+        match self.keep_unfinished(None) {
+            Ok(()) => true,
             Err(e) if self.interactive => {
                 println!("{e}; not leaving (use 'save <file>' elsewhere, or 'quit' again after that)");
                 false

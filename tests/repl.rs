@@ -151,6 +151,8 @@ fn bad_input_gets_one_line_and_changes_nothing() {
         ("help nothing", "no command 'nothing'"),
         ("save", "save needs a file name"),
         ("save /nonexistent-dir/x.json", "cannot save to /nonexistent-dir/x.json"),
+        ("save /tmp/", "cannot save to /tmp/: that is a folder; give a file name"),
+        ("save /tmp", "cannot save to /tmp: that is a folder"),
         ("load", "load needs a file name"),
         ("load /nonexistent-file.json", "cannot read /nonexistent-file.json"),
         (&format!("load {}", corrupt.display()), "is not a save (corrupt or truncated)"),

@@ -70,7 +70,7 @@ pub struct Scenario {
     #[serde(default)]
     pub player: Option<Player>,
     /// Dark's forward direction (R2.2; default n).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cardinal")]
     pub orientation: Option<Dir>,
     /// Pieces in reserve (default: 12 less those on the board).
     #[serde(default)]
@@ -222,7 +222,7 @@ pub struct Expect {
     pub supply: Option<SupplyCounts>,
     #[serde(default)]
     pub counters: Option<BTreeMap<Player, Counters>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cardinal")]
     pub orientation: Option<Dir>,
     /// Squares the opponent must move from next turn (R4.8).
     #[serde(default)]
@@ -381,6 +381,16 @@ fn ids(content: &Content, names: &[String]) -> Result<Vec<CardId>, String> {
 
 fn names(content: &Content, cards: &[CardId]) -> Vec<String> {
     cards.iter().map(|&c| content.card(c).map_or("?".into(), |d| d.id.clone())).collect()
+}
+
+/// An orientation: Dark's forward direction, one of the four a board can face
+/// (R2.2), so that a diagonal is refused with the four, not the eight directions.
+fn cardinal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Dir>, D::Error> {
+    let text = String::deserialize(d)?;
+    match text.parse::<Dir>() {
+        Ok(dir @ (Dir::N | Dir::E | Dir::S | Dir::W)) => Ok(Some(dir)),
+        _ => Err(serde::de::Error::custom(format!("'{text}' is not an orientation: n, e, s or w (R2.2)"))),
+    }
 }
 
 /// Builds the scene a scenario describes.

@@ -557,7 +557,10 @@ pub fn write_atomically(
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
 ) -> Result<(), String> {
     if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
-        return Err(format!("cannot save to {}: that is a folder; give a file name, such as game.json", path.display()));
+        return Err(format!(
+            "cannot save to {}: that is a folder; give a file name, such as game.json",
+            path.display()
+        ));
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;

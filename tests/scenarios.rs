@@ -69,8 +69,9 @@ fn a_modded_blocking_marker_closes_its_square_to_moves() {
 
 /// R1.3: a scenario's reserve and the pieces drawn add up to at most twelve a
 /// player; more is refused with the figures, not played as an impossible game.
+/// An orientation is one of four directions (R2.2).
 #[test]
-fn a_reserve_beyond_twelve_pieces_is_refused() {
+fn a_reserve_beyond_twelve_pieces_and_a_diagonal_orientation_are_refused() {
     let root = common::scratch_content("scenario-reserve", &[("calm", "function play(ctx) end\n")], &[]);
     let empty = "+----+----+----+----+----+----+----+----+\n";
     let mut board = format!("      {empty}");
@@ -82,16 +83,21 @@ fn a_reserve_beyond_twelve_pieces_is_refused() {
         };
         board.push_str(&format!("      {cells} {n}\n      {empty}"));
     }
-    let scenario = |reserve: u8| {
+    let scenario = |extra: &str| {
         format!(
-            "card: calm\ndeck: test\nscenarios:\n  - name: reserve {reserve}\n    board: |\n{board}    reserve: {{dark: {reserve}}}\n    step: card\n    face_up: [calm]\n    decisions: [calm]\n    expect:\n      to_move: light\n"
+            "card: calm\ndeck: test\nscenarios:\n  - name: one\n    board: |\n{board}{extra}    step: card\n    face_up: [calm]\n    decisions: [calm]\n    expect:\n      to_move: light\n"
         )
     };
     let file = root.path().join("cards/calm.test.yaml");
-    std::fs::write(&file, scenario(11)).unwrap();
-    let outcomes = run_file(&root, &file);
-    assert!(outcomes[0].failure.is_none(), "one on the board and eleven in reserve: {:?}", outcomes[0].failure);
-    std::fs::write(&file, scenario(12)).unwrap();
-    let failure = run_file(&root, &file)[0].failure.clone().expect("refused");
-    assert!(failure.contains("at most 11 in reserve (R1.3)"), "{failure}");
+    let failure = |extra: &str| {
+        std::fs::write(&file, scenario(extra)).unwrap();
+        run_file(&root, &file).remove(0).failure
+    };
+    assert_eq!(failure("    reserve: {dark: 11}\n"), None, "one on the board and eleven in reserve");
+    let too_many = failure("    reserve: {dark: 12}\n").expect("refused");
+    assert!(too_many.contains("at most 11 in reserve (R1.3)"), "{too_many}");
+    // R2.2: a board faces one of four directions; a diagonal is refused naming those four.
+    assert_eq!(failure("    orientation: e\n"), None);
+    let diagonal = failure("    orientation: ne\n").expect("refused");
+    assert!(diagonal.contains("'ne' is not an orientation: n, e, s or w"), "{diagonal}");
 }

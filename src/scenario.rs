@@ -387,9 +387,9 @@ fn names(content: &Content, cards: &[CardId]) -> Vec<String> {
 /// (R2.2), so that a diagonal is refused with the four, not the eight directions.
 fn cardinal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Dir>, D::Error> {
     let text = String::deserialize(d)?;
-    match text.parse::<Dir>() {
-        Ok(dir @ (Dir::N | Dir::E | Dir::S | Dir::W)) => Ok(Some(dir)),
-        _ => Err(serde::de::Error::custom(format!("'{text}' is not an orientation: n, e, s or w (R2.2)"))),
+    match text.parse::<Dir>().ok().filter(|&dir| Orientation::with_dark_forward(dir).is_some()) {
+        Some(dir) => Ok(Some(dir)),
+        None => Err(serde::de::Error::custom(format!("'{text}' is not an orientation: n, e, s or w (R2.2)"))),
     }
 }
 

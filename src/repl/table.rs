@@ -280,11 +280,6 @@ impl Repl {
         }
     }
 
-    /// `quit`, `exit` or end of input: true to leave. A finished game (or one
-    /// with no decision yet) leaves at once. An unfinished game on a terminal asks
-    /// first (a second Ctrl-D is yes); piped, nobody can answer, so it saves
-    /// without asking. Either way it is saved to [`autosave_file`] and the
-    /// command that continues it is printed.
     /// Saves an unfinished game to its autosave file, before it is left or
     /// replaced (`new`, `load`), and tells how to continue it; `Ok` too when
     /// there is nothing to keep (a finished game, or one with no decision yet).
@@ -305,7 +300,7 @@ impl Repl {
         self.session.save(&file, self.seats_record())?;
         // `--root` too when `--load` alone would look for the deck elsewhere.
         let root = self.session.engine.content().root.clone();
-        let found = crate::session::root_for_save(None, &file, ContentRoot::discover);
+        let found = ContentRoot::for_saved_deck(None, self.session.deck(), ContentRoot::discover);
         let flag = match root.path().to_str() {
             _ if found == root => String::new(),
             Some("") => " --root .".to_string(),
@@ -319,6 +314,11 @@ impl Repl {
         Ok(())
     }
 
+    /// `quit`, `exit` or end of input: true to leave. A finished game (or one
+    /// with no decision yet) leaves at once. An unfinished game on a terminal asks
+    /// first (a second Ctrl-D is yes); piped, nobody can answer, so it saves
+    /// without asking. Either way it is saved to [`autosave_file`] and the
+    /// command that continues it is printed.
     pub(super) fn leave(&mut self, input: &mut Input) -> bool {
         if self.session.outcome().is_some() || self.session.decisions().is_empty() {
             return true;

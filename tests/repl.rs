@@ -253,6 +253,35 @@ fn command_line_errors_are_one_line_with_status_2() {
 
 /// `--dark`/`--light` given with `--load` take those seats; the others are the
 /// save's, and a saved seat that names no player is said, not silently dropped.
+/// `bench` at a tiny size prints each of its figures once, with a number that
+/// reads as one (README, "Speed"; the figures themselves are not asserted).
+#[test]
+fn bench_prints_every_figure() {
+    let args = ["bench", "--runs", "2", "--games", "3", "--playouts", "20", "--searches", "1", "--perft-depth", "4"];
+    let (out, stderr, ok) = run(&args, "");
+    assert!(ok, "{stderr}");
+    let figures = [
+        ("perft(4) = ", " million leaves/s"),
+        ("random plain playouts: 20 games per run, ", " games/s"),
+        ("random standard-deck games: 3 games per run, ", " games/s"),
+        ("the same games with every event recorded: ", " games/s"),
+        ("card resolution (using a card or answering its question): median ", " µs"),
+        ("search at normal (1 searches per run, 1 thread): plain ", ", standard deck"),
+    ];
+    for (start, unit) in figures {
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with(start)).collect();
+        assert_eq!(lines.len(), 1, "one line starting {start:?} in:\n{out}");
+        let rest = &lines[0][start.len()..];
+        let number = rest[..rest.find(unit).unwrap_or_else(|| panic!("{unit:?} in {rest:?}"))].rsplit(' ').next();
+        let value: f64 =
+            number.and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("a number before {unit:?}: {rest}"));
+        assert!(value.is_finite() && value > 0.0, "{start}{rest}");
+    }
+    // Ratios are within a round: the plain rate's share of both figures is given.
+    assert!(out.contains("of the plain playout rate (median of the rounds)"), "{out}");
+    assert!(out.contains("standard/plain"), "{out}");
+}
+
 #[test]
 fn seats_given_with_load_win_over_the_saved_ones() {
     let dir = std::env::temp_dir().join(format!("alien-repl-seats-{}", std::process::id()));

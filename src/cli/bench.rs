@@ -1,6 +1,12 @@
 //! `alien-checkers bench`: figures for README.md. Each figure is the median of
 //! several timed runs; no test depends on timing.
+//!
+//! Figures that are compared with one another are measured in rounds: each
+//! round runs every one of them once, so that a slow spell of a shared machine
+//! falls on all of them alike, and a ratio is the median of the rounds' own
+//! ratios (a paired measurement), not a ratio of medians taken at different times.
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use clap::Args;
@@ -38,17 +44,31 @@ pub struct BenchArgs {
     runs: usize,
 }
 
-/// Runs `work` `runs` times and returns the median of (count / seconds).
-fn median_rate(runs: usize, mut work: impl FnMut() -> u64) -> (f64, u64) {
-    let mut rates = Vec::with_capacity(runs);
-    let mut count = 0;
+/// The rates (count / seconds) of each work in each of `runs` rounds (at least
+/// one); a round runs every work once, in order. `rates[w][r]` is work `w` in
+/// round `r`.
+fn rounds<const N: usize>(runs: usize, mut works: [&mut dyn FnMut() -> u64; N]) -> [Vec<f64>; N] {
+    let mut rates: [Vec<f64>; N] = std::array::from_fn(|_| Vec::with_capacity(runs));
     for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        count = work();
-        rates.push(count as f64 / start.elapsed().as_secs_f64());
+        for (work, rates) in works.iter_mut().zip(&mut rates) {
+            let start = Instant::now();
+            let count = work();
+            rates.push(count as f64 / start.elapsed().as_secs_f64());
+        }
     }
-    rates.sort_by(f64::total_cmp);
-    (rates[rates.len() / 2], count)
+    rates
+}
+
+/// The median of a non-empty list (the upper one of an even list's middle two).
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
+/// The median over the rounds of `a`'s rate over `b`'s in the same round.
+fn median_ratio(a: &[f64], b: &[f64]) -> f64 {
+    median(&a.iter().zip(b).map(|(a, b)| a / b).collect::<Vec<_>>())
 }
 
 pub fn run(args: &BenchArgs) -> Outcome {
@@ -56,42 +76,61 @@ pub fn run(args: &BenchArgs) -> Outcome {
     let root = ContentRoot::discover();
     let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
     let start = Position::start();
-    let (rate, leaves) = median_rate(args.runs.min(3), || perft(&start, args.perft_depth));
-    println!("perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)", args.perft_depth, rate / 1e6);
+    let mut leaves = 0;
+    let [perft_rates] = rounds(
+        args.runs.min(3),
+        [&mut || {
+            leaves = perft(&start, args.perft_depth);
+            leaves
+        }],
+    );
+    println!(
+        "perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)",
+        args.perft_depth,
+        median(&perft_rates) / 1e6
+    );
 
-    let mut seed = 0;
+    // Plain playouts, the deck's games and the same games recorded, one of each per round.
     let mut buf = Vec::with_capacity(48);
-    let (plain_rate, games) = median_rate(args.runs, || {
-        seed += 1;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut plain_seed = 0;
+    let mut plain = || {
+        plain_seed += 1;
+        let mut rng = ChaCha8Rng::seed_from_u64(plain_seed);
         for _ in 0..args.playouts {
             random_playout(&start, &mut rng, 200, &mut buf);
         }
         u64::from(args.playouts)
-    });
-    println!("random plain playouts: {games} games per run, {:.0} games/s (median, 1 thread)", plain_rate);
-
-    let mut decisions = 0u64;
-    let mut scripted = |record: bool| {
+    };
+    // Every round plays the same seeds unrecorded and recorded; both count decisions.
+    let decisions = Cell::new(0u64);
+    let scripted = |record: bool| {
+        let (decisions, engine) = (&decisions, &engine);
         let mut seed = 0;
-        median_rate(args.runs, || {
+        move || {
             for _ in 0..args.games {
                 seed += 1;
-                decisions += scripted_game(&engine, seed, record, None);
+                decisions.set(decisions.get() + scripted_game(engine, seed, record, None));
             }
             u64::from(args.games)
-        })
+        }
     };
-    let (rate, games) = scripted(false);
+    let [plain, games, recorded] = rounds(args.runs, [&mut plain, &mut scripted(false), &mut scripted(true)]);
     println!(
-        "random {}-deck games: {games} games per run, {rate:.0} games/s (median, 1 thread); {:.4} of the plain playout rate",
-        args.deck,
-        rate / plain_rate
+        "random plain playouts: {} games per run, {:.0} games/s (median, 1 thread)",
+        args.playouts,
+        median(&plain)
     );
-    let (recorded, _) = scripted(true);
     println!(
-        "the same games with every event recorded: {recorded:.0} games/s ({:+.1}%; search and the figure above record nothing)",
-        (recorded / rate - 1.0) * 100.0
+        "random {}-deck games: {} games per run, {:.0} games/s (median, 1 thread); {:.4} of the plain playout rate (median of the rounds)",
+        args.deck,
+        args.games,
+        median(&games),
+        median_ratio(&games, &plain)
+    );
+    println!(
+        "the same games with every event recorded: {:.0} games/s ({:+.1}%, median of the rounds; search and the figure above record nothing)",
+        median(&recorded),
+        (median_ratio(&recorded, &games) - 1.0) * 100.0
     );
     // The card steps timed one by one, in the first run's games again (apart, so
     // that the clock's cost is in neither figure above).
@@ -100,43 +139,44 @@ pub fn run(args: &BenchArgs) -> Outcome {
         scripted_game(&engine, seed, false, Some(&mut card_costs));
     }
     card_costs.sort_by(f64::total_cmp);
-    let median = card_costs.get(card_costs.len() / 2).copied().unwrap_or(0.0);
+    let card_median = card_costs.get(card_costs.len() / 2).copied().unwrap_or(0.0);
     println!(
         "card resolution (using a card or answering its question): median {:.1} µs over {} resolutions; {:.0} decisions per game",
-        median * 1e6,
+        card_median * 1e6,
         card_costs.len(),
-        decisions as f64 / (2.0 * f64::from(args.games) * args.runs.max(1) as f64)
+        decisions.get() as f64 / (2.0 * f64::from(args.games) * args.runs.max(1) as f64)
     );
 
-    let plain = ScriptEngine::load(&root, "plain").map_err(|p| anyhow::anyhow!("{p}"))?;
-    let plain_search = search_rate(&plain, args);
-    let standard_search = search_rate(&engine, args);
+    let plain_engine = ScriptEngine::load(&root, "plain").map_err(|p| anyhow::anyhow!("{p}"))?;
+    let [plain_search, deck_search] =
+        rounds(args.runs, [&mut searches(&plain_engine, args), &mut searches(&engine, args)]);
     println!(
-        "search at normal ({} searches per run, 1 thread): plain {plain_search:.0}, {} deck {standard_search:.0} iterations/s (medians); {}/plain {:.3}",
+        "search at normal ({} searches per run, 1 thread): plain {:.0}, {} deck {:.0} iterations/s (medians); {}/plain {:.3} (median of the rounds)",
         args.searches,
+        median(&plain_search),
         args.deck,
+        median(&deck_search),
         args.deck,
-        standard_search / plain_search
+        median_ratio(&deck_search, &plain_search)
     );
     Ok(())
 }
 
-/// Iterations per second of `normal`'s search (one thread, iteration budget) from
-/// positions of random games: the median over the runs.
-fn search_rate(engine: &ScriptEngine, args: &BenchArgs) -> f64 {
+/// One run of `normal`'s search (one thread, iteration budget) from each of
+/// `args.searches` positions of random games; returns the iterations made.
+fn searches<'a>(engine: &'a ScriptEngine, args: &BenchArgs) -> impl FnMut() -> u64 + 'a {
     let setup = engine.content().setup();
     let positions: Vec<GameState> =
         (0..u64::from(args.searches)).map(|seed| search_position(engine, &setup, seed)).collect();
     let planets = setup.planets;
-    let (rate, _) = median_rate(args.runs, || {
+    move || {
         let mut iterations = 0;
         for (i, state) in positions.iter().enumerate() {
             let mut agent = MctsAgent::new(SearchConfig::level(Level::Normal), planets.clone(), i as u64);
             iterations += agent.search(state, engine).map_or(0, |r| r.iterations);
         }
         iterations
-    });
-    rate
+    }
 }
 
 /// One random game through the full decision loop, recording events or not;

@@ -252,11 +252,11 @@ impl<'a> Narrator<'a> {
                 let dir = Dir::ALL.into_iter().find(|&d| from.step(d) == Some(*to)).unwrap_or(Dir::N);
                 format!("{} is pushed {} to {to}", self.at(*from), self.direction(dir))
             }
-            BoardEvent::Crowned { at, player } => format!("{} pawn on {at} is crowned king", self.whose(*player)),
+            BoardEvent::Crowned { at, owner } => format!("{} pawn on {at} is crowned king", self.whose(*owner)),
             BoardEvent::MadeEmperor { king, pawn } => {
                 format!("{} becomes an emperor with the piece of the pawn from {pawn}", self.at(*king))
             }
-            BoardEvent::Revived { at, player } => format!("{} pawn comes back on {at}", self.whose(*player)),
+            BoardEvent::Revived { at, owner } => format!("{} pawn comes back on {at}", self.whose(*owner)),
             BoardEvent::TokenPlaced { at, token } => format!("a {} goes on {}", token.name(), self.at(*at)),
             BoardEvent::TokenRemoved { at, token, cause } => {
                 let why = if *cause == Clearing::Snookle { " (a snookle arrived, R8.8)" } else { "" };
@@ -364,9 +364,9 @@ impl<'a> Narrator<'a> {
                 SkipReason::NoFaceUpCard => "no card is face up: the card step is skipped (R3.3)".to_string(),
                 _ => "no face-up card can be used now: the card step is skipped (R3.3)".to_string(),
             },
-            GameEvent::ConstraintSet { card, player, movers } => {
+            GameEvent::ConstraintSet { card, constrained, movers } => {
                 let squares: Vec<String> = movers.iter().map(Square::to_string).collect();
-                let who = if self.viewer == Some(*player) { "you".to_string() } else { player.to_string() };
+                let who = if self.viewer == Some(*constrained) { "you".to_string() } else { constrained.to_string() };
                 format!(
                     "on the next turn {who} must move a checker from {} if able ({}, R4.8)",
                     squares.join(" "),

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::game::{Event, EventLog, GameEvent, GameState};
+use alien_checkers::game::{Choice, Event, EventLog, GameEvent, GameState, Step};
 use alien_checkers::kernel::{BoardEvent, Player};
 use alien_checkers::script::ScriptEngine;
 use alien_checkers::session::Session;
@@ -58,10 +58,21 @@ fn events_explain_every_change_of_the_board_in_random_games_of_every_deck() {
         let engine = engine(&deck);
         let count = if deck == "plain" { 500 } else { 1000 };
         for seed in 0..count {
+            let mut whose_turn = Player::Dark;
             for events in explained_game(&engine, seed) {
                 for event in events {
+                    if let Event::Game(GameEvent::TurnBegan { player, .. }) = event {
+                        whose_turn = player;
+                    }
                     let json = serde_json::to_value(&event).unwrap();
                     kinds.insert(json["kind"].as_str().expect("every event has a kind").to_string());
+                    // `move` and `player` (whose turn) are added around every event in
+                    // `replay --events` and in a script's event table (README, "Events"):
+                    // an event's own field never says something else under those names.
+                    assert!(json.get("move").is_none(), "{json}");
+                    if let Some(player) = json.get("player") {
+                        assert_eq!(player, &serde_json::to_value(whose_turn).unwrap(), "not whose turn: {json}");
+                    }
                 }
             }
             games += 1;
@@ -186,4 +197,46 @@ fn replay_events_of_a_game_against_the_computer_list_every_checker_that_left_the
     assert!(count("captured") > 0, "the game had captures");
     assert_eq!(count("captured") + count("removed"), 24 + count("revived") - on_board, "every checker that left");
     assert_eq!(events.last().map(|e| e["kind"].clone()), Some("game_over".into()));
+}
+
+/// A handler's `event.player` is whose turn it happened in, and whose checker the
+/// event concerns is the event's own field: here Light's card crowns a pawn of
+/// Dark's (R6.2 crowns it whoever moved it), which Dark's effect hears of.
+#[test]
+fn a_handler_tells_whose_checker_from_whose_turn() {
+    let watcher = "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\nend\n\
+        function on_crowned(ctx, event)\n  ctx:log(event.owner .. ' crowned in the turn of ' .. event.player)\nend";
+    let lifter = "function play(ctx)\n  local them = ctx:opponent()\n\
+        local pawn = ctx:checker_squares{ owner = them, kind = 'pawn' }[1]\n\
+        ctx:relocate(pawn, ctx:squares{ empty = true, king_row = them }[1])\nend";
+    let never = "function check(ctx, player) return false end";
+    let root = common::scratch_content(
+        "events",
+        &[("watcher", watcher), ("lifter", lifter)],
+        &[("never", never), ("never_either", never)],
+    );
+    let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
+    let id = |name: &str| engine.content().card_id(name).unwrap();
+    let mut state = GameState::new(&engine.content().setup(), 7);
+    state.piles.face_up = [id("watcher"), id("lifter")].into_iter().collect();
+    state.piles.draw.clear();
+    state.step = Step::Card;
+    state.board.set_reserve(Player::Dark, 3);
+    state.apply(&engine, &Choice::Card(id("watcher"))).unwrap();
+    let light_move = state.pending(&engine).expect("Light moves").options[0].clone();
+    state.apply(&engine, &light_move).unwrap();
+    assert_eq!(state.to_move, Player::Light);
+    state.journal = EventLog::recording();
+    state.apply(&engine, &Choice::Card(id("lifter"))).unwrap();
+    let events = state.journal.take();
+    let crowned = events.iter().find(|e| e.kind() == "crowned").expect("Dark's pawn is crowned");
+    assert_eq!(serde_json::to_value(crowned).unwrap()["owner"], "dark", "{crowned:?}");
+    let told: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Game(GameEvent::Message { text }) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told, ["dark crowned in the turn of light"]);
 }

@@ -57,8 +57,9 @@ pub enum GameEvent {
     AnsweredAutomatically { prompt: String, question: QuestionKind, answer: Answer },
     /// A step passed without a decision, and why.
     StepSkipped { step: SkippedStep, reason: SkipReason },
-    /// R4.8: a card restricted `player`'s next move to the checkers on `movers`.
-    ConstraintSet { card: CardId, player: Player, movers: Vec<Square> },
+    /// R4.8: a card restricted the `constrained` player's next move to the
+    /// checkers on `movers`.
+    ConstraintSet { card: CardId, constrained: Player, movers: Vec<Square> },
     /// R4.8: the move kept to the constraint.
     ConstraintMet { card: CardId },
     /// R4.8: no allowed checker could move, so the constraint lapsed.

@@ -590,7 +590,7 @@ impl Board {
             refuse!("{sq} is not empty (R4.5)");
         }
         self.revive(sq, player);
-        log.record(|| BoardEvent::Revived { at: sq, player });
+        log.record(|| BoardEvent::Revived { at: sq, owner: player });
         self.settle_crowns(log);
         Ok(())
     }
@@ -659,7 +659,7 @@ impl Board {
                     break;
                 }
                 self.crown(sq, player);
-                log.record(|| BoardEvent::Crowned { at: sq, player });
+                log.record(|| BoardEvent::Crowned { at: sq, owner: player });
             }
         }
     }

@@ -73,11 +73,12 @@ pub enum BoardEvent {
         from: Square,
         to: Square,
     },
-    /// R6: the pawn on `at` became a king, with a piece from the reserve unless
-    /// crowning is free (R11).
+    /// R6: `owner`'s pawn on `at` became a king, with a piece from the reserve
+    /// unless crowning is free (R11). (Not `player`: that is whose turn it was,
+    /// in the JSON of events and in a script's event table.)
     Crowned {
         at: Square,
-        player: Player,
+        owner: Player,
     },
     /// R8.3: the king on `king` became an emperor with the piece of the pawn that
     /// was on `pawn` (whose removal, cause `sacrificed`, comes just before).
@@ -85,10 +86,10 @@ pub enum BoardEvent {
         king: Square,
         pawn: Square,
     },
-    /// R8.4: a piece from `player`'s reserve came onto `at` as a pawn.
+    /// R8.4: a piece from `owner`'s reserve came onto `at` as a pawn.
     Revived {
         at: Square,
-        player: Player,
+        owner: Player,
     },
     TokenPlaced {
         at: Square,
@@ -191,9 +192,9 @@ impl BoardEvent {
             BoardEvent::Captured { at, checker, .. } | BoardEvent::Removed { at, checker, .. } => {
                 board.lift(at, checker)
             }
-            BoardEvent::Crowned { at, player } => board.crown(at, player),
+            BoardEvent::Crowned { at, owner } => board.crown(at, owner),
             BoardEvent::MadeEmperor { king, .. } => board.crown_emperor(king),
-            BoardEvent::Revived { at, player } => board.revive(at, player),
+            BoardEvent::Revived { at, owner } => board.revive(at, owner),
             BoardEvent::TokenPlaced { at, token } => board.set_token(at, token, true),
             BoardEvent::TokenRemoved { at, token, .. } => board.set_token(at, token, false),
             BoardEvent::TerrainPlaced { at, terrain } => board.move_terrain(at, terrain, true),

@@ -133,7 +133,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             r.state.next_constraint = Some(Constraint { card, movers });
             r.state.journal.push(|| GameEvent::ConstraintSet {
                 card,
-                player: !r.user,
+                constrained: !r.user,
                 movers: movers.into_iter().collect(),
             });
             Ok(())

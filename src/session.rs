@@ -172,6 +172,13 @@ impl Session {
         self.pending.as_ref()
     }
 
+    /// Who decides now: the player to move, except that a lasting effect's
+    /// question is its owner's, even in the other player's turn (game/react.rs).
+    /// After the end, the player who was to move.
+    pub fn decider(&self) -> Player {
+        self.pending.as_ref().map_or(self.state.to_move, |d| d.player)
+    }
+
     /// The state digest now (FNV-1a over the state's JSON form; ARCHITECTURE.md
     /// invariant 7). Equal digests mean equal games, whichever process made them.
     pub fn digest(&self) -> u64 {
@@ -223,7 +230,7 @@ impl Session {
 
     /// Takes one option of the pending decision; returns the log line.
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
-        let who = self.state.to_move;
+        let who = self.decider();
         let secret = self.answers_in_secret();
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
         self.pending = self.state.pending(&self.engine);

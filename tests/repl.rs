@@ -7,6 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::game::{Answer, Choice, EndReason, GameState, QuestionKind, Step};
+use alien_checkers::kernel::Player;
 use alien_checkers::narrate::Frame;
 use alien_checkers::script::ScriptEngine;
 
@@ -385,7 +386,6 @@ fn a_draw_offered_in_hot_seat_is_asked_of_the_opponent() {
 #[test]
 fn the_computer_accepts_a_draw_only_when_it_is_not_ahead() {
     use alien_checkers::ai::{Agent, Evaluator, Heuristic, RandomAgent, Weights, mix_seed};
-    use alien_checkers::kernel::Player;
     use alien_checkers::repl::table::computer_accepts_draw;
     use alien_checkers::session::Session;
     // Dark is human (random moves), Light the `random` computer, whose choices the
@@ -676,4 +676,80 @@ fn completion_offers_directions_as_seen_and_by_letter() {
         }
     }
     panic!("no game asks for a direction");
+}
+
+/// A lasting effect's question is its owner's, in the middle of the other
+/// player's turn (Vengeance, cards/README.md "Triggers"): the panel, the log and
+/// the list of who decided name the owner, not the player to move.
+#[test]
+fn an_effects_question_is_credited_to_its_owner() {
+    use alien_checkers::repl::render::{View, panel};
+    use alien_checkers::session::Session;
+    for seed in 0..400 {
+        let mut session = Session::new(&common::repo(), "nightmare", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.pending().cloned() {
+            let owner = decision.player;
+            let pick = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
+            if owner == session.state().to_move {
+                session.apply(pick).unwrap();
+                continue;
+            }
+            let to_move = session.state().to_move;
+            assert_eq!(session.decider(), owner);
+            let header = panel(&session, View { viewer: owner, colour: false });
+            assert!(header.contains(&format!("{to_move}'s turn; {owner} to answer for ")), "{header}");
+            let line = session.apply(pick).unwrap();
+            assert!(line.starts_with(&format!("{owner} answers ")), "{line}");
+            assert_eq!(session.deciders().last(), Some(&owner));
+            return;
+        }
+    }
+    panic!("no random nightmare game asked an effect's question in the other player's turn");
+}
+
+/// Hot-seat: what a decision did is told on the decider's screen, before it is
+/// handed over, so in the decider's frame ("your pawn"), not the next player's.
+#[test]
+fn hot_seat_tells_a_decision_in_the_deciders_frame() {
+    let engine = engine();
+    let sideways = Choice::Card(engine.content().card_id("sideways").unwrap());
+    for seed in 0..300 {
+        let mut state = GameState::new(&engine.content().setup(), seed);
+        let mut lines = Vec::new();
+        let first_move = state.pending(&engine).unwrap().options[0].clone();
+        lines.push(typed(&engine, &state, &first_move));
+        state.apply(&engine, &first_move).unwrap();
+        if !state.pending(&engine).unwrap().options.contains(&sideways) {
+            continue;
+        }
+        lines.push(typed(&engine, &state, &sideways));
+        state.apply(&engine, &sideways).unwrap();
+        // Dark moves one of its own checkers sideways.
+        let mut moved = None;
+        while let Some(d) = state.pending(&engine).filter(|d| d.player == Player::Dark) {
+            let own = |c: &Choice| match c {
+                Choice::Answer(Answer::Square(sq)) => state.board.checker(*sq).is_some_and(|c| c.owner == Player::Dark),
+                _ => false,
+            };
+            let pick = if moved.is_none() { d.options.iter().find(|c| own(c)) } else { d.options.first() };
+            let Some(pick) = pick.cloned() else { break };
+            if let (None, Choice::Answer(Answer::Square(sq))) = (moved, &pick) {
+                moved = Some(*sq);
+            }
+            lines.push(typed(&engine, &state, &pick));
+            state.apply(&engine, &pick).unwrap();
+        }
+        let Some(from) = moved.filter(|sq| state.board.checker(*sq).is_none()) else { continue };
+        let (out, stderr, ok) = run(
+            &["--seed", &seed.to_string(), "--dark", "human", "--light", "human"],
+            &(lines.join("\n") + "\nquit\n"),
+        );
+        assert!(ok, "{stderr}");
+        let told = &out[out.find("Dark uses Sideways").expect("Sideways is used")..];
+        let told = &told[..told.find("Pass to Light").expect("the screen is handed over")];
+        assert!(told.contains(&format!("your pawn on {from} moves")), "seed {seed}: {told}");
+        return;
+    }
+    panic!("no seed lets Dark move its own checker with Sideways on the first turn");
 }

@@ -235,7 +235,7 @@ impl Repl {
     /// the player to decide (the last mover's when the game is over).
     fn view(&self) -> View {
         let viewer = if self.hot_seat() {
-            self.session.pending().map_or(self.session.state().to_move, |d| d.player)
+            self.session.decider()
         } else if self.seats[0] != Seat::Human && self.seats[1] == Seat::Human {
             Player::Light
         } else {
@@ -438,7 +438,7 @@ impl Repl {
         let frame =
             crate::narrate::Frame { viewer: self.view().viewer, orientation: self.session.state().board.orientation() };
         let shown = render::option_text_in(&self.session, choice, frame);
-        let who = self.session.state().to_move;
+        let who = self.session.decider();
         let secret = self.session.answers_in_secret();
         let line = self.session.apply(choice)?;
         let line = if matches!(choice, Choice::Answer(_)) && !secret { format!("{who} answers {shown}") } else { line };
@@ -453,7 +453,11 @@ impl Repl {
             return;
         };
         let before = self.session.board_before_last();
-        let viewer = self.view().viewer;
+        // Hot-seat: the screen is still the decider's until it is handed over.
+        let viewer = match self.session.deciders().last() {
+            Some(&decider) if self.hot_seat() => decider,
+            _ => self.view().viewer,
+        };
         println!("{line}{tag}");
         let earlier = &self.session.events()[..self.session.events().len() - 1];
         let card = crate::narrate::card_in_play(earlier.iter().flatten());

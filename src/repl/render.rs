@@ -148,7 +148,12 @@ pub fn panel(session: &Session, view: View) -> String {
         Step::Resolving(r) => format!("answer for {}", session.card_name(r.card)),
         Step::Over(_) => "game over".to_string(),
     };
-    let who = paint(view.colour, player_colour(state.to_move), &state.to_move.to_string());
+    let named = |p: Player| paint(view.colour, player_colour(p), &p.to_string());
+    // A lasting effect's question is its owner's, maybe in the other player's turn.
+    let who = match session.decider() {
+        decider if decider != state.to_move => format!("{}'s turn; {}", named(state.to_move), named(decider)),
+        _ => named(state.to_move),
+    };
     // Moves as checkers players count them: Dark's and Light's turns make one (R10.4's
     // limit counts turns).
     let (number, limit) = (state.turn / 2 + 1, state.rules.move_limit.div_ceil(2));
@@ -289,7 +294,7 @@ fn question_kind(session: &Session) -> Option<QuestionKind> {
 /// directions and corners are named as the board is drawn for them.
 pub fn decider_frame(session: &Session) -> Frame {
     let state = session.state();
-    Frame { viewer: state.to_move, orientation: state.board.orientation() }
+    Frame { viewer: session.decider(), orientation: state.board.orientation() }
 }
 
 /// An option as the player reads it: a card by name; a direction as drawn for

@@ -118,16 +118,24 @@ fn check_fails_on_a_root_without_decks() {
     }
 }
 
-/// R10.4: a deck's `move_limit: 0` is no limit, and the panel says no "of 0".
+/// R10.4: every game ends, so a deck's move limit is at least one turn (a
+/// simulation of a deck without one never finished); the panel counts moves.
 #[test]
-fn a_deck_without_a_move_limit_shows_no_limit() {
-    let root = mod_root("roots-unlimited", GOOD);
+fn a_deck_must_limit_its_games() {
+    let root = mod_root("roots-limit", GOOD);
     let deck = root.join("cards/decks/test.yaml");
     let text = std::fs::read_to_string(&deck).unwrap();
-    std::fs::write(&deck, text.replace("move_limit: 200", "move_limit: 0")).unwrap();
+    for limit in ["0", "10001"] {
+        std::fs::write(&deck, text.replace("move_limit: 200", &format!("move_limit: {limit}"))).unwrap();
+        let check = common::run_binary(&std::env::temp_dir(), &["check", deck.to_str().unwrap()], &[], "");
+        assert!(!check.success, "{limit}: {}", check.stdout);
+        let said = format!("{}{}", check.stdout, check.stderr);
+        assert!(said.contains("test.yaml:") && said.contains("move_limit") && said.contains("R10.4"), "{said}");
+    }
+    std::fs::write(&deck, text.replace("move_limit: 200", "move_limit: 3")).unwrap();
     let play = common::run_binary(&std::env::temp_dir(), &["--deck", deck.to_str().unwrap()], &[], "quit\n");
     assert!(play.success, "{}", play.stderr);
-    assert!(play.stdout.contains("Move 1: Dark to move") && !play.stdout.contains("of 0"), "{}", play.stdout);
+    assert!(play.stdout.contains("Move 1 of 2: Dark to move"), "{}", play.stdout);
 }
 
 #[test]

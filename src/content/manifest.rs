@@ -137,7 +137,8 @@ pub struct RulesManifest {
     pub five_kings_win: bool,
     /// `skip` (R3.1, R10.3) or `lose` (R11).
     pub when_stuck: WhenStuck,
-    /// R10.4: turns in all before a draw (0: none).
+    /// R10.4: turns in all before a draw, 1 to `MAX_MOVE_LIMIT` (checked when
+    /// the deck loads).
     pub move_limit: u32,
 }
 

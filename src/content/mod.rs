@@ -174,6 +174,9 @@ pub const MAX_CARD_ENTRIES: usize = 256;
 pub const MAX_COPIES: u32 = 100;
 pub const MAX_DECK_CARDS: u64 = 1000;
 pub const MAX_PLANETS: usize = 64;
+/// The longest move limit a deck may set, in turns (R10.4): every game ends,
+/// and a simulation of many games ends in reasonable time.
+pub const MAX_MOVE_LIMIT: u32 = 10_000;
 
 impl Content {
     /// Loads a deck and everything it names, collecting every problem.
@@ -209,6 +212,14 @@ impl Content {
         };
         if rules.cards && deck_manifest.cards.is_empty() {
             at(&mut problems, "cards", "a deck with cards on must list at least one card");
+        }
+        if !(1..=MAX_MOVE_LIMIT).contains(&rules.move_limit) {
+            let message = format!(
+                "move_limit is the turns in all after which the game is drawn, so that every game ends (R10.4): \
+                 1 to {MAX_MOVE_LIMIT}, not {}",
+                rules.move_limit
+            );
+            at(&mut problems, "move_limit", &message);
         }
         if deck_manifest.supply.monolith > 1 {
             at(&mut problems, "supply", "the supply holds at most one monolith (R1.5, R7)");

@@ -478,7 +478,7 @@ impl GameState {
             self.count_down_effects(self.to_move);
         }
         self.turn += 1;
-        if self.rules.move_limit > 0 && self.turn >= self.rules.move_limit {
+        if self.turn >= self.rules.move_limit {
             self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
             return false;
         }

@@ -162,9 +162,7 @@ pub fn panel(session: &Session, view: View) -> String {
             let _ = writeln!(out, "Game over at move {number}");
         }
         _ => {
-            // A limit of 0 is none (R10.4, RulesManifest).
-            let of = if limit == 0 { String::new() } else { format!(" of {limit}") };
-            let _ = writeln!(out, "Move {number}{of}: {who} to {step}");
+            let _ = writeln!(out, "Move {number} of {limit}: {who} to {step}");
         }
     }
     if state.rules.cards {

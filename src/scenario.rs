@@ -476,6 +476,7 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
 }
 
 fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), String> {
+    all_checked(subject, s)?;
     let state = scene(engine, subject, s)?;
     if let Some(plays) = &s.decisions {
         return run_turns(engine, state, s, plays);
@@ -511,13 +512,88 @@ fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), 
                 if got != want {
                     return Err(format!("expected can_play to say {want}, it said {got}"));
                 }
-                if s.expect.board.is_none() && s.expect.error.is_none() && s.expect.question.is_none() {
+                // Nothing else expected: `play` need not run.
+                if given(&s.expect) == ["playable"] {
                     return Ok(());
                 }
             }
             run_card(engine, &state, card, s)
         }
     }
+}
+
+/// The expectations an `expect` gives, by their names in the file.
+fn given(e: &Expect) -> Vec<&'static str> {
+    let fields = [
+        ("board", e.board.is_some()),
+        ("error", e.error.is_some()),
+        ("question", e.question.is_some()),
+        ("options", e.options.is_some()),
+        ("playable", e.playable.is_some()),
+        ("holds", e.holds.is_some()),
+        ("progress", e.progress.is_some()),
+        ("reserve", e.reserve.is_some()),
+        ("supply", e.supply.is_some()),
+        ("counters", e.counters.is_some()),
+        ("orientation", e.orientation.is_some()),
+        ("constraint", e.constraint.is_some()),
+        ("draw", e.draw.is_some()),
+        ("face_up", e.face_up.is_some()),
+        ("discard", e.discard.is_some()),
+        ("effects", e.effects.is_some()),
+        ("narration", e.narration.is_some()),
+        ("events", e.events.is_some()),
+        ("winner", e.winner.is_some()),
+        ("reason", e.reason.is_some()),
+        ("to_move", e.to_move.is_some()),
+        ("pending", e.pending.is_some()),
+    ];
+    fields.into_iter().filter(|&(_, set)| set).map(|(name, _)| name).collect()
+}
+
+/// What `check_state` compares: the game after a card, or at a point of turns.
+const STATE_CHECKS: &[&str] =
+    &["board", "reserve", "supply", "counters", "orientation", "constraint", "draw", "face_up", "discard", "effects"];
+
+/// Refuses an expectation the scenario's kind never checks, so that no test
+/// passes on what it did not look at: which ones a kind checks, and why.
+fn all_checked(subject: Subject, s: &Scenario) -> Result<(), String> {
+    let turns: Vec<&str> = STATE_CHECKS
+        .iter()
+        .copied()
+        .chain(["winner", "reason", "to_move", "pending", "options", "events", "narration"])
+        .collect();
+    let card: Vec<&str> = STATE_CHECKS.iter().copied().chain(["narration", "playable"]).collect();
+    let mut expects: Vec<(&str, &Expect)> = vec![("expect", &s.expect)];
+    let (checked, why): (Vec<&str>, &str) = match (subject, &s.decisions) {
+        (_, Some(plays)) => {
+            expects.extend(plays.iter().filter_map(|p| match p {
+                Play::Point(point) => Some(("a point's expect", &point.expect)),
+                Play::Decision(_) => None,
+            }));
+            (turns, "whole turns check the state and winner, reason, to_move, pending, options, events and narration")
+        }
+        (Subject::Planet(_), None) => (vec!["holds", "progress"], "a planet scenario checks holds and progress"),
+        (Subject::Card(_), None) if s.expect.error.is_some() => {
+            (vec!["error", "playable"], "a card expected to fail is checked by its error alone (and playable)")
+        }
+        (Subject::Card(_), None) if s.expect.question.is_some() => (
+            vec!["question", "options", "playable"],
+            "a card expected to stop at a question is checked by the question and its options (and playable)",
+        ),
+        (Subject::Card(_), None) => (
+            card,
+            "a card scenario checks the state after the card, its narration and playable; \
+             winner, reason, to_move, pending and events need whole turns (decisions)",
+        ),
+        (Subject::Rules, None) => return Ok(()),
+    };
+    for (place, expect) in expects {
+        if let Some(name) = given(expect).into_iter().find(|name| !checked.contains(name)) {
+            return Err(format!("{place}.{name} would not be checked here: {why}"));
+        }
+    }
+    Ok(())
 }
 
 /// Plays a whole-turn scenario through the decision loop from its scene.

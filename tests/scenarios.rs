@@ -101,3 +101,46 @@ fn a_reserve_beyond_twelve_pieces_and_a_diagonal_orientation_are_refused() {
     let diagonal = failure("    orientation: ne\n").expect("refused");
     assert!(diagonal.contains("'ne' is not an orientation: n, e, s or w"), "{diagonal}");
 }
+
+/// An expectation the scenario's kind never checks is refused, naming it and
+/// what that kind checks: a test must not pass on what it did not look at. A
+/// card whose `can_play` is expected is still played when more is expected.
+#[test]
+fn an_expectation_that_would_not_be_checked_is_refused() {
+    let cards = [
+        ("hello", "function play(ctx)\n  ctx:log('hi')\nend\n"),
+        ("boom", "function play(ctx)\n  error('boom')\nend\n"),
+    ];
+    let root = common::scratch_content("scenario-unchecked", &cards, &[]);
+    let empty = "+----+----+----+----+----+----+----+----+\n";
+    let mut board = format!("      {empty}");
+    for n in (1..=8).rev() {
+        let cells = match n {
+            8 => "|    |    |    |    |    |    |    | l  |",
+            3 => "|    |    | d  |    |    |    |    |    |",
+            _ => "|    |    |    |    |    |    |    |    |",
+        };
+        board.push_str(&format!("      {cells} {n}\n      {empty}"));
+    }
+    let failure = |card: &str, rest: &str| {
+        let file = root.path().join(format!("cards/{card}.test.yaml"));
+        let text = format!("card: {card}\ndeck: test\nscenarios:\n  - name: one\n    board: |\n{board}{rest}");
+        std::fs::write(&file, text).unwrap();
+        run_file(&root, &file).remove(0).failure
+    };
+    let told = "    expect:\n      narration: ['\"hi\"']\n";
+    assert_eq!(failure("hello", told), None);
+    for (rest, named) in [
+        ("    expect:\n      winner: light\n", "expect.winner"),
+        ("    expect:\n      events: [game_over]\n", "expect.events"),
+        ("    expect:\n      holds: true\n", "expect.holds"),
+        ("    expect:\n      question: where\n      board: x\n", "expect.board"),
+        ("    decisions: []\n    expect:\n      playable: true\n", "expect.playable"),
+    ] {
+        let failure = failure("hello", rest).unwrap_or_else(|| panic!("{named} is refused"));
+        assert!(failure.contains(&format!("{named} would not be checked here")), "{failure}");
+    }
+    // `playable` with a narration: the card is played too, and its failure shows.
+    let failure = failure("boom", "    expect:\n      playable: true\n      narration: [x]\n").expect("play fails");
+    assert!(failure.contains("boom"), "{failure}");
+}

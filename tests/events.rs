@@ -240,3 +240,28 @@ fn a_handler_tells_whose_checker_from_whose_turn() {
         .collect();
     assert_eq!(told, ["dark crowned in the turn of light"]);
 }
+
+/// A reader that stops early (`replay FILE --events | head`) ends the command
+/// quietly: no panic, success (before, `println!` panicked on the closed pipe).
+#[test]
+fn replay_into_a_closed_pipe_ends_quietly() {
+    let dir = common::scratch_dir("events", "closed-pipe");
+    let save = dir.join("short.json");
+    let input = format!("{}save {}\nquit\n", "1\n".repeat(40), save.display());
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let game = common::run_binary(here, &["--seed", "3", "--light", "random"], &[], &input);
+    assert!(game.success && save.exists(), "{}", game.stderr);
+    for args in [&["replay", save.to_str().unwrap(), "--events"][..], &["replay", save.to_str().unwrap()]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+            .args(args)
+            .current_dir(here)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away before the first line
+        let done = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(done.status.success() && !stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

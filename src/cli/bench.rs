@@ -7,6 +7,7 @@
 //! ratios (a paired measurement), not a ratio of medians taken at different times.
 
 use std::cell::Cell;
+use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
@@ -20,7 +21,7 @@ use alien_checkers::plain::{Position, perft, random_playout};
 use alien_checkers::script::ScriptEngine;
 use rand_chacha::rand_core::Rng;
 
-use super::Outcome;
+use super::{Outcome, stdout};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -75,6 +76,7 @@ pub fn run(args: &BenchArgs) -> Outcome {
     // The deck first, so that a misspelt one fails at once, not after perft.
     let root = ContentRoot::discover();
     let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
+    let mut out = stdout();
     let start = Position::start();
     let mut leaves = 0;
     let [perft_rates] = rounds(
@@ -84,11 +86,12 @@ pub fn run(args: &BenchArgs) -> Outcome {
             leaves
         }],
     );
-    println!(
+    writeln!(
+        out,
         "perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)",
         args.perft_depth,
         median(&perft_rates) / 1e6
-    );
+    )?;
 
     // Plain playouts, the deck's games and the same games recorded, one of each per round.
     let mut buf = Vec::with_capacity(48);
@@ -115,23 +118,26 @@ pub fn run(args: &BenchArgs) -> Outcome {
         }
     };
     let [plain, games, recorded] = rounds(args.runs, [&mut plain, &mut scripted(false), &mut scripted(true)]);
-    println!(
+    writeln!(
+        out,
         "random plain playouts: {} games per run, {:.0} games/s (median, 1 thread)",
         args.playouts,
         median(&plain)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "random {}-deck games: {} games per run, {:.0} games/s (median, 1 thread); {:.4} of the plain playout rate (median of the rounds)",
         args.deck,
         args.games,
         median(&games),
         median_ratio(&games, &plain)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "the same games with every event recorded: {:.0} games/s ({:+.1}%, median of the rounds; search and the figure above record nothing)",
         median(&recorded),
         (median_ratio(&recorded, &games) - 1.0) * 100.0
-    );
+    )?;
     // The card steps timed one by one, in the first run's games again (apart, so
     // that the clock's cost is in neither figure above).
     let mut card_costs: Vec<f64> = Vec::new();
@@ -140,17 +146,19 @@ pub fn run(args: &BenchArgs) -> Outcome {
     }
     card_costs.sort_by(f64::total_cmp);
     let card_median = card_costs.get(card_costs.len() / 2).copied().unwrap_or(0.0);
-    println!(
+    writeln!(
+        out,
         "card resolution (using a card or answering its question): median {:.1} µs over {} resolutions; {:.0} decisions per game",
         card_median * 1e6,
         card_costs.len(),
         decisions.get() as f64 / (2.0 * f64::from(args.games) * args.runs.max(1) as f64)
-    );
+    )?;
 
     let plain_engine = ScriptEngine::load(&root, "plain").map_err(|p| anyhow::anyhow!("{p}"))?;
     let [plain_search, deck_search] =
         rounds(args.runs, [&mut searches(&plain_engine, args), &mut searches(&engine, args)]);
-    println!(
+    writeln!(
+        out,
         "search at normal ({} searches per run, 1 thread): plain {:.0}, {} deck {:.0} iterations/s (medians); {}/plain {:.3} (median of the rounds)",
         args.searches,
         median(&plain_search),
@@ -158,7 +166,7 @@ pub fn run(args: &BenchArgs) -> Outcome {
         median(&deck_search),
         args.deck,
         median_ratio(&deck_search, &plain_search)
-    );
+    )?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! `check` and `test`: the modder's tools for decks, cards and planets.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -8,7 +9,7 @@ use alien_checkers::content::{Content, ContentRoot};
 use alien_checkers::scenario;
 use alien_checkers::script::ScriptEngine;
 
-use super::Outcome;
+use super::{Outcome, stdout};
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -44,6 +45,7 @@ pub fn check(args: &CheckArgs) -> Outcome {
     } else {
         args.decks.clone()
     };
+    let mut out = stdout();
     let mut failed = 0;
     for deck in &decks {
         let root = ContentRoot::for_deck(args.root.as_deref(), deck).map_err(anyhow::Error::msg)?;
@@ -62,13 +64,13 @@ pub fn check(args: &CheckArgs) -> Outcome {
         match result {
             Ok(engine) => {
                 let c = engine.content();
-                println!("ok    {deck}: {} cards, {} planets", c.cards.len(), c.planets.len());
+                writeln!(out, "ok    {deck}: {} cards, {} planets", c.cards.len(), c.planets.len())?;
             }
             Err(problems) => {
                 failed += 1;
-                println!("FAIL  {deck}: {} problem(s)", problems.0.len());
+                writeln!(out, "FAIL  {deck}: {} problem(s)", problems.0.len())?;
                 for p in &problems.0 {
-                    println!("  {p}");
+                    writeln!(out, "  {p}")?;
                 }
             }
         }
@@ -87,6 +89,7 @@ pub fn test(args: &TestArgs) -> Outcome {
     } else {
         args.paths.clone()
     };
+    let mut out = stdout();
     let (mut passed, mut failed) = (0, 0);
     for file in scenario::find_files(&paths) {
         let root = ContentRoot::for_file(args.root.as_deref(), &file);
@@ -95,18 +98,18 @@ pub fn test(args: &TestArgs) -> Outcome {
             match &outcome.failure {
                 None => {
                     passed += 1;
-                    println!("ok    {label}");
+                    writeln!(out, "ok    {label}")?;
                 }
                 Some(why) => {
                     failed += 1;
-                    println!("FAIL  {label}");
+                    writeln!(out, "FAIL  {label}")?;
                     for line in why.lines() {
-                        println!("      {line}");
+                        writeln!(out, "      {line}")?;
                     }
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    writeln!(out, "{passed} passed, {failed} failed")?;
     if failed > 0 { Err(anyhow::anyhow!("{failed} scenario(s) failed")) } else { Ok(()) }
 }

@@ -5,6 +5,7 @@ mod bench;
 mod content;
 mod simulate;
 
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail};
@@ -134,6 +135,10 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader stopped early (`replay FILE --events | head`): nothing is wrong.
+        Err(failure) if failure.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(failure) => {
             let message = format!("{failure:#}");
             let line = message.lines().next().unwrap_or("failed");
@@ -147,6 +152,13 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// A command's standard output. Writes to it return errors instead of
+/// panicking as `println!` does, so that a reader that stops early ends the
+/// command quietly (`run`).
+fn stdout() -> std::io::StdoutLock<'static> {
+    std::io::stdout().lock()
+}
+
 fn read_fen(fen: Option<&str>) -> anyhow::Result<Position> {
     Ok(fen.map(str::parse).transpose().map_err(|e| anyhow!("{e}"))?.unwrap_or_else(Position::start))
 }
@@ -156,14 +168,16 @@ fn run_perft(depth: u32, fen: Option<&str>) -> Outcome {
     if depth > 20 {
         bail!("--depth {depth} is too deep; use 0 to 20");
     }
-    println!("{}", perft(&position, depth));
+    let mut out = stdout();
+    writeln!(out, "{}", perft(&position, depth))?;
     Ok(())
 }
 
 fn run_moves(fen: &str) -> Outcome {
     let position = read_fen(Some(fen))?;
+    let mut out = stdout();
     for mv in position.legal_moves() {
-        println!("{}", pdn_move(&mv));
+        writeln!(out, "{}", pdn_move(&mv))?;
     }
     Ok(())
 }
@@ -171,23 +185,24 @@ fn run_moves(fen: &str) -> Outcome {
 fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) -> Outcome {
     let root = alien_checkers::session::root_for_save(root, file, ContentRoot::discover);
     let (session, replay, _) = alien_checkers::session::Session::load(&root, file).map_err(|e| anyhow!("{e}"))?;
+    let mut out = stdout();
     if events {
         for event in alien_checkers::narrate::events_json(session.engine.content(), session.events()) {
-            println!("{event}");
+            writeln!(out, "{event}")?;
         }
         return Ok(());
     }
     if !replay.changed.is_empty() {
-        println!("changed since the save: {}", replay.changed.join(", "));
+        writeln!(out, "changed since the save: {}", replay.changed.join(", "))?;
     }
     if let Some((_, why)) = &replay.differs {
-        println!("differs: {why}");
+        writeln!(out, "differs: {why}")?;
     }
     if let Some((_, why)) = &replay.diverged {
-        println!("stops: {why}");
+        writeln!(out, "stops: {why}")?;
     }
-    print!("{}", alien_checkers::narrate::record_text(&session.turns(None)));
-    println!("digest {:016x} after {} decisions", session.digest(), session.decisions().len());
+    write!(out, "{}", alien_checkers::narrate::record_text(&session.turns(None)))?;
+    writeln!(out, "digest {:016x} after {} decisions", session.digest(), session.decisions().len())?;
     Ok(())
 }
 

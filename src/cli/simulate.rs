@@ -12,7 +12,7 @@ use alien_checkers::ai::AGENTS;
 use alien_checkers::content::ContentRoot;
 use alien_checkers::simulate::{self, Plan};
 
-use super::Outcome;
+use super::{Outcome, stdout};
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
@@ -79,10 +79,11 @@ pub fn run(args: &SimulateArgs) -> Outcome {
     }
     eprintln!("{} games in {:.1} s on {threads} thread(s)", games.len(), start.elapsed().as_secs_f64());
     let report = simulate::report(&plan, &games);
+    let mut out = stdout();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", simulate::table(&report));
+        write!(out, "{}", simulate::table(&report))?;
     }
     Ok(())
 }

@@ -86,7 +86,8 @@ fn play_one(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<GameSummar
             break;
         };
         if let Err(e) = state.apply(engine, &choice) {
-            summary.how = format!("abandoned: {player} chose {choice}, which failed: {e}");
+            let chose = crate::choice_text::write(content, &choice);
+            summary.how = format!("abandoned: {player} chose {chose}, which failed: {e}");
             break;
         }
         if let Choice::Card(card) = choice {

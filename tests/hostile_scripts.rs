@@ -856,6 +856,7 @@ fn triggers_that_loop_overrun_or_keep_state_are_refused_with_the_game_intact() {
         let (result, after, before) = react_to_a_move(&engine, id);
         let message = result.expect_err(id).to_string();
         assert!(message.contains(wanted), "{id}: {}", short(&message));
+        assert!(message.contains(&format!("card '{id}'")), "the card is named by its id: {}", short(&message));
         assert!(after == before, "{id}: the refused move changed the state");
         assert_eq!(after.digest(), before.digest(), "{id}");
     }
@@ -992,6 +993,23 @@ fn a_move_filter_with_a_misspelt_key_is_refused() {
     let m = failure(&engine, "wrong");
     assert!(m.contains("not_to must be a list of squares"), "{m}");
     use_card(&engine, "fine").0.unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// A question's options and a block filter are checked the same way: a
+/// misspelt `optional` would otherwise quietly make the question compulsory.
+#[test]
+fn question_options_and_block_filters_with_a_misspelt_key_are_refused() {
+    let option = "function play(ctx)\n  ctx:ask_square('Where?', { 'd4', 'f4' }, { optinal = true })\nend";
+    let block = "function play(ctx)\n  ctx:blocks{ emtpy = true }\nend";
+    let fine = "function play(ctx)\n  ctx:ask_square('Where?', { 'd4', 'f4' }, { optional = true })\nend";
+    let engine = engine(&[("option", option), ("block", block), ("fine", fine)], &[]);
+    let m = failure(&engine, "option");
+    assert!(m.contains("'optinal' is not a question option (optional)") && m.contains("option.lua:2"), "{m}");
+    let m = failure(&engine, "block");
+    assert!(m.contains("'emtpy' is not a block filter (owners, empty)") && m.contains("block.lua:2"), "{m}");
+    let (result, state) = use_card(&engine, "fine");
+    result.unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(state.step, Step::Resolving(_)), "the question is asked");
 }
 
 /// Filters and lists are read raw, straight off the Lua stack (src/script/stack.rs):
@@ -1229,4 +1247,20 @@ end"#;
     assert!(answered.board.checker(mv.to()).is_some() && answered.board.checker(mv.from()).is_none(), "moved");
     let m = failure(&engine, "bad");
     assert!(m.contains("olny") && m.contains("bad.lua:2"), "{m}");
+}
+
+/// A handler for an event that does not exist is a load problem at the line
+/// that defines it, with the event kind it most likely meant.
+#[test]
+fn a_misspelt_handler_is_named_with_its_line_and_the_likely_event() {
+    let typo =
+        "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\nend\n\nfunction on_captureed(ctx, event)\nend\n";
+    let Err(problems) =
+        ScriptEngine::load(&content(&[("typo", typo)], &[("never", NEVER), ("never_either", NEVER)]), "test")
+    else {
+        panic!("a handler of no event loads")
+    };
+    let message = problems.to_string();
+    assert!(message.contains("typo.lua:5:10"), "{message}");
+    assert!(message.contains("no event is called 'captureed'; did you mean on_captured?"), "{message}");
 }

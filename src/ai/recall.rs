@@ -163,4 +163,8 @@ impl CardHost for Recall<'_> {
     fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
         self.host.react(state, effect, event, answers)
     }
+
+    fn card_label(&self, card: CardId) -> String {
+        self.host.card_label(card)
+    }
 }

@@ -67,7 +67,12 @@ pub trait CardHost {
     /// Runs the handler of `effect` for `event` from `state` with the answers so
     /// far, like [`CardHost::resolve`].
     fn react(&self, _state: &GameState, effect: &Effect, event: &Event, _answers: &[Answer]) -> Resolution {
-        Resolution::Failed(format!("card #{} has no handler for '{}'", effect.card.0, event.kind()))
+        Resolution::Failed(format!("card '{}' has no handler for '{}'", self.card_label(effect.card), event.kind()))
+    }
+
+    /// How a message names `card`: its id, where the host knows its cards.
+    fn card_label(&self, card: CardId) -> String {
+        format!("#{}", card.0)
     }
 }
 
@@ -347,7 +352,7 @@ impl GameState {
             (Step::Card, Choice::Card(card)) => {
                 // The one card asked about, as `playable_cards` would judge it.
                 if !self.piles.face_up.contains(card) || !host.playable(self, *card) {
-                    return Err(GameError::Illegal(format!("card #{} cannot be used now", card.0)));
+                    return Err(GameError::Illegal(format!("card '{}' cannot be used now", host.card_label(*card))));
                 }
                 self.run_card(host, *card, Vec::new())
             }
@@ -424,8 +429,9 @@ impl GameState {
                 result
             }
             Resolution::Ask(question) if question.options.is_empty() => Err(GameError::CardFailed(format!(
-                "card #{} asked '{}' with no possible answer",
-                card.0, question.prompt
+                "card '{}' asked '{}' with no possible answer",
+                host.card_label(card),
+                question.prompt
             ))),
             Resolution::Ask(question) => {
                 if answers.is_empty() {

@@ -250,9 +250,9 @@ impl GameState {
                         let more = self.reactions_to(host, &events, depth, newest);
                         if !more.is_empty() && depth >= MAX_DEPTH {
                             return Err(GameError::CardFailed(format!(
-                                "effect of card #{} set off a chain of reactions {MAX_DEPTH} deep (reacting to '{}'); \
+                                "effect of card '{}' set off a chain of reactions {MAX_DEPTH} deep (reacting to '{}'); \
                                  the decision is refused",
-                                effect.card.0,
+                                host.card_label(effect.card),
                                 reaction.event.kind()
                             )));
                         }
@@ -260,8 +260,9 @@ impl GameState {
                     }
                     Resolution::Ask(question) if question.options.is_empty() => {
                         return Err(GameError::CardFailed(format!(
-                            "effect of card #{} asked '{}' with no possible answer",
-                            effect.card.0, question.prompt
+                            "effect of card '{}' asked '{}' with no possible answer",
+                            host.card_label(effect.card),
+                            question.prompt
                         )));
                     }
                     Resolution::Ask(question) => {

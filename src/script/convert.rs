@@ -269,7 +269,10 @@ pub(super) fn block_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<BlockFil
                     return Err(err(format!("the filter's owners must be a list, not a {}", other.type_name())));
                 }
                 (b"empty", value) => parsed.empty = Some(flag(&value, "empty")?),
-                _ => {}
+                (other, _) => {
+                    let other = String::from_utf8_lossy(other);
+                    return Err(err(format!("'{other}' is not a block filter (owners, empty)")));
+                }
             }
             Ok(())
         })
@@ -283,10 +286,12 @@ pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
     let mut optional = false;
     stack::read(lua, t, |t| {
         t.pairs(|key, value| {
-            if key == b"optional" {
-                let Raw::Bool(b) = value else { return Err(err("optional must be true or false")) };
-                optional = b;
+            if key != b"optional" {
+                let key = String::from_utf8_lossy(key);
+                return Err(err(format!("'{key}' is not a question option (optional)")));
             }
+            let Raw::Bool(b) = value else { return Err(err("optional must be true or false")) };
+            optional = b;
             Ok(())
         })
     })?;

@@ -259,9 +259,16 @@ impl ScriptEngine {
                 Some(&k) if matches!(value, Value::Function(_)) => handlers.push(k),
                 Some(_) => return Err(unplaced(format!("{key} must be a function, not a {}", value.type_name()))),
                 None => {
-                    return Err(unplaced(format!(
-                        "defines {key}, but no event is called '{kind}' (README, \"Events\", lists them)"
-                    )));
+                    let nearest = EVENT_KINDS.iter().min_by_key(|k| strsim::levenshtein(k, kind));
+                    let hint = nearest
+                        .filter(|k| strsim::levenshtein(k, kind) <= 2)
+                        .map_or(String::new(), |k| format!("; did you mean on_{k}?"));
+                    return Err(CompileError {
+                        at: sandbox::first_use(source, &key),
+                        message: format!(
+                            "defines {key}, but no event is called '{kind}'{hint} (README, \"Events\", lists them)"
+                        ),
+                    });
                 }
             }
         }
@@ -702,6 +709,10 @@ impl CardHost for ScriptEngine {
 
     fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
         self.run_handler(state, effect, event, answers)
+    }
+
+    fn card_label(&self, card: CardId) -> String {
+        ScriptEngine::card_label(self, card)
     }
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {

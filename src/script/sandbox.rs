@@ -168,6 +168,20 @@ pub fn compile_script(lua: &Lua, name: &str, source: &str, void: Table) -> Resul
         })
 }
 
+/// The line and column (1-based) where `name` first appears in `source` as a
+/// whole word (comments and strings included): enough to point a modder at the
+/// definition of a misnamed function.
+pub fn first_use(source: &str, name: &str) -> Option<(usize, usize)> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    source.lines().enumerate().find_map(|(i, line)| {
+        line.match_indices(name).find_map(|(at, _)| {
+            let before = line[..at].chars().next_back().is_none_or(|c| !word(c));
+            let after = line[at + name.len()..].chars().next().is_none_or(|c| !word(c));
+            (before && after).then(|| (i + 1, line[..at].chars().count() + 1))
+        })
+    })
+}
+
 /// Why a script does not compile, and where in it when known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {

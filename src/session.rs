@@ -29,8 +29,9 @@ pub const SAVE_FORMAT: &str = "alien-checkers-save";
 /// Version 1 had no `digests`; version 2 added them (an older program refuses
 /// the field, so the version says why instead); version 3 added `ended`, and is
 /// written only when a game ended at the table (so other saves stay readable by
-/// version-2 programs). All are read.
-pub const SAVE_VERSION: u32 = 3;
+/// version-2 programs); version 4 added `root`, written only for a game played
+/// on content other than the shipped. All are read.
+pub const SAVE_VERSION: u32 = 4;
 /// Largest save file read.
 const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -60,6 +61,11 @@ pub struct Record {
     /// agreed draw (since version 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<Outcome>,
+    /// The content root the game was played on, as an absolute path, when it
+    /// is not the shipped content (since version 4): loading finds a modded
+    /// game's cards there without `--root`, while that folder holds them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<PathBuf>,
 }
 
 impl Record {
@@ -360,9 +366,14 @@ impl Session {
 
     /// The record that rebuilds this game.
     pub fn record(&self, seats: BTreeMap<Player, String>) -> Record {
+        let root = self.engine.content().root.outside_shipped();
         Record {
             format: SAVE_FORMAT.into(),
-            version: if self.table_end.is_some() { SAVE_VERSION } else { 2 },
+            version: match (&root, self.table_end) {
+                (Some(_), _) => 4,
+                (None, Some(_)) => 3,
+                (None, None) => 2,
+            },
             deck: self.deck.clone(),
             hashes: self.engine.content().hashes(),
             seed: self.seed,
@@ -370,6 +381,7 @@ impl Session {
             decisions: self.decisions.iter().map(|c| self.choice_text(c)).collect(),
             digests: self.digests.clone(),
             ended: self.table_end,
+            root,
         }
     }
 
@@ -508,7 +520,7 @@ impl Session {
 /// `named`, and loading it then says why.
 pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
     match read_record(path) {
-        Ok(record) => ContentRoot::for_saved_deck(root, &record.deck, named),
+        Ok(record) => ContentRoot::for_saved_deck(root, &record.deck, record.root.as_deref(), named),
         Err(_) => root.map_or_else(named, ContentRoot::new),
     }
 }

@@ -387,7 +387,7 @@ fn a_resigned_game_is_saved_as_format_3_and_loads_resigned() {
     assert_ne!(session.digest(), before);
     session.save(&path, seats()).unwrap();
     let record = read_record(&path).unwrap();
-    assert_eq!((record.version, record.ended), (SAVE_VERSION, Some(outcome)));
+    assert_eq!((record.version, record.ended), (3, Some(outcome)), "shipped content: no root, format 3");
     assert_loads_as(&path, &session);
     let (loaded, _, _) = Session::load(&repo(), &path).unwrap();
     assert_eq!(loaded.outcome(), Some(outcome));
@@ -420,4 +420,41 @@ fn a_resigned_game_is_saved_as_format_3_and_loads_resigned() {
         "{out}"
     );
     assert!(!out.contains("Scripts changed"), "{out}");
+}
+
+/// A game on a named deck of a modded content root (`--root`) records that root
+/// (format 4), so `--load`, `replay` and the REPL's `load` find the mod's
+/// scripts again from any folder; a game on the shipped content records none
+/// (format 2, readable by older programs).
+#[test]
+fn a_save_of_a_modded_root_records_it_and_loads_from_it() {
+    let root = copy_content("modded_root");
+    let water = root.path().join("cards/water.lua");
+    let source = std::fs::read_to_string(&water).unwrap();
+    std::fs::write(&water, format!("-- modded\n{source}")).unwrap();
+    let elsewhere = scratch("modded_root_elsewhere");
+    let save = elsewhere.join("game.json").display().to_string();
+    let root_arg = root.path().display().to_string();
+    let (out, _) = run_in(&elsewhere, &["--root", &root_arg, "--seed", "7"], &format!("c3-d4\nsave {save}\nquit\n"));
+    assert!(out.contains("saved 1 decisions"), "{out}");
+    let record = read_record(Path::new(&save)).unwrap();
+    assert_eq!(record.version, 4);
+    assert_eq!(record.root.as_deref(), Some(std::fs::canonicalize(root.path()).unwrap().as_path()));
+
+    let (out, _) = run_in(&elsewhere, &["--load", &save], "log\nquit\n");
+    assert!(out.contains("c3-d4") && !out.contains("changed"), "the mod's own scripts: {out}");
+    // Its autosave needs no --root to continue either.
+    let hint = out.lines().find(|l| l.contains("continue it with")).expect(&out);
+    assert!(!hint.contains("--root"), "{hint}");
+    let (out, _) = run_in(&elsewhere, &["replay", &save], "");
+    assert!(!out.contains("changed") && out.contains("after 1 decisions"), "{out}");
+    let (out, _) = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["--seed", "3"], &format!("load {save}\nquit\n"));
+    assert!(out.contains("loaded") && !out.contains("changed"), "{out}");
+
+    // The shipped content: no root in the save.
+    let shipped = elsewhere.join("shipped.json").display().to_string();
+    let (out, _) = run_in(&elsewhere, &["--seed", "7"], &format!("c3-d4\nsave {shipped}\nquit\n"));
+    assert!(out.contains("saved 1 decisions"), "{out}");
+    let record = read_record(Path::new(&shipped)).unwrap();
+    assert_eq!((record.version, record.root), (2, None));
 }

@@ -61,12 +61,46 @@ impl ContentRoot {
     /// Where a saved game's deck is found again: `root` when given (`--root`);
     /// for a deck saved as a path, the content root it lies in, as when the game
     /// was started ([`ContentRoot::for_deck`]); for a named deck, `named`.
-    pub fn for_saved_deck(root: Option<&Path>, deck: &str, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
-        match root {
-            Some(root) => ContentRoot::new(root),
-            None if is_deck_path(deck) => ContentRoot::lying_around(deck).unwrap_or_else(|_| named()),
+    ///
+    /// `saved` is the root the save says the game was played on, if it says one
+    /// (a modded game's): it is used when it still holds content and no deck
+    /// path says otherwise.
+    pub fn for_saved_deck(
+        root: Option<&Path>,
+        deck: &str,
+        saved: Option<&Path>,
+        named: impl FnOnce() -> ContentRoot,
+    ) -> ContentRoot {
+        if let Some(root) = root {
+            return ContentRoot::new(root);
+        }
+        if is_deck_path(deck)
+            && let Ok(found) = ContentRoot::lying_around(deck)
+        {
+            return found;
+        }
+        match saved.filter(|s| s.join("cards").is_dir()) {
+            Some(saved) => ContentRoot::new(saved),
             None => named(),
         }
+    }
+
+    /// This root as an absolute path, when it is not the shipped content (which
+    /// every copy of the program finds by itself): what a save records.
+    pub fn outside_shipped(&self) -> Option<PathBuf> {
+        let here = if self.0.as_os_str().is_empty() { Path::new(".") } else { &self.0 };
+        let absolute = std::fs::canonicalize(here).ok()?;
+        let shipped = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).ok();
+        (shipped.as_ref() != Some(&absolute)).then_some(absolute)
+    }
+
+    /// Whether two roots name the same folder (`.` and its absolute path alike).
+    pub fn same_folder(&self, other: &ContentRoot) -> bool {
+        let absolute = |r: &ContentRoot| {
+            let here = if r.0.as_os_str().is_empty() { Path::new(".") } else { &r.0 };
+            std::fs::canonicalize(here).unwrap_or_else(|_| here.to_path_buf())
+        };
+        absolute(self) == absolute(other)
     }
 
     /// The content root a deck path lies in: the folder holding its `cards/decks/`.

@@ -300,9 +300,10 @@ impl Repl {
         self.session.save(&file, self.seats_record())?;
         // `--root` too when `--load` alone would look for the deck elsewhere.
         let root = self.session.engine.content().root.clone();
-        let found = ContentRoot::for_saved_deck(None, self.session.deck(), ContentRoot::discover);
+        let saved = root.outside_shipped();
+        let found = ContentRoot::for_saved_deck(None, self.session.deck(), saved.as_deref(), ContentRoot::discover);
         let flag = match root.path().to_str() {
-            _ if found == root => String::new(),
+            _ if found.same_folder(&root) => String::new(),
             Some("") => " --root .".to_string(),
             _ => format!(" --root {}", root.path().display()),
         };

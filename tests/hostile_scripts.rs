@@ -1264,3 +1264,31 @@ fn a_misspelt_handler_is_named_with_its_line_and_the_likely_event() {
     assert!(message.contains("typo.lua:5:10"), "{message}");
     assert!(message.contains("no event is called 'captureed'; did you mean on_captured?"), "{message}");
 }
+
+/// `ctx:log` bounds what a run tells, and says so: a long line is cut and ends
+/// in "…", and after 63 lines one more says that the rest are left out.
+#[test]
+fn a_flood_of_log_lines_is_cut_and_says_so() {
+    let flood =
+        "function play(ctx)\n  ctx:log(string.rep('x', 500))\n  for i = 1, 100 do ctx:log('line ' .. i) end\nend";
+    let engine = engine(&[("flood", flood)], &[]);
+    let run = engine.run_card(&at_card_step(&engine), card(&engine, "flood"), &[]);
+    assert_eq!(run.log.len(), 64);
+    assert_eq!(run.log[0].chars().count(), 200);
+    assert!(run.log[0].ends_with("x…"), "{}", run.log[0]);
+    assert_eq!(run.log[62], "line 62");
+    assert_eq!(run.log[63], "(more messages from this script are left out)");
+}
+
+/// A ctx argument of the wrong kind is said in a modder's words, not Rust's
+/// (`u32`, `i64`): what kind of number was wanted.
+#[test]
+fn a_wrong_kind_of_number_is_named_in_words() {
+    let fraction = "function play(ctx)\n  ctx:random(2.5)\nend";
+    let negative = "function play(ctx)\n  ctx:add_counter(ctx:player(), 'pawns_revived', -5)\nend";
+    let engine = engine(&[("fraction", fraction), ("negative", negative)], &[]);
+    let m = failure(&engine, "fraction");
+    assert!(m.contains("expected a whole number") && !m.contains("i64"), "{m}");
+    let m = failure(&engine, "negative");
+    assert!(m.contains("expected a whole number from 0 to 4294967295") && !m.contains("u32"), "{m}");
+}

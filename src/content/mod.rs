@@ -19,7 +19,7 @@ pub use manifest::{
     SupplyManifest, UniqueMap,
 };
 pub use markers::{MarkerDef, RESERVED_GLYPHS};
-pub use problem::{MAX_FILE_BYTES, Problem, Problems, clip_quoted, parse_yaml as problem_parse_yaml};
+pub use problem::{MAX_FILE_BYTES, Problem, Problems, clip_quoted, parse_yaml as problem_parse_yaml, plain_type};
 
 use crate::game::{CardId, PlanetId, Setup};
 use crate::kernel::{Crowning, Supply};

@@ -175,7 +175,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
         let message = e.to_string();
         // serde_yaml appends " at line L column C"; the location is reported separately.
-        let message = clip_quoted(message.split(" at line ").next().unwrap_or(&message));
+        let message = plain_type_names(&clip_quoted(message.split(" at line ").next().unwrap_or(&message)));
         // serde reports a duplicate at the start of its map; point at the second mention.
         let duplicate = ["duplicate field `", "duplicate key '"]
             .iter()
@@ -189,6 +189,41 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
         };
         (line, column, message)
     })
+}
+
+/// A Rust type as a modder reads it (`u8`: "a whole number from 0 to 255"), for
+/// the messages of serde and mlua, which name the type a value should have had.
+pub fn plain_type(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number, 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "String" | "string" => "a string",
+        "bool" | "boolean" => "true or false",
+        _ => return None,
+    })
+}
+
+/// `message` with each `expected <Rust type>` said in words ([`plain_type`]).
+pub fn plain_type_names(message: &str) -> String {
+    const EXPECTED: &str = "expected ";
+    let mut out = String::with_capacity(message.len() + 32);
+    let mut rest = message;
+    while let Some(at) = rest.find(EXPECTED) {
+        let after = &rest[at + EXPECTED.len()..];
+        let name_len = after.find(|c: char| !c.is_alphanumeric() && c != '_').unwrap_or(after.len());
+        out.push_str(&rest[..at + EXPECTED.len()]);
+        match plain_type(&after[..name_len]) {
+            Some(words) => out.push_str(words),
+            None => out.push_str(&after[..name_len]),
+        }
+        rest = &after[name_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A parser's message with every quoted value longer than 60 characters cut to

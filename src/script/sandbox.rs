@@ -306,6 +306,7 @@ pub fn describe_error(e: &LuaError) -> String {
         LuaError::SyntaxError { message, .. } => message.clone(),
         LuaError::MemoryError(_) => format!("ran out of memory (the limit is {} MiB)", MEMORY_LIMIT >> 20),
         LuaError::FromLuaConversionError { from, to, message } => {
+            let to = crate::content::plain_type(to).unwrap_or(to);
             format!("expected {to}, got {from}{}", message.as_ref().map(|m| format!(": {m}")).unwrap_or_default())
         }
         // A ctx function's argument of the wrong type (its position would count

@@ -13,6 +13,10 @@ use crate::script::memo::Read;
 use crate::script::names::{checker_values, list, move_list, names, square_list};
 use crate::script::run::{Cx, R, Run, err, read, user, with_run, writing};
 
+/// Lines `ctx:log` keeps from one run, and characters from one line.
+const MAX_LOG_LINES: usize = 64;
+const MAX_LOG_CHARS: usize = 200;
+
 pub(super) fn register(m: &mut ApiBuilder) {
     // Names come back as interned Lua strings: a string made after the call
     // returns would be made with the memory limit in place, which is slow.
@@ -257,13 +261,20 @@ pub(super) fn register(m: &mut ApiBuilder) {
             Ok(r.state.rng.below(n as usize) + 1)
         })
     });
+    // At most MAX_LOG_LINES lines a run, the last of them saying that more were
+    // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…".
     add(m, "log", |lua, text: String| {
         with_run(lua, |r| {
-            if r.log.len() < 64 {
-                let text: String = text.chars().take(200).collect();
-                r.state.journal.push(|| GameEvent::Message { text: text.clone() });
-                r.log.push(text);
-            }
+            let text = match r.log.len() + 1 {
+                n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
+                    text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()
+                }
+                n if n < MAX_LOG_LINES => text,
+                MAX_LOG_LINES => "(more messages from this script are left out)".to_string(),
+                _ => return Ok(()),
+            };
+            r.state.journal.push(|| GameEvent::Message { text: text.clone() });
+            r.log.push(text);
             Ok(())
         })
     });

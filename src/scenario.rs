@@ -455,23 +455,26 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     for (&p, &c) in s.counters.iter().flatten() {
         *state.counters_mut(p) = c;
     }
-    let mut draw: Pile = setup.deck.iter().copied().collect();
-    let mut face_up = Pile::new();
-    if let Subject::Card(card) = subject {
-        face_up.push(card);
-        if let Some(i) = draw.iter().position(|&c| c == card) {
-            draw.remove(i);
-        }
-    }
-    state.piles.draw = match &s.draw {
-        Some(n) => ids(content, n)?.into(),
-        None => draw,
-    };
-    state.piles.face_up = match &s.face_up {
-        Some(n) => ids(content, n)?.into(),
-        None => face_up,
+    // Piles not given: the card face up (for a card scenario), and the rest of
+    // the deck, less what the other piles hold, as the draw pile.
+    state.piles.face_up = match (&s.face_up, subject) {
+        (Some(n), _) => ids(content, n)?.into(),
+        (None, Subject::Card(card)) => [card].into_iter().collect(),
+        (None, _) => Pile::new(),
     };
     state.piles.discard = ids(content, s.discard.as_deref().unwrap_or(&[]))?.into();
+    state.piles.draw = match &s.draw {
+        Some(n) => ids(content, n)?.into(),
+        None => {
+            let mut draw: Pile = setup.deck.iter().copied().collect();
+            for card in state.piles.face_up.iter().chain(&state.piles.discard) {
+                if let Some(i) = draw.iter().position(|c| c == card) {
+                    draw.remove(i);
+                }
+            }
+            draw
+        }
+    };
     Ok(state)
 }
 

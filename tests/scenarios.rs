@@ -144,3 +144,31 @@ fn an_expectation_that_would_not_be_checked_is_refused() {
     let failure = failure("boom", "    expect:\n      playable: true\n      narration: [x]\n").expect("play fails");
     assert!(failure.contains("boom"), "{failure}");
 }
+
+/// A scene's piles hold each card of the deck once: a card given as discarded
+/// or face up is not also left in the default draw pile.
+#[test]
+fn a_scenes_default_draw_pile_leaves_out_the_cards_placed_elsewhere() {
+    let cards = [
+        ("calm", "function play(ctx) end\n"),
+        ("other", "function play(ctx) end\n"),
+        ("third", "function play(ctx) end\n"),
+    ];
+    let root = common::scratch_content("scenario-piles", &cards, &[]);
+    let empty = "+----+----+----+----+----+----+----+----+\n";
+    let mut board = format!("      {empty}");
+    for n in (1..=8).rev() {
+        let cells = match n {
+            8 => "|    |    |    |    |    |    |    | l  |",
+            3 => "|    |    | d  |    |    |    |    |    |",
+            _ => "|    |    |    |    |    |    |    |    |",
+        };
+        board.push_str(&format!("      {cells} {n}\n      {empty}"));
+    }
+    let file = root.path().join("cards/calm.test.yaml");
+    let text = format!(
+        "card: calm\ndeck: test\nscenarios:\n  - name: one\n    board: |\n{board}    discard: [other]\n    expect:\n      draw: [third]\n      discard: [other]\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    assert_eq!(run_file(&root, &file).remove(0).failure, None);
+}

@@ -474,3 +474,32 @@ fn malformed_input_bytes_in_the_repl_get_one_line_and_the_game_goes_on() {
     assert!(stdout.contains("cannot read /nonexistent/dir/save.json"), "{stdout}");
     assert!(stdout.len() < 200_000, "a huge line is not echoed whole ({} bytes)", stdout.len());
 }
+
+/// Two cards that declare one marker kind differently, or two kinds with one
+/// glyph: the later card's manifest is blamed at its `markers:` line, naming
+/// the other card and marker.
+#[test]
+fn conflicting_marker_declarations_name_the_other_card_and_the_line() {
+    let flag = |glyph: &str, supply: u8| {
+        format!(
+            "name: x\ntext: a test card\nmarkers:\n  - {{name: flag, glyph: '{glyph}', supply: {supply}, on: square}}\n"
+        )
+    };
+    let other = "name: y\ntext: a test card\n\nmarkers:\n  - {name: pennant, glyph: 'F', supply: 2, on: square}\n";
+    let script = "function play(ctx) end\n";
+    let root = root_with(
+        "markers",
+        &[
+            ("cards/first.yaml", &flag("F", 3)),
+            ("cards/first.lua", script),
+            ("cards/second.yaml", &flag("F", 4)),
+            ("cards/second.lua", script),
+            ("cards/third.yaml", other),
+            ("cards/third.lua", script),
+            ("cards/decks/test.yaml", &deck("cards: {first: 1, second: 1, third: 1}\nplanets: [venus, earth]\n")),
+        ],
+    );
+    let problems = problems(&root);
+    located(&problems, &root, "cards/second.yaml", 3, "marker 'flag' is declared differently by card 'first'");
+    located(&problems, &root, "cards/third.yaml", 4, "glyph 'F' is taken by marker 'flag' of card 'first'");
+}

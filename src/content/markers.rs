@@ -83,29 +83,35 @@ impl Content {
         self.markers().into_iter().find(|d| d.name() == name)
     }
 
-    /// Each problem with the cards' marker declarations, with the card that has it.
+    /// Each problem with the cards' marker declarations, with the card that has
+    /// it (the later of two that disagree, which the message says the other of).
     pub fn marker_problems(&self) -> Vec<(CardId, String)> {
         let mut problems = Vec::new();
-        let mut kept: Vec<&MarkerManifest> = Vec::new();
+        let mut kept: Vec<(&str, &MarkerManifest)> = Vec::new();
         for (i, card) in self.cards.iter().enumerate() {
             let card_id = CardId(i as u16);
             for m in &card.manifest.markers {
                 if let Some(problem) = check_declaration(m) {
                     problems.push((card_id, problem));
-                } else if let Some(same) = kept.iter().find(|k| k.name == m.name) {
+                } else if let Some((other, same)) = kept.iter().find(|(_, k)| k.name == m.name) {
                     if *same != m {
-                        problems
-                            .push((card_id, format!("marker '{}' is declared differently by another card", m.name)));
+                        let message = format!(
+                            "marker '{}' is declared differently by card '{other}' (cards that share a marker kind \
+                             declare it alike)",
+                            m.name
+                        );
+                        problems.push((card_id, message));
                     }
-                } else if kept.iter().any(|k| k.glyph == m.glyph) {
-                    problems.push((
-                        card_id,
-                        format!("marker '{}': glyph '{}' is taken by another marker", m.name, m.glyph),
-                    ));
+                } else if let Some((other, taken)) = kept.iter().find(|(_, k)| k.glyph == m.glyph) {
+                    let message = format!(
+                        "marker '{}': glyph '{}' is taken by marker '{}' of card '{other}'",
+                        m.name, m.glyph, taken.name
+                    );
+                    problems.push((card_id, message));
                 } else if kept.len() == MAX_MARKER_KINDS {
                     problems.push((card_id, format!("a deck may declare at most {MAX_MARKER_KINDS} marker kinds")));
                 } else {
-                    kept.push(m);
+                    kept.push((&card.id, m));
                 }
             }
         }

@@ -320,8 +320,13 @@ impl Content {
         }
         self.cards.push(read_def(&self.root.card_manifest(id), id, problems)?);
         let card = CardId((self.cards.len() - 1) as u16);
+        let manifest = self.root.card_manifest(id);
         for (_, message) in self.marker_problems().into_iter().filter(|(c, _)| *c == card) {
-            problems.push(Problem::file(&self.root.card_manifest(id), message));
+            // At the manifest's `markers:` (read again: a problem is rare).
+            match std::fs::read_to_string(&manifest) {
+                Ok(text) => problems.at_key(&manifest, &text, "markers", &message),
+                Err(_) => problems.push(Problem::file(&manifest, message)),
+            }
         }
         Some(card)
     }

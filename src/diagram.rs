@@ -24,6 +24,10 @@
 //!
 //! A wall replaces the edge it lies on: `DDDD`/`LLLL` in a horizontal rule, `D`/`L`
 //! in place of a `|`, for Dark's and Light's walls.
+//!
+//! Cells are four characters wide, or wider when one must hold more (an
+//! emperor with a ring, a snookle and a marker is `DDrs*`): every cell of a
+//! diagram is as wide as the top rule's first `----` segment.
 
 use std::fmt::Write as _;
 
@@ -55,11 +59,24 @@ impl std::fmt::Display for DiagramError {
 
 impl std::error::Error for DiagramError {}
 
-const CELL: usize = 4;
+/// The narrowest cell: room for an emperor with two tokens, or a blank.
+pub const CELL: usize = 4;
 const LEFT: usize = 1; // "|" before the first cell
 
-fn cell_start(file: usize) -> usize {
-    LEFT + file * (CELL + 1)
+fn cell_start(file: usize, width: usize) -> usize {
+    LEFT + file * (width + 1)
+}
+
+/// The cell width of a diagram: the length of its top rule's first segment of
+/// dashes (`+----+…` gives 4), at least [`CELL`].
+fn width_of(top_rule: &str) -> usize {
+    let segment = top_rule.trim_start().strip_prefix('+').and_then(|r| r.split('+').next()).unwrap_or("");
+    if segment.len() > CELL && segment.chars().all(|c| c == '-') { segment.len() } else { CELL }
+}
+
+/// The cell width that draws every square of `board`: [`CELL`], or the longest code.
+pub fn width_for(board: &Board, glyphs: &[char]) -> usize {
+    Square::all().map(|sq| cell_with(board, sq, glyphs).chars().count()).max().unwrap_or(0).max(CELL)
 }
 
 /// Reads a diagram into a board with `supply` less what the diagram puts on the
@@ -91,6 +108,7 @@ pub fn parse_with(
             format!("expected 17 lines (8 ranks and 9 rules), found {}", rows.len()),
         ));
     }
+    let width = width_of(rows[0].1);
     let mut board = Board::empty(supply, crowning);
     if !markers.is_empty() {
         board.declare_markers(&markers.iter().map(|m| m.rules).collect::<Vec<_>>());
@@ -106,30 +124,30 @@ pub fn parse_with(
         if chars.first() != Some(&'|') {
             return Err(err(line_no, format!("expected rank {label} here, starting with |")));
         }
-        let tail: String = chars.get(cell_start(8)..).unwrap_or(&[]).iter().collect();
+        let tail: String = chars.get(cell_start(8, width)..).unwrap_or(&[]).iter().collect();
         if !matches!(tail.trim(), "" | "|") && tail.trim().trim_start_matches('|').trim() != label.to_string() {
             return Err(err(
                 line_no,
                 format!("expected rank {label} here, but the line is labelled '{}'", tail.trim()),
             ));
         }
-        if chars.len() < cell_start(8) {
+        if chars.len() < cell_start(8, width) {
             return Err(err(
                 line_no,
-                format!("rank {label} is too short: each of 8 cells is {CELL} wide with | between"),
+                format!("rank {label} is too short: each of 8 cells is {width} wide with | between"),
             ));
         }
         for file in 0..8 {
             let sq = Square::at(file as i8, rank as i8).expect("in range");
-            let start = cell_start(file);
-            let code: String = chars[start..start + CELL].iter().collect();
+            let start = cell_start(file, width);
+            let code: String = chars[start..start + width].iter().collect();
             let drawn = monolith.len();
             read_marked_cell(&mut board, sq, code.trim(), &mut monolith, markers)
                 .map_err(|m| err(line_no, format!("{sq}: {m}")))?;
             if drawn == 0 && monolith.len() == 1 {
                 monolith_line = line_no;
             }
-            let sep = chars[start + CELL];
+            let sep = chars[start + width];
             if file < 7 {
                 let edge = Edge::between(sq, sq.step(crate::kernel::Dir::E).expect("not file h")).expect("neighbours");
                 read_wall(&mut board, edge, &sep.to_string(), "|").map_err(|m| err(line_no, m))?;
@@ -137,15 +155,15 @@ pub fn parse_with(
         }
         if rank_row > 0 {
             let hchars: Vec<char> = above.chars().collect();
-            if hchars.len() < cell_start(8) {
+            if hchars.len() < cell_start(8, width) {
                 return Err(err(above_no, "rule line is too short".to_string()));
             }
             for file in 0..8 {
                 let sq = Square::at(file as i8, rank as i8).expect("in range");
                 let edge = Edge::between(sq, sq.step(crate::kernel::Dir::N).expect("not rank 8")).expect("neighbours");
-                let start = cell_start(file);
-                let seg: String = hchars[start..start + CELL].iter().collect();
-                read_wall(&mut board, edge, &seg, "----").map_err(|m| err(above_no, m))?;
+                let start = cell_start(file, width);
+                let seg: String = hchars[start..start + width].iter().collect();
+                read_wall(&mut board, edge, &seg, &"-".repeat(width)).map_err(|m| err(above_no, m))?;
             }
         }
     }
@@ -325,6 +343,8 @@ pub fn render(board: &Board) -> String {
 
 /// [`render`] with the glyphs of the deck's marker kinds.
 pub fn render_with(board: &Board, glyphs: &[char]) -> String {
+    let width = width_for(board, glyphs);
+    let plain = "-".repeat(width);
     let mut out = String::new();
     let rule = |out: &mut String, rank: Option<i8>| {
         out.push('+');
@@ -334,9 +354,9 @@ pub fn render_with(board: &Board, glyphs: &[char]) -> String {
                     let sq = Square::at(file, r).expect("in range");
                     let edge =
                         Edge::between(sq, sq.step(crate::kernel::Dir::N).expect("below rank 8")).expect("neighbours");
-                    wall_mark(board, edge, "----")
+                    wall_mark(board, edge, &plain)
                 }
-                None => "----".to_string(),
+                None => plain.clone(),
             };
             out.push_str(&seg);
             out.push('+');
@@ -348,7 +368,7 @@ pub fn render_with(board: &Board, glyphs: &[char]) -> String {
         out.push('|');
         for file in 0..8 {
             let sq = Square::at(file, rank).expect("in range");
-            let _ = write!(out, "{:^4}", cell_with(board, sq, glyphs));
+            let _ = write!(out, "{:^width$}", cell_with(board, sq, glyphs));
             let sep = match sq.step(crate::kernel::Dir::E) {
                 Some(east) => wall_mark(board, Edge::between(sq, east).expect("neighbours"), "|"),
                 None => "|".to_string(),
@@ -358,7 +378,14 @@ pub fn render_with(board: &Board, glyphs: &[char]) -> String {
         let _ = writeln!(out, " {}", rank + 1);
     }
     rule(&mut out, None);
-    out.push_str("  a    b    c    d    e    f    g    h\n");
+    // Each file's letter under its cell, where `{:^width$}` puts a one-letter code.
+    let mut letters = " ".repeat(LEFT + (width - 1) / 2);
+    for file in "abcdefgh".chars() {
+        letters.push(file);
+        letters.push_str(&" ".repeat(width));
+    }
+    out.push_str(letters.trim_end());
+    out.push('\n');
     out
 }
 
@@ -439,6 +466,48 @@ mod tests {
         let rules = MoveRules { closed: board.marks().closed(), ..MoveRules::STANDARD };
         legal_moves_under(&board, Player::Dark, Bitboard::ALL, &rules, &mut moves);
         assert_eq!(moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["c3-b4"]);
+    }
+
+    /// An emperor with a ring, a snookle and a marker needs five characters:
+    /// every cell widens to five, walls included, and the diagram reads back.
+    #[test]
+    fn a_cell_that_needs_more_room_widens_the_diagram() {
+        let rides = MarkerRules { supply: 2, rides: true, blocks: false };
+        let kinds = [MarkerGlyph { glyph: '*', rules: rides }];
+        let text = "
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 8
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 7
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 6
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 5
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |DDrsL l  |    |    |    | 4
+        +----+----+----+DDDD+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 3
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 2
+        +----+----+----+----+----+----+----+----+
+        |    |    |    |    |    |    |    |    | 1
+        +----+----+----+----+----+----+----+----+
+        ";
+        let mut board = parse_with(text, Supply::STANDARD, Crowning::FromReserve, &kinds).unwrap();
+        board.place_marker(MarkerKind(0), "d4".parse().unwrap(), &mut Unrecorded).unwrap();
+        let wide = render_with(&board, &['*']);
+        assert!(wide.starts_with("+-----+-----+"), "{wide}");
+        assert!(wide.contains("|     |  .  |     |DDrs*L  l  |  .  |"), "{wide}");
+        assert!(wide.contains("+-----+-----+-----+DDDDD+-----+"), "{wide}");
+        assert!(wide.ends_with("  a     b     c     d     e     f     g     h\n"), "{wide}");
+        let read = parse_with(&wide, Supply::STANDARD, Crowning::FromReserve, &kinds).unwrap();
+        assert_eq!(render_with(&read, &['*']), wide);
+        assert_eq!(
+            (read.checker("d4".parse().unwrap()), read.marks()),
+            (board.checker("d4".parse().unwrap()), board.marks())
+        );
+        // The usual four when nothing needs more.
+        assert!(render(&Board::start(Supply::STANDARD, Crowning::FromReserve)).starts_with("+----+----+"));
     }
 
     #[test]

@@ -753,3 +753,29 @@ fn hot_seat_tells_a_decision_in_the_deciders_frame() {
     }
     panic!("no seed lets Dark move its own checker with Sideways on the first turn");
 }
+
+/// The REPL's board stays a grid when a cell needs more than four characters
+/// (an emperor with a ring and a snookle, marked as changed last turn: `*DDrs`):
+/// every cell widens alike.
+#[test]
+fn the_board_stays_a_grid_when_a_cell_needs_more_room() {
+    use alien_checkers::kernel::{Bitboard, Checker, Kind};
+    use alien_checkers::repl::render::{View, board};
+    let engine = engine();
+    let mut state = GameState::new(&engine.content().setup(), 1);
+    let d4 = "d4".parse().unwrap();
+    let mut emperor = Checker::new(Player::Dark, Kind::Emperor);
+    (emperor.ring, emperor.snookle) = (true, true);
+    state.board.set_checker(d4, emperor).unwrap();
+    for marks in [Bitboard::EMPTY, Bitboard::from_square(d4)] {
+        let drawn = board(&state, View { viewer: Player::Dark, colour: false }, marks, &[]);
+        // The rules and the ranks: all as long as the first rule.
+        let grid: Vec<&str> = drawn.lines().filter(|l| l.starts_with("  +") || l.chars().nth(2) == Some('|')).collect();
+        assert_eq!(grid.len(), 17, "{drawn}");
+        assert!(grid.iter().all(|l| l.chars().count() == grid[0].chars().count()), "{drawn}");
+        let cells = if marks.is_empty() { "|DDrs|" } else { "|*DDrs|" };
+        assert!(drawn.contains(cells), "{drawn}");
+        let rule_cell = if marks.is_empty() { "+----+" } else { "+-----+" };
+        assert!(grid[0].contains(rule_cell), "{drawn}");
+    }
+}

@@ -63,10 +63,10 @@ fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> Strin
     }
 }
 
-/// A square's four characters; a marked square (changed last turn) starts with `*`.
-fn cell(board: &Board, sq: Square, colour: bool, marked: bool, glyphs: &[char]) -> String {
+/// A square's `width` characters; a marked square (changed last turn) starts with `*`.
+fn cell(board: &Board, sq: Square, colour: bool, marked: bool, glyphs: &[char], width: usize) -> String {
     let code = diagram::cell_with(board, sq, glyphs);
-    let text = if marked { format!("*{code:^3}") } else { format!("{code:^4}") };
+    let text = if marked { format!("*{code:^w$}", w = width - 1) } else { format!("{code:^width$}") };
     if !colour {
         return text;
     }
@@ -92,15 +92,20 @@ pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) ->
     let b = &state.board;
     let forward = b.orientation().forward(view.viewer);
     let right = forward.clockwise();
+    // Four characters a cell, or more when a code and its `*` need them.
+    let width = Square::all()
+        .map(|sq| diagram::cell_with(b, sq, glyphs).chars().count() + usize::from(marks.contains(sq)))
+        .fold(diagram::CELL, usize::max);
+    let plain = "-".repeat(width);
     let mut out = String::new();
     for y in (0..8).rev() {
         // The rule above row y.
         out.push_str("  +");
         for x in 0..8 {
             let seg = if y == 7 {
-                "----".to_string()
+                plain.clone()
             } else {
-                wall(b, square_at(b, view.viewer, x, y), square_at(b, view.viewer, x, y + 1), "----", view.colour)
+                wall(b, square_at(b, view.viewer, x, y), square_at(b, view.viewer, x, y + 1), &plain, view.colour)
             };
             out.push_str(&seg);
             out.push('+');
@@ -109,7 +114,7 @@ pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) ->
         let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
         for x in 0..8 {
             let sq = square_at(b, view.viewer, x, y);
-            out.push_str(&cell(b, sq, view.colour, marks.contains(sq), glyphs));
+            out.push_str(&cell(b, sq, view.colour, marks.contains(sq), glyphs, width));
             if x < 7 {
                 out.push_str(&wall(b, sq, square_at(b, view.viewer, x + 1, y), "|", view.colour));
             } else {
@@ -118,9 +123,10 @@ pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) ->
         }
         out.push('\n');
     }
-    out.push_str("  +----+----+----+----+----+----+----+----+\n   ");
+    let _ = writeln!(out, "  +{}", format!("{plain}+").repeat(8));
+    out.push_str("   ");
     for x in 0..8 {
-        let _ = write!(out, " {}   ", label(square_at(b, view.viewer, x, 0), right));
+        let _ = write!(out, " {}{}", label(square_at(b, view.viewer, x, 0), right), " ".repeat(width - 1));
     }
     out.truncate(out.trim_end().len());
     out.push('\n');

@@ -779,3 +779,19 @@ fn the_board_stays_a_grid_when_a_cell_needs_more_room() {
         assert!(grid[0].contains(rule_cell), "{drawn}");
     }
 }
+
+/// A card may name its options like commands or numbers: `answer board` gives
+/// "board" (plain `board` still draws the board), and "2" typed is the option
+/// named "2" before the second in the list.
+#[test]
+fn options_named_like_commands_or_numbers_can_be_answered() {
+    let picker = "function play(ctx)\n  local opts = { 'board', 'x', '2' }\n  ctx:log('first ' .. ctx:ask_option('Pick', opts))\n  ctx:log('then ' .. ctx:ask_option('Pick again', opts))\nend\n";
+    let never = "function check(ctx, player) return false end";
+    let root = common::scratch_content("repl-options", &[("picker", picker)], &[("mud", never), ("dust", never)]);
+    let root_arg = root.path().display().to_string();
+    let input = "c3-d4\npicker\nboard\n2\nanswer board\nquit\n";
+    let (out, stderr, ok) = run(&["--root", &root_arg, "--deck", "test", "--seed", "1", "--light", "human"], input);
+    assert!(ok, "{stderr}");
+    assert!(out.contains("Dark answers 2") && out.contains("\"first 2\""), "{out}");
+    assert!(out.contains("Dark answers board") && out.contains("\"then board\""), "{out}");
+}

@@ -669,6 +669,10 @@ pub fn parse_command(line: &str) -> Command {
         "resign" => Command::Resign,
         "draw" => Command::Draw,
         "hint" => Command::Hint,
+        // The explicit form of a decision, as saves write answers: an option that
+        // is also a command's name (`answer board`) can be given so.
+        "answer" if !rest.is_empty() => Command::Decide(rest.to_string()),
+        "answer" => Command::Invalid("answer needs the option: answer <option>, e.g. answer d4".into()),
         // Alone, the card's name (use Foresight); with cards after it, an order.
         "foresight" if !rest.is_empty() => Command::Answers(rest.to_string()),
         _ => Command::Decide(line.to_string()),
@@ -686,6 +690,13 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("type an option (its number or name), or 'help'".into());
+    }
+    // An option named as typed wins over a number: a card may offer "2".
+    let named = |o: &&Choice| render::option_text(session, o).eq_ignore_ascii_case(text);
+    if kind == DecisionKind::Question
+        && let Some(option) = options.iter().find(named)
+    {
+        return Ok(option.clone());
     }
     if let Ok(n) = text.parse::<usize>() {
         return options
@@ -762,6 +773,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "answer Foresight with a whole order in one line (names or ids; keep leaves the rest)",
     ),
     ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
+    ("answer", "<option>", "give this answer, also when it is a command's name (answer board)"),
     ("resign", "", "give up the game: your opponent wins"),
     ("draw", "", "offer a draw (a human opponent is asked; the computer accepts when it is not ahead)"),
     (

@@ -3,7 +3,7 @@
 function play(ctx)
   local theirs = { owner = ctx:opponent() }
   if ctx:count(theirs) == 0 then
-    ctx:log("Compel: the opponent has no checker")
+    ctx:log("Compel: {opponent} has no checker")
     return
   end
   local sq = ctx:ask_checker_where("Compel: which opposing checker must move on their next turn?", theirs)

@@ -6,7 +6,7 @@ function play(ctx)
   local pawns = { owner = me, kind = "pawn" }
   local kings = { owner = me, kind = "king" }
   if ctx:count(pawns) == 0 or ctx:count(kings) == 0 then
-    ctx:log("Emperor: you need a pawn and a king on the board; nothing happens")
+    ctx:log("Emperor: {user} needs a pawn and a king on the board; nothing happens")
     return
   end
   -- "You may" (R8.0): answering none declines.

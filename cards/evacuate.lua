@@ -9,7 +9,7 @@ function play(ctx)
     if row[sq] then movers[#movers + 1] = sq end
   end
   if #movers == 0 then
-    ctx:log("Evacuate: the opponent has no checker on their back row")
+    ctx:log("Evacuate: {opponent} has no checker on their back row")
     return
   end
   ctx:set_constraint(movers)

@@ -4,7 +4,7 @@ function play(ctx)
   -- A checker that can take one step can slide.
   local movers = ctx:checker_squares{ owner = ctx:player(), kind = "crowned", hippo = false, can_step = "all" }
   if #movers == 0 then
-    ctx:log("Flight: no king or emperor of yours can fly")
+    ctx:log("Flight: no king or emperor of {user}'s can fly")
     return
   end
   local from = ctx:ask_checker("Flight: which king or emperor flies? (none: no flight)", movers, { optional = true })

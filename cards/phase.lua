@@ -4,7 +4,7 @@ function play(ctx)
   -- The opposing checkers whose lifting leaves you such a move.
   local liftable = { owner = ctx:opponent(), lift_leaves_move = true }
   if ctx:count(liftable) == 0 then
-    ctx:log("Phase: lifting any opposing checker would leave you no move")
+    ctx:log("Phase: lifting any of {opponent}'s checkers would leave {user} no move")
     return
   end
   local sq = ctx:ask_checker_where("Phase: which opposing checker is lifted?", liftable)

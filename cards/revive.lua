@@ -3,12 +3,12 @@
 function play(ctx)
   local me = ctx:player()
   if ctx:reserve(me) == 0 then
-    ctx:log("Revive: your reserve is empty; nothing happens")
+    ctx:log("Revive: {user}'s reserve is empty; nothing happens")
     return
   end
   local spots = { empty = true, colour = "dark", half = me }
   if ctx:count_squares(spots) == 0 then
-    ctx:log("Revive: no empty dark square in your half; nothing happens")
+    ctx:log("Revive: no empty dark square in {user}'s half; nothing happens")
     return
   end
   -- "You may" (R8.0): answering none declines.

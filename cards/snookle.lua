@@ -4,7 +4,7 @@ function play(ctx)
   -- The kernel knows who may take a snookle: none yet, and one left in the supply.
   local targets = { owner = ctx:player(), can_take = "snookle" }
   if ctx:count(targets) == 0 then
-    ctx:log("Snookle: no checker of yours can take a snookle; nothing happens")
+    ctx:log("Snookle: no checker of {user}'s can take a snookle; nothing happens")
     return
   end
   ctx:put_token(ctx:ask_checker_where("Snookle: which of your checkers gets the snookle?", targets), "snookle")

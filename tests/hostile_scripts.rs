@@ -1292,3 +1292,12 @@ fn a_wrong_kind_of_number_is_named_in_words() {
     let m = failure(&engine, "negative");
     assert!(m.contains("expected a whole number from 0 to 4294967295") && !m.contains("u32"), "{m}");
 }
+
+/// Both players read what a card logs: `{user}` and `{opponent}` name them.
+#[test]
+fn a_log_line_names_the_players_for_both_readers() {
+    let names = "function play(ctx)\n  ctx:log('{user} plays against {opponent}; {other} stays')\nend";
+    let engine = engine(&[("names", names)], &[]);
+    let run = engine.run_card(&at_card_step(&engine), card(&engine, "names"), &[]);
+    assert_eq!(run.log, ["Dark plays against Light; {other} stays"]);
+}

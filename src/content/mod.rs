@@ -22,7 +22,7 @@ pub use markers::{MarkerDef, RESERVED_GLYPHS};
 pub use problem::{MAX_FILE_BYTES, Problem, Problems, clip_quoted, parse_yaml as problem_parse_yaml, plain_type};
 
 use crate::game::{CardId, PlanetId, Setup};
-use crate::kernel::{Crowning, Supply};
+use crate::kernel::{Crowning, Player, Supply};
 
 /// Where content lives: the folder that holds `cards/` and `planets/`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,6 +211,16 @@ pub const MAX_PLANETS: usize = 64;
 /// The longest move limit a deck may set, in turns (R10.4): every game ends,
 /// and a simulation of many games ends in reasonable time.
 pub const MAX_MOVE_LIMIT: u32 = 10_000;
+
+/// `text` with `{user}` and `{opponent}` as `user`'s and the other player's
+/// names: what a card tells is read by both players, so it names them rather
+/// than saying "you" (`ctx:log` and the manifests' `effect` lines).
+pub fn with_names(text: &str, user: Player) -> String {
+    if !text.contains('{') {
+        return text.to_string();
+    }
+    text.replace("{user}", &user.to_string()).replace("{opponent}", &(!user).to_string())
+}
 
 impl Content {
     /// Loads a deck and everything it names, collecting every problem.

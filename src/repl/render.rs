@@ -208,7 +208,10 @@ pub fn panel(session: &Session, view: View) -> String {
             })
             .unwrap_or_default()
         };
-        out.push_str(&constraint("in force", state.constraint, state.to_move));
+        // A constraint binds the move step only (R4.8): met or lapsed, it is spent.
+        if state.step == Step::Move {
+            out.push_str(&constraint("in force", state.constraint, state.to_move));
+        }
         for effect in &state.effects {
             let lasts = match &effect.lasts {
                 Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
@@ -223,6 +226,7 @@ pub fn panel(session: &Session, view: View) -> String {
             let mut what = Vec::new();
             if let Some(text) = session.effect_text(effect.card, effect.moves == MoveRules::STANDARD) {
                 // A manifest's sentence, joined to the rest of the line.
+                let text = crate::content::with_names(&text, effect.owner);
                 what.push(text.trim_end_matches('.').to_string());
             }
             if effect.moves.pawns_step_back {

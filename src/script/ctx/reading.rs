@@ -262,9 +262,11 @@ pub(super) fn register(m: &mut ApiBuilder) {
         })
     });
     // At most MAX_LOG_LINES lines a run, the last of them saying that more were
-    // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…".
+    // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…". Both
+    // players read it: `{user}` and `{opponent}` become the players' names.
     add(m, "log", |lua, text: String| {
         with_run(lua, |r| {
+            let text = crate::content::with_names(&text, r.user);
             let text = match r.log.len() + 1 {
                 n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
                     text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()

@@ -1301,3 +1301,121 @@ fn a_log_line_names_the_players_for_both_readers() {
     let run = engine.run_card(&at_card_step(&engine), card(&engine, "names"), &[]);
     assert_eq!(run.log, ["Dark plays against Light; {other} stays"]);
 }
+
+// ---- holes found by an attack review (session 12), each closed ----
+
+/// `pairs` over a read-only proxy gives the proxy back, never the library or
+/// `ctx` table behind it, so no card can change them for the next run.
+#[test]
+fn pairs_hands_back_the_proxy_not_the_table_behind_it() {
+    let libs = "function play(ctx)\n  local _, s = pairs(string)\n  s.upper = function() return 'PWNED' end\nend";
+    let methods = "function play(ctx)\n  local _, m = pairs(ctx)\n  m.player = function() return 'hacked' end\nend";
+    let coroutines = "function play(ctx)\n  local _, c = pairs(coroutine)\n  c.marker = 1\nend";
+    let probe = "function play(ctx)\n  assert(string.upper('x') == 'X' and ('y'):upper() == 'Y')\n\
+        assert(ctx:player() == 'dark' and rawget(coroutine, 'marker') == nil)\n  ctx:place_terrain('d4', 'water')\nend";
+    let engine = engine(&[("libs", libs), ("methods", methods), ("coroutines", coroutines), ("probe", probe)], &[]);
+    for (id, said) in [("libs", "string is read-only"), ("methods", "ctx is read-only"), ("coroutines", "read-only")] {
+        let m = failure(&engine, id);
+        assert!(m.contains(said), "{id}: {m}");
+    }
+    use_card(&engine, "probe").0.unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Work the hook cannot see is charged to the budget: many short coroutines
+/// (each new one starts a fresh count), C library loops over C metamethods or
+/// huge ranges, and long strings scanned again and again. Each stops at once.
+#[test]
+fn work_one_instruction_does_not_show_is_charged_to_the_budget() {
+    let coroutines = "local create, resume = coroutine.create, coroutine.resume\n\
+        local function leaf() local x = 0 for i = 1, 400 do x = x + i end end\n\
+        local function mid() for i = 1, 100 do resume(create(leaf)) end end\n\
+        function play(ctx) for i = 1, 20000 do resume(create(mid)) end end";
+    let concat = "function play(ctx)\n  local t = setmetatable({}, { __index = table.concat })\n\
+        return table.concat(t, '', 1, math.maxinteger - 1)\nend";
+    let moving = "function play(ctx)\n  local t = setmetatable({}, { __index = type, __newindex = rawequal })\n\
+        table.move(t, 1, math.maxinteger - 2, 2)\nend";
+    let plain_move = "function play(ctx)\n  table.move({}, 1, math.maxinteger - 2, 2)\nend";
+    let scans = "function play(ctx)\n  local s = ('x'):rep(30000000)\n  for i = 1, 200 do utf8.len(s) end\nend";
+    let sets = "function play(ctx)\n  local s = ('b'):rep(3160)\n\
+        for i = 1, 100 do string.find(s, '[' .. ('b'):rep(250) .. 'a]*x') end\nend";
+    let cards = [
+        ("coroutines", coroutines),
+        ("concat", concat),
+        ("moving", moving),
+        ("plain_move", plain_move),
+        ("scans", scans),
+        ("sets", sets),
+    ];
+    let engine = engine(&[&cards[..], &[GOOD_CARD]].concat(), &[]);
+    for (id, _) in cards {
+        let start = std::time::Instant::now();
+        let m = failure(&engine, id);
+        assert!(m.contains("ran too long") || m.contains("too costly"), "{id}: {m}");
+        // Not a timing test: a hole here ran for minutes or for ever.
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "{id}: {:?}", start.elapsed());
+    }
+    engine_still_works(&engine);
+}
+
+/// A run that fills the heap inside a coroutine (which catches the memory
+/// error) leaves the next runs their memory: the engine collects after it.
+#[test]
+fn memory_left_by_one_run_is_given_back_before_the_next() {
+    let leaky = "function play(ctx)\n  local n = 32 << 20\n  while n > 4096 do\n\
+        coroutine.resume(coroutine.create(function() return string.rep('x', n) end))\n  n = n // 2\n  end\nend";
+    let big = "function play(ctx)\n  local s = string.rep('x', 8000000)\n  assert(#s == 8000000)\n\
+        ctx:place_terrain('d4', 'water')\nend";
+    let engine = engine(&[("leaky", leaky), ("big", big)], &[]);
+    let _ = use_card(&engine, "leaky");
+    for _ in 0..5 {
+        use_card(&engine, "big").0.unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Where a run stops for its budget depends on its own instructions alone, not
+/// on what ran before it on the same thread: the same check near its budget
+/// gives the same answer every time, with nothing remembered.
+#[test]
+fn a_run_near_its_budget_ends_the_same_way_every_time() {
+    let near = "function check(ctx, player)\n  local x = 0\n  for i = 1, 250250 do x = x + i end\n  return true\nend";
+    let never = "function check(ctx, player) return false end";
+    let mut engine = engine(&[GOOD_CARD], &[("near", near), ("never", never)]);
+    engine.set_accelerators(alien_checkers::script::Accelerators { resume: false, memo: false });
+    let state = at_card_step(&engine);
+    let planet = engine.content().planet_id("near").unwrap();
+    let answers: Vec<String> =
+        (0..6).map(|_| format!("{:?}", engine.check_planet(&state, planet, Player::Dark))).collect();
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    // Cards between two checks change nothing either.
+    let again: Vec<String> = (0..4)
+        .map(|_| {
+            let _ = use_card(&engine, "good");
+            format!("{:?}", engine.check_planet(&state, planet, Player::Dark))
+        })
+        .collect();
+    assert!(again.iter().all(|a| *a == answers[0]), "{again:?} against {}", answers[0]);
+}
+
+/// `table.sort` for scripts depends on the list and the comparator alone (Lua's
+/// own picks pivots from the clock on unbalanced partitions), and is stable.
+#[test]
+fn table_sort_is_deterministic_and_stable() {
+    let sorting = "function play(ctx)\n  local t, calls = {}, 0\n  for i = 1, 400 do t[i] = { key = (i * 7919) % 13, at = i } end\n\
+        table.sort(t, function(a, b) calls = calls + 1 return a.key < b.key end)\n\
+        for i = 2, #t do assert(t[i - 1].key < t[i].key or (t[i - 1].key == t[i].key and t[i - 1].at < t[i].at)) end\n\
+        local n = { 5, 3, 9, 1 }\n  table.sort(n)\n  assert(table.concat(n, ',') == '1,3,5,9')\n  ctx:log(tostring(calls))\nend";
+    let engine = engine(&[("sorting", sorting)], &[]);
+    let logs: Vec<Vec<String>> =
+        (0..3).map(|_| engine.run_card(&at_card_step(&engine), card(&engine, "sorting"), &[]).log).collect();
+    assert!(logs[0].len() == 1 && logs.iter().all(|l| *l == logs[0]), "{logs:?}");
+}
+
+/// A counter only grows: a card cannot wrap it round to lower it.
+#[test]
+fn a_counter_cannot_be_wrapped_round() {
+    let wrap = "function play(ctx)\n  ctx:add_counter(ctx:player(), 'pawns_revived', 4294967295)\n\
+        ctx:add_counter(ctx:player(), 'pawns_revived', 3)\nend";
+    let engine = engine(&[("wrap", wrap)], &[]);
+    let m = failure(&engine, "wrap");
+    assert!(m.contains("cannot grow"), "{m}");
+}

@@ -353,6 +353,7 @@ impl ScriptEngine {
         self.prelude.meter.borrow_mut().start(budget, 0);
         let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
         let (stop, _) = self.prelude.meter.borrow_mut().end();
+        sandbox::reclaim(&self.lua);
         (self.leave(), stop, outcome(result))
     }
 
@@ -463,6 +464,7 @@ impl ScriptEngine {
             None => thread.resume::<(Value, Value)>(()),
         };
         let (stop, used) = self.prelude.meter.borrow_mut().end();
+        sandbox::reclaim(&self.lua);
         let run = self.leave();
         let status = thread.status();
         let yielded = status == ThreadStatus::Resumable;

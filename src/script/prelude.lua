@@ -1,36 +1,49 @@
 -- Trusted set-up code, run once before any card or planet script is loaded.
--- It receives the host's pcall and xpcall and returns what the engine needs to
--- run scripts (see the `return` at the end).
+-- It receives the host's pcall and xpcall, `charge` (adds work one instruction
+-- does not measure to the run's budget), `restart_count` (restarts the running
+-- thread's hook count) and the hook's period, and returns what the engine needs
+-- to run scripts (see the `return` at the end).
 --
 -- Invariant: a run of a script depends only on the game state and the answers
 -- (ENGINEERING.md invariant 3). Every run therefore starts from nothing: the
 -- script's compiled chunk is executed again into a fresh environment, so its
 -- top-level locals, globals and tables are new each time, and everything shared
 -- between runs (the libraries, ctx, the halt sentinel) is read-only.
-local host_pcall, host_xpcall = ...
+local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY = ...
 
 -- Bounded pattern matching: the instruction budget cannot interrupt C code, so
 -- a pattern's worst case is estimated before it runs ((n+1)^(q+1) steps for a
 -- subject of n characters and q quantifiers).
-local find, match, gmatch, gsub = string.find, string.match, string.gmatch, string.gsub
+-- Each step tests one pattern item, and a set `[...]` tests every character
+-- of it, so the longest set multiplies the estimate. The estimate is also
+-- charged to the run's budget (a step is about a sixteenth of an instruction).
+local find, match, gmatch, gsub, sub = string.find, string.match, string.gmatch, string.gsub, string.sub
 local MAX_STEPS = 1e7
 local function guard(name, s, p)
   if type(s) ~= "string" and type(s) ~= "number" then return end
   if type(p) ~= "string" then return end
   if #p > 256 then error(name .. ": pattern longer than 256 characters", 3) end
-  local q, i = 0, 1
+  local q, i, widest, set_start = 0, 1, 1, nil
   while i <= #p do
-    local c = p:sub(i, i)
+    local c = sub(p, i, i)
     if c == "%" then
       i = i + 2
     else
+      if set_start == nil and c == "[" then
+        set_start = i
+      elseif set_start ~= nil and c == "]" and i > set_start + 1 then
+        if i - set_start > widest then widest = i - set_start end
+        set_start = nil
+      end
       if c == "*" or c == "+" or c == "-" or c == "?" then q = q + 1 end
       i = i + 1
     end
   end
-  if (#tostring(s) + 1) ^ (q + 1) > MAX_STEPS then
+  local steps = (#tostring(s) + 1) ^ (q + 1) * widest
+  if steps > MAX_STEPS then
     error(name .. ": pattern too costly for a subject of " .. #tostring(s) .. " characters", 3)
   end
+  charge(steps / 16)
 end
 string.find = function(s, p, init, plain)
   if not plain then guard("string.find", s, p) end
@@ -43,6 +56,103 @@ string.gsub = function(s, p, r, n)
   return gsub(s, p, r, n)
 end
 string.dump = nil
+
+-- Library functions whose work grows with their input run in C, where the hook
+-- does not count: each charges its input's size first (a sixteenth of an
+-- instruction per character or item, about what the C loop costs).
+local function charged(f, size)
+  return function(...)
+    charge(size(...) / 16)
+    return f(...)
+  end
+end
+local function length(s) return type(s) == "string" and #s or 0 end
+local function first_length(s) return length(s) end
+local function result_length(s, n, sep)
+  if type(n) ~= "number" or n < 1 then return 0 end
+  return (length(s) + length(sep)) * n
+end
+local function all_lengths(...)
+  local total = 0
+  for i = 1, select("#", ...) do total = total + length((select(i, ...))) end
+  return total
+end
+for _, name in ipairs({ "upper", "lower", "reverse", "byte", "sub" }) do
+  string[name] = charged(string[name], first_length)
+end
+string.rep = charged(string.rep, result_length)
+string.char = charged(string.char, function(...) return select("#", ...) end)
+for _, name in ipairs({ "len", "codepoint", "offset" }) do
+  utf8[name] = charged(utf8[name], first_length)
+end
+utf8.char = charged(utf8.char, function(...) return select("#", ...) end)
+local raw_concat, raw_move, raw_insert, raw_remove, raw_unpack =
+  table.concat, table.move, table.insert, table.remove, table.unpack
+
+-- table.sort for scripts: a merge sort in Lua. Lua's own sort picks pivots
+-- from the clock when a partition comes out unbalanced, which a comparator can
+-- observe; this one depends on the list and `less` alone, the hook counts its
+-- work, and it is stable.
+local function merge_sort(t, less)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'sort' (table expected, got " .. type(t) .. ")", 3)
+  end
+  if less ~= nil and type(less) ~= "function" then
+    error("bad argument #2 to 'sort' (function expected, got " .. type(less) .. ")", 3)
+  end
+  less = less or function(a, b) return a < b end
+  local n = #t
+  local from, to = {}, {}
+  for i = 1, n do from[i] = t[i] end
+  local width = 1
+  while width < n do
+    local i = 1
+    while i <= n do
+      local mid, hi = math.min(i + width, n + 1), math.min(i + 2 * width, n + 1)
+      local a, b, k = i, mid, i
+      while a < mid and b < hi do
+        if less(from[b], from[a]) then
+          to[k], b = from[b], b + 1
+        else
+          to[k], a = from[a], a + 1
+        end
+        k = k + 1
+      end
+      while a < mid do to[k], a, k = from[a], a + 1, k + 1 end
+      while b < hi do to[k], b, k = from[b], b + 1, k + 1 end
+      i = hi
+    end
+    from, to = to, from
+    width = width * 2
+  end
+  for i = 1, n do t[i] = from[i] end
+end
+local function range(i, j) return (type(i) == "number" and type(j) == "number" and j >= i) and (j - i + 1) or 0 end
+local function size(t) return type(t) == "table" and rawlen(t) or 0 end
+local script_table = {
+  concat = function(t, sep, i, j)
+    charge(range(i or 1, j or size(t)) * (1 + length(sep)) / 16)
+    return raw_concat(t, sep, i, j)
+  end,
+  move = function(a1, f, e, t, a2)
+    charge(range(f, e))
+    return raw_move(a1, f, e, t, a2)
+  end,
+  insert = function(t, ...)
+    charge(size(t) / 16)
+    return raw_insert(t, ...)
+  end,
+  remove = function(t, ...)
+    charge(size(t) / 16)
+    return raw_remove(t, ...)
+  end,
+  sort = function(t, less) return merge_sort(t, less) end,
+  unpack = function(t, i, j)
+    charge(range(i or 1, j or size(t)))
+    return raw_unpack(t, i, j)
+  end,
+  pack = table.pack,
+}
 
 -- pairs in a fixed order (numbers, then strings, then booleans), so that no
 -- script depends on Lua's seeded hash order.
@@ -65,6 +175,9 @@ local function is_env(t)
   return rawget(t, "_G") == t and getmetatable(t) == "locked"
 end
 local function sorted_pairs(t)
+  -- The iterator reads through a proxy to what it hides, but hands back the
+  -- proxy itself as `pairs`' second value, never the table behind it.
+  local shown = t
   t = PROXIED[t] or t
   local keys = {}
   for k in rawnext, t do keys[#keys + 1] = k end
@@ -79,7 +192,7 @@ local function sorted_pairs(t)
     i = i + 1
     local k = keys[i]
     if k ~= nil then return k, t[k] end
-  end, t, nil
+  end, shown, nil
 end
 
 -- No addresses: tostring and string.format show a table, function, thread or
@@ -98,6 +211,7 @@ string.format = function(fmt, ...)
   if type(fmt) == "string" and find(fmt, "%%[-+ #0-9.]*p") then
     error("string.format: %p is not available to card scripts", 2)
   end
+  charge(all_lengths(fmt, ...) / 16)
   local args = table.pack(...)
   for i = 1, args.n do
     if opaque[type(args[i])] then args[i] = safe_tostring(args[i]) end
@@ -132,6 +246,14 @@ local function safe_setmetatable(t, mt)
     snapshot[k] = v
   end
   if rawget(mt, "__metatable") == nil then snapshot.__metatable = mt end
+  -- A function metamethod runs through a Lua wrapper: a C function looping
+  -- over a table (table.concat, table.move) then runs Lua for each item, which
+  -- the hook counts, even when the metamethod is itself a C function.
+  for k, v in rawnext, snapshot do
+    if type(v) == "function" and k ~= "__metatable" then
+      snapshot[k] = function(...) return v(...) end
+    end
+  end
   return raw_setmetatable(t, snapshot)
 end
 
@@ -188,6 +310,18 @@ end
 local script_coroutine = copy(coroutine)
 script_coroutine.running, script_coroutine.isyieldable = script_running, script_isyieldable
 script_coroutine.yield, script_coroutine.status = script_yield, script_status
+-- A new coroutine starts a fresh hook count, so one that runs fewer
+-- instructions than the hook's period would never be counted: making one costs
+-- a whole period.
+local co_create, co_wrap = coroutine.create, coroutine.wrap
+script_coroutine.create = function(f)
+  charge(HOOK_EVERY)
+  return co_create(f)
+end
+script_coroutine.wrap = function(f)
+  charge(HOOK_EVERY)
+  return co_wrap(f)
+end
 
 -- The value `ask_*` return when the run must stop for an answer (the host has
 -- marked the run halted). Where the engine's coroutine can yield, the proxy
@@ -283,7 +417,7 @@ local function read_only(name, library)
 end
 
 local LIBS = {
-  string = read_only("string", string), table = read_only("table", copy(table)),
+  string = read_only("string", string), table = read_only("table", script_table),
   utf8 = read_only("utf8", copy(utf8)), coroutine = read_only("coroutine", script_coroutine),
   math = read_only("math", copy(math, { random = true, randomseed = true })),
 }
@@ -297,7 +431,7 @@ local BASE = raw_setmetatable({
   pcall = host_pcall, xpcall = host_xpcall,
   rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   setmetatable = safe_setmetatable, getmetatable = getmetatable,
-  unpack = table.unpack, _VERSION = _VERSION,
+  unpack = script_table.unpack, _VERSION = _VERSION,
   string = LIBS.string, table = LIBS.table, utf8 = LIBS.utf8, coroutine = LIBS.coroutine, math = LIBS.math,
 }, {
   __index = function(_, name) error("undefined global '" .. tostring(name) .. "'", 2) end,
@@ -319,6 +453,7 @@ end
 -- One run of a script: its chunk (compiled with `local _ENV = ...` in front)
 -- runs into a fresh environment, then the function `name` it defined is called.
 function call_script(chunk, name, ...)
+  restart_count()
   local env = new_env()
   chunk(env)
   local f = rawget(env, name)

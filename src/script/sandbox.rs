@@ -14,7 +14,19 @@
 //!   memory, or a question that needs an answer), the meter is marked halted:
 //!   from then on every hook call raises an error, and the host's `pcall` and
 //!   `xpcall` re-raise instead of catching, so no script can swallow the stop.
-//! - Pattern functions estimate their cost first; a memory limit bounds the rest.
+//! - Every run restarts its thread's hook count, so where a run stops depends on
+//!   its own instructions, not on what ran on that thread before.
+//! - Work that one instruction does not measure is charged to the budget by the
+//!   prelude (`charge`): each coroutine made (the hook counts per thread, and a
+//!   new thread starts a fresh count), and the library functions whose work
+//!   grows with their input (long strings, table ranges, patterns). Function
+//!   metamethods run through a Lua wrapper, so a C function looping over them
+//!   (`table.concat` with a C `__index`) is metered too.
+//! - A memory limit bounds the heap; after a run that came near it, a full
+//!   collection (finalizers included) gives the next run the memory back.
+//! - A run that still takes longer than [`WALL_CLOCK_LIMIT`] (only work that a
+//!   single instruction does, such as concatenating huge strings, can) is
+//!   stopped as if its budget were spent.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -26,6 +38,10 @@ use crate::game::Question;
 
 /// Instructions between two hook calls.
 const HOOK_EVERY: u32 = 1000;
+/// The time no run may take, as a safety net under the instruction budget: a
+/// card's run takes microseconds, and the budget allows some milliseconds of
+/// Lua; only a single instruction's unmetered work can come near it.
+pub const WALL_CLOCK_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The whole Lua heap, all scripts included.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
 
@@ -48,6 +64,8 @@ pub struct Meter {
     used: u64,
     limit: u64,
     stop: Option<Stop>,
+    /// When the run began, for [`WALL_CLOCK_LIMIT`].
+    began: Option<std::time::Instant>,
 }
 
 pub type SharedMeter = Rc<RefCell<Meter>>;
@@ -59,7 +77,13 @@ impl Meter {
 
     /// Starts metering a run with an instruction budget, `used` already spent.
     pub fn start(&mut self, budget: u64, used: u64) {
-        *self = Meter { used, limit: budget, stop: None };
+        *self = Meter { used, limit: budget, stop: None, began: Some(std::time::Instant::now()) };
+    }
+
+    /// Adds `units` instructions; false when the budget (or the time) is spent.
+    fn spend(&mut self, units: u64) -> bool {
+        self.used = self.used.saturating_add(units);
+        self.used <= self.limit && self.began.is_none_or(|t| t.elapsed() < WALL_CLOCK_LIMIT)
     }
 
     /// Ends a run; returns why it was stopped, if it was, and the instructions
@@ -111,8 +135,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_, debug| {
         let Ok(mut meter) = hook_meter.try_borrow_mut() else { return Ok(VmState::Continue) };
         if meter.stop.is_none() {
-            meter.used += u64::from(HOOK_EVERY);
-            if meter.used <= meter.limit {
+            if meter.spend(u64::from(HOOK_EVERY)) {
                 return Ok(VmState::Continue);
             }
             let source = debug.source();
@@ -122,14 +145,20 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
         }
         Err(LuaError::runtime("the script was stopped"))
     })?;
-    let (m1, m2) = (Rc::clone(&meter), Rc::clone(&meter));
+    let (m1, m2, m3) = (Rc::clone(&meter), Rc::clone(&meter), Rc::clone(&meter));
     let pcall = lua.create_function(move |lua, args| host_pcall(lua, &m1, args))?;
     let xpcall = lua.create_function(move |lua, args| host_xpcall(lua, &m2, args))?;
+    let charge = lua.create_function(move |lua, units: f64| host_charge(lua, &m3, units))?;
+    // SAFETY: `restart_hook_count` only reads and sets the calling thread's hook.
+    let restart = unsafe { lua.create_c_function(restart_hook_count) }?;
     // Lock the string metatable before anything untrusted runs.
     lua.load("local mt = getmetatable(''); mt.__metatable = 'locked'").set_name("=prelude").exec()?;
     begin(&lua, u64::MAX);
-    let parts: Table =
-        lua.load(include_str!("prelude.lua")).set_name("=prelude").set_mode(ChunkMode::Text).call((pcall, xpcall))?;
+    let parts: Table = lua
+        .load(include_str!("prelude.lua"))
+        .set_name("=prelude")
+        .set_mode(ChunkMode::Text)
+        .call((pcall, xpcall, charge, restart, HOOK_EVERY))?;
     finish(&lua);
     let prelude = Prelude {
         call_script: parts.get("call_script")?,
@@ -221,6 +250,17 @@ pub fn begin(lua: &Lua, budget: u64) {
     }
 }
 
+/// After a run: when the heap is past half the limit, a full collection, twice
+/// so that finalized objects go too (a run that ran out of memory inside a
+/// coroutine leaves buffers only a finalizer frees), so that no run's memory
+/// depends on what ran before it.
+pub fn reclaim(lua: &Lua) {
+    if lua.used_memory() > MEMORY_LIMIT / 2 {
+        let _ = lua.gc_collect();
+        let _ = lua.gc_collect();
+    }
+}
+
 /// Ends a run; returns why it was stopped, if it was (see [`Meter::end`]).
 pub fn finish(lua: &Lua) -> Option<Stop> {
     meter(lua).and_then(|m| m.borrow_mut().end().0)
@@ -230,6 +270,39 @@ pub fn finish(lua: &Lua) -> Option<Stop> {
 fn halt(meter: &SharedMeter, stop: Stop) -> LuaError {
     meter.borrow_mut().mark(stop);
     LuaError::runtime("the script was stopped")
+}
+
+/// `charge(units)` for the prelude: work one instruction does not measure (a
+/// coroutine made, a long string scanned), added to the run's instructions; a
+/// run whose budget it spends stops there, like the hook's.
+fn host_charge(lua: &Lua, meter: &SharedMeter, units: f64) -> mlua::Result<()> {
+    let units = if units.is_finite() && units > 0.0 { units.min(u64::MAX as f64) as u64 } else { 0 };
+    let mut meter = meter.borrow_mut();
+    if meter.stop.is_none() {
+        if meter.spend(units) {
+            return Ok(());
+        }
+        // Level 0 is this function, 1 the prelude's wrapper, 2 the script.
+        let place = lua.inspect_stack(2, |d| {
+            let file = d.source().short_src.as_deref().unwrap_or("?").to_string();
+            format!("{file}:{}", d.current_line().map_or(String::from("?"), |l| l.to_string()))
+        });
+        meter.stop = Some(Stop::Budget(place.unwrap_or_else(|| "?".into())));
+    }
+    Err(LuaError::runtime("the script was stopped"))
+}
+
+/// Restarts the calling thread's hook count (its hook and mask stay), so that
+/// a run meters from the same point whatever ran on the thread before it: the
+/// count is per thread, and the main thread and the card thread serve many runs.
+unsafe extern "C-unwind" fn restart_hook_count(state: *mut mlua::lua_State) -> std::ffi::c_int {
+    use mlua::ffi;
+    // SAFETY: `state` is the running thread, which Lua hands its C functions.
+    unsafe {
+        let (hook, mask, count) = (ffi::lua_gethook(state), ffi::lua_gethookmask(state), ffi::lua_gethookcount(state));
+        ffi::lua_sethook(state, hook, mask, count);
+    }
+    0
 }
 
 /// `pcall` for scripts: like Lua's, but a halted run is never caught.

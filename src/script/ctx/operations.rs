@@ -77,11 +77,13 @@ pub(super) fn register(m: &mut ApiBuilder) {
     add(m, "add_counter", |lua, (p, name, n): (String, String, u32)| {
         writing(lua, |r| {
             let c = r.state.counters_mut(player(&p)?);
-            match name.as_str() {
-                "pawns_revived" => c.pawns_revived += n,
-                "emperor_captures" => c.emperor_captures += n,
+            let counter = match name.as_str() {
+                "pawns_revived" => &mut c.pawns_revived,
+                "emperor_captures" => &mut c.emperor_captures,
                 _ => return Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
-            }
+            };
+            // A counter only grows (R9.2, R9.4); one that would wrap is refused.
+            *counter = counter.checked_add(n).ok_or_else(|| err(format!("the counter {name} cannot grow by {n}")))?;
             Ok(())
         })
     });

@@ -1419,3 +1419,18 @@ fn a_counter_cannot_be_wrapped_round() {
     let m = failure(&engine, "wrap");
     assert!(m.contains("cannot grow"), "{m}");
 }
+
+/// Under the budget, a net of wall time: one instruction's unmetered work (here
+/// concatenating a 16 MiB string a million times) is stopped after seconds, as
+/// over budget, instead of running for an hour.
+#[test]
+fn a_run_that_takes_seconds_of_unmetered_work_is_stopped() {
+    let copies = "function play(ctx)\n  local s = string.rep('x', 1 << 24)\n\
+        for i = 1, 1000000 do local t = s .. 'y' end\nend";
+    let engine = engine(&[("copies", copies), GOOD_CARD], &[]);
+    let start = std::time::Instant::now();
+    let m = failure(&engine, "copies");
+    assert!(m.contains("ran too long"), "{m}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(60), "{:?}", start.elapsed());
+    engine_still_works(&engine);
+}

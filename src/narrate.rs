@@ -136,7 +136,7 @@ impl<'a> Narrator<'a> {
         self.content
             .markers()
             .get(usize::from(kind.0))
-            .map_or_else(|| "a marker".into(), |m| format!("a {} marker", m.name()))
+            .map_or_else(|| "a marker".into(), |m| format!("{} {} marker", article(m.name()), m.name()))
     }
 
     fn planet_name(&self, planet: PlanetId) -> String {
@@ -551,6 +551,11 @@ pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
         out.push(Value::Object(object));
     }
     out
+}
+
+/// "a" or "an" before `word`, by its first letter (an ice marker, a bomb marker).
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
 }
 
 #[cfg(test)]

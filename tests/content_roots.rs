@@ -136,6 +136,19 @@ fn a_deck_must_limit_its_games() {
     let play = common::run_binary(&std::env::temp_dir(), &["--deck", deck.to_str().unwrap()], &[], "quit\n");
     assert!(play.success, "{}", play.stderr);
     assert!(play.stdout.contains("Move 1 of 2: Dark to move"), "{}", play.stdout);
+    // Four turns are two moves: the game ends at move 2, not "move 3" (plain
+    // checkers, which cannot end sooner).
+    let plain = std::fs::read_to_string(common::repo().path().join("cards/decks/plain.yaml")).unwrap();
+    let short = root.join("cards/decks/short.yaml");
+    std::fs::write(&short, plain.replace("move_limit: 200", "move_limit: 4")).unwrap();
+    let args = ["--deck", short.to_str().unwrap(), "--dark", "random", "--light", "random"];
+    let play = common::run_binary(&std::env::temp_dir(), &args, &[], "");
+    assert!(play.stdout.contains("the move limit of 4 turns"), "{}", play.stdout);
+    assert!(
+        play.stdout.contains("Game over at move 2") && !play.stdout.contains("Game over at move 3"),
+        "{}",
+        play.stdout
+    );
 }
 
 #[test]

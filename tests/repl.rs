@@ -795,3 +795,16 @@ fn options_named_like_commands_or_numbers_can_be_answered() {
     assert!(out.contains("Dark answers 2") && out.contains("\"first 2\""), "{out}");
     assert!(out.contains("Dark answers board") && out.contains("\"then board\""), "{out}");
 }
+
+/// A one-line Foresight order may name cards whose names have spaces
+/// ("Monolith twice"): the most words that name one card are taken together.
+#[test]
+fn a_one_line_order_takes_card_names_of_several_words() {
+    let input = format!("{}foresight monolith twice keep\nquit\n", "1\n".repeat(7));
+    let (out, stderr, ok) = run(&["--seed", "21", "--light", "greedy"], &input);
+    assert!(ok, "{stderr}");
+    let after = &out[out.find("foresight monolith twice keep").expect("the line is echoed")..];
+    assert!(!after.contains("is not an answer"), "{after}");
+    assert!(after.contains("the draw pile is put in a new, secret order"), "{after}");
+    assert!(after.contains("Monolith twice is turned face up"), "its new top card: {after}");
+}

@@ -380,7 +380,9 @@ impl Repl {
                 }
                 match self.session.pending().map(|d| d.kind) {
                     Some(DecisionKind::Question) => self.decide_many(&text),
-                    _ => println!("there is no question to answer now: 'foresight ring water ...' answers Foresight's"),
+                    _ => println!(
+                        "there is no question to answer now: 'foresight ring water ...' answers Foresight's question when it is asked"
+                    ),
                 }
             }
             Command::Invalid(message) => println!("{message}"),
@@ -493,7 +495,7 @@ impl Repl {
         let undone = self.session.undo(n);
         self.ended_shown = false;
         self.redraw();
-        println!("took back {undone} decision(s)");
+        println!("took back {undone} decision{}", if undone == 1 { "" } else { "s" });
     }
 
     fn save(&self, file: &str) {

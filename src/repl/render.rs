@@ -165,7 +165,13 @@ pub fn panel(session: &Session, view: View) -> String {
     let (number, limit) = (state.turn / 2 + 1, state.rules.move_limit.div_ceil(2));
     match state.step {
         Step::Over(_) => {
-            let _ = writeln!(out, "Game over at move {number}");
+            // The move limit ends the game after the last turn it allows, before
+            // the next move begins (R10.4).
+            let last = match state.outcome() {
+                Some(o) if o.reason == crate::game::EndReason::MoveLimit => state.turn.div_ceil(2),
+                _ => number,
+            };
+            let _ = writeln!(out, "Game over at move {last}");
         }
         _ => {
             let _ = writeln!(out, "Move {number} of {limit}: {who} to {step}");

@@ -171,12 +171,16 @@ impl Repl {
     }
 
     /// Several answers in one line, applied one after another, each a decision
-    /// of its own (so the record is as if typed one per line). Stops at the first
-    /// that does not fit, or when no question of the same player is pending.
+    /// of its own (so the record is as if typed one per line). An answer may be
+    /// several words (a card named "Monolith twice"): the most words that make
+    /// one answer are taken. Stops at the first that does not fit, or when no
+    /// question of the same player is pending.
     pub(super) fn decide_many(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(player) = self.session.pending().map(|d| d.player) else { return };
-        for (i, word) in words.iter().enumerate() {
+        let (mut i, mut taken) = (0, 0);
+        while i < words.len() {
+            let word = words[i];
             let still = self.session.pending();
             if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == player) {
                 println!("the question was settled before '{}'; not used: {}", word, words[i..].join(" "));
@@ -186,12 +190,20 @@ impl Repl {
                 println!("it is the computer's turn");
                 return;
             }
-            let choice = match super::parse_choice(&self.session, word) {
-                Ok(c) => c,
-                Err(e) => {
-                    println!("{e}");
-                    if i > 0 {
-                        println!("the answers before '{word}' were taken; 'undo' takes them back");
+            // The longest run of words (at most four) that names an answer.
+            let longest = (1..=4.min(words.len() - i))
+                .rev()
+                .find_map(|n| super::parse_choice(&self.session, &words[i..i + n].join(" ")).ok().map(|c| (n, c)));
+            let (used, choice) = match longest {
+                Some(found) => found,
+                None => {
+                    if let Err(e) = super::parse_choice(&self.session, word) {
+                        println!("{e}");
+                    }
+                    if taken > 0 {
+                        println!(
+                            "the {taken} answer(s) before '{word}' were taken; 'undo' takes them back one at a time"
+                        );
                     }
                     return;
                 }
@@ -203,6 +215,8 @@ impl Repl {
                     return;
                 }
             }
+            i += used;
+            taken += 1;
         }
     }
 

@@ -7,6 +7,22 @@ use alien_checkers::scenario::{find_files, run_file};
 
 mod common;
 
+/// A diagram, indented for a YAML block, of Dark's pawn on c3 and Light's on h8,
+/// with `more` (rank, cells) rows drawn instead of empty ones.
+fn lone_pawns(more: &[(u8, &str)]) -> String {
+    let empty = "+----+----+----+----+----+----+----+----+\n";
+    let mut board = format!("      {empty}");
+    for n in (1..=8).rev() {
+        let cells = match n {
+            8 => "|    |    |    |    |    |    |    | l  |",
+            3 => "|    |    | d  |    |    |    |    |    |",
+            _ => more.iter().find(|(rank, _)| *rank == n).map_or("|    |    |    |    |    |    |    |    |", |r| r.1),
+        };
+        board.push_str(&format!("      {cells} {n}\n      {empty}"));
+    }
+    board
+}
+
 #[test]
 fn every_shipped_scenario_passes() {
     let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
@@ -45,18 +61,7 @@ fn a_modded_blocking_marker_closes_its_square_to_moves() {
     let mut text = std::fs::read_to_string(&manifest).unwrap();
     text.push_str("markers:\n  - {name: barricade, glyph: 'X', supply: 2, on: square, blocks: true}\n");
     std::fs::write(&manifest, text).unwrap();
-    let empty = "+----+----+----+----+----+----+----+----+\n";
-    let rank = |n: u8, cells: &str| format!("      {cells} {n}\n      {empty}");
-    let mut board = format!("      {empty}");
-    for n in (1..=8).rev() {
-        let cells = match n {
-            8 => "|    |    |    |    |    |    |    | l  |",
-            3 => "|    |    | d  |    |    |    |    |    |",
-            4 => "|    |    |    |    |    | X  |    |    |",
-            _ => "|    |    |    |    |    |    |    |    |",
-        };
-        board.push_str(&rank(n, cells));
-    }
+    let board = lone_pawns(&[(4, "|    |    |    |    |    | X  |    |    |")]);
     let scenario = format!(
         "card: barricade\ndeck: test\nscenarios:\n  - name: the barricade closes d4\n    board: |\n{board}    to_move: light\n    step: card\n    face_up: [barricade]\n    decisions: [barricade, d4]\n    expect:\n      to_move: dark\n      options: [c3-b4]\n"
     );
@@ -73,16 +78,7 @@ fn a_modded_blocking_marker_closes_its_square_to_moves() {
 #[test]
 fn a_reserve_beyond_twelve_pieces_and_a_diagonal_orientation_are_refused() {
     let root = common::scratch_content("scenario-reserve", &[("calm", "function play(ctx) end\n")], &[]);
-    let empty = "+----+----+----+----+----+----+----+----+\n";
-    let mut board = format!("      {empty}");
-    for n in (1..=8).rev() {
-        let cells = match n {
-            8 => "|    |    |    |    |    |    |    | l  |",
-            3 => "|    |    | d  |    |    |    |    |    |",
-            _ => "|    |    |    |    |    |    |    |    |",
-        };
-        board.push_str(&format!("      {cells} {n}\n      {empty}"));
-    }
+    let board = lone_pawns(&[]);
     let scenario = |extra: &str| {
         format!(
             "card: calm\ndeck: test\nscenarios:\n  - name: one\n    board: |\n{board}{extra}    step: card\n    face_up: [calm]\n    decisions: [calm]\n    expect:\n      to_move: light\n"
@@ -112,16 +108,7 @@ fn an_expectation_that_would_not_be_checked_is_refused() {
         ("boom", "function play(ctx)\n  error('boom')\nend\n"),
     ];
     let root = common::scratch_content("scenario-unchecked", &cards, &[]);
-    let empty = "+----+----+----+----+----+----+----+----+\n";
-    let mut board = format!("      {empty}");
-    for n in (1..=8).rev() {
-        let cells = match n {
-            8 => "|    |    |    |    |    |    |    | l  |",
-            3 => "|    |    | d  |    |    |    |    |    |",
-            _ => "|    |    |    |    |    |    |    |    |",
-        };
-        board.push_str(&format!("      {cells} {n}\n      {empty}"));
-    }
+    let board = lone_pawns(&[]);
     let failure = |card: &str, rest: &str| {
         let file = root.path().join(format!("cards/{card}.test.yaml"));
         let text = format!("card: {card}\ndeck: test\nscenarios:\n  - name: one\n    board: |\n{board}{rest}");
@@ -155,16 +142,7 @@ fn a_scenes_default_draw_pile_leaves_out_the_cards_placed_elsewhere() {
         ("third", "function play(ctx) end\n"),
     ];
     let root = common::scratch_content("scenario-piles", &cards, &[]);
-    let empty = "+----+----+----+----+----+----+----+----+\n";
-    let mut board = format!("      {empty}");
-    for n in (1..=8).rev() {
-        let cells = match n {
-            8 => "|    |    |    |    |    |    |    | l  |",
-            3 => "|    |    | d  |    |    |    |    |    |",
-            _ => "|    |    |    |    |    |    |    |    |",
-        };
-        board.push_str(&format!("      {cells} {n}\n      {empty}"));
-    }
+    let board = lone_pawns(&[]);
     let file = root.path().join("cards/calm.test.yaml");
     let text = format!(
         "card: calm\ndeck: test\nscenarios:\n  - name: one\n    board: |\n{board}    discard: [other]\n    expect:\n      draw: [third]\n      discard: [other]\n"

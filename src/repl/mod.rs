@@ -357,7 +357,13 @@ impl Repl {
             Command::Card(name) => self.card_text(&name),
             Command::Planet => self.show_planet(input),
             Command::Log => self.show_log(),
-            Command::Undo => self.undo(),
+            Command::Undo(times) => {
+                for _ in 0..times {
+                    if !self.undo() {
+                        break;
+                    }
+                }
+            }
             Command::Save(file) => self.save(&file),
             Command::Load(file) => self.load(&file),
             Command::New(seed) => self.new_game(seed),
@@ -477,25 +483,27 @@ impl Repl {
         print!("{}", crate::narrate::record_text(&self.session.turns(None)));
     }
 
-    /// Against the computer: back to the human's previous decision; hot-seat: one decision.
-    fn undo(&mut self) {
+    /// Against the computer: back to the human's previous decision; hot-seat: one
+    /// decision. False when there was nothing to take back.
+    fn undo(&mut self) -> bool {
         if self.session.table_end().is_some() {
             self.session.undo(0);
             self.ended_shown = false;
             self.redraw();
             println!("took back the end of the game (resignation or agreed draw)");
-            return;
+            return true;
         }
         let deciders = self.session.deciders();
         let Some(last_human) = deciders.iter().rposition(|&p| self.is_human(p)) else {
             println!("nothing to undo");
-            return;
+            return false;
         };
         let n = deciders.len() - last_human;
         let undone = self.session.undo(n);
         self.ended_shown = false;
         self.redraw();
         println!("took back {undone} decision{}", if undone == 1 { "" } else { "s" });
+        true
     }
 
     fn save(&self, file: &str) {
@@ -608,7 +616,8 @@ pub enum Command {
     Card(String),
     Planet,
     Log,
-    Undo,
+    /// `undo [n]`: take back the last decision (with the computer's replies), n times.
+    Undo(usize),
     /// `save <file>`.
     Save(String),
     /// `load <file>`.
@@ -657,7 +666,11 @@ pub fn parse_command(line: &str) -> Command {
         "card" => Command::Invalid("card needs a name: card <name>, e.g. card water ('cards' lists them)".into()),
         "planet" => Command::Planet,
         "log" => Command::Log,
-        "undo" => Command::Undo,
+        "undo" if rest.is_empty() => Command::Undo(1),
+        "undo" => match rest.parse() {
+            Ok(times @ 1..=1000) => Command::Undo(times),
+            _ => Command::Invalid(format!("'{rest}' is not a count; write undo or undo <1 to 1000>")),
+        },
         "save" => needs_file("save", Command::Save),
         "load" => needs_file("load", Command::Load),
         "new" if rest.is_empty() => Command::New(None),
@@ -764,7 +777,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("card", "<name>", "one card's text and rulings"),
     ("planet", "", "your secret planet (in hot-seat it asks first)"),
     ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
-    ("undo", "", "take back your last decision (and the computer's replies)"),
+    ("undo", "[n]", "take back your last decision (and the computer's replies), or the last n"),
     ("save", "<file>", "save the game (deck, script hashes, seed, decisions)"),
     ("load", "<file>", "continue a saved game"),
     ("new", "[seed]", "start a new game with the same deck and players"),

@@ -279,7 +279,9 @@ pub fn options(session: &Session) -> String {
             }
         }
     };
-    let _ = writeln!(out, "{heading}:");
+    // A question ends in its own mark and needs no colon after it.
+    let colon = if heading.ends_with('?') { "" } else { ":" };
+    let _ = writeln!(out, "{heading}{colon}");
     let mut line = String::new();
     for (i, option) in decision.options.iter().enumerate() {
         let text = option_text(session, option);

@@ -207,6 +207,11 @@ impl Session {
         self.boards[n.saturating_sub(2)]
     }
 
+    /// The board before decision `i` (0-based), where its events start.
+    pub fn board_before(&self, i: usize) -> Board {
+        self.boards[i.min(self.boards.len().saturating_sub(1))]
+    }
+
     /// The squares changed in the previous turn and in this one so far (moves,
     /// captures, card effects), for marking on the board.
     pub fn recent_squares(&self) -> Bitboard {

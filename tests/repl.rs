@@ -820,3 +820,15 @@ fn undo_takes_a_count() {
     assert!(out.contains("nothing has happened yet"), "{out}");
     assert!(out.contains("'x' is not a count"), "{out}");
 }
+
+/// Hot-seat: the player handed the screen is told what the other's decisions
+/// did since their own last one (it was told on the other player's screen,
+/// which a terminal clears at the hand-over).
+#[test]
+fn hot_seat_tells_the_player_handed_the_screen_what_happened() {
+    let input = "c3-d4\nf6-e5\nquit\n";
+    let (out, stderr, ok) = run(&["--deck", "plain", "--seed", "4", "--dark", "human", "--light", "human"], input);
+    assert!(ok, "{stderr}");
+    assert!(out.contains("Pass to Light, press Enter\nsince your last decision:\n  Dark moves c3-d4\n"), "{out}");
+    assert!(out.contains("Pass to Dark, press Enter\nsince your last decision:\n  Light moves f6-e5\n"), "{out}");
+}

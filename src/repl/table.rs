@@ -147,6 +147,31 @@ impl Repl {
         }
         self.handed_to = Some(p);
         self.redraw();
+        self.tell_since_last(p);
+    }
+
+    /// Hot-seat: what the other player's decisions did since `p` last decided,
+    /// told again in `p`'s frame on `p`'s screen (it was told on the other
+    /// player's before the hand-over, which a terminal clears): their moves,
+    /// their cards, and what began `p`'s turn (a bomb going off).
+    fn tell_since_last(&self, p: Player) {
+        let deciders = self.session.deciders();
+        let since = deciders.iter().rposition(|&d| d == p).map_or(0, |i| i + 1);
+        if since >= deciders.len() {
+            return;
+        }
+        println!("since your last decision:");
+        let content = self.session.engine.content();
+        for i in since..deciders.len() {
+            let (choice, events) = (&self.session.decisions()[i], &self.session.events()[i + 1]);
+            let card = crate::narrate::card_in_play(self.session.events()[..=i].iter().flatten());
+            let mut narrator =
+                crate::narrate::Narrator::new(content, self.session.board_before(i), Some(p)).in_card(card);
+            println!("  {}", self.session.log()[i]);
+            for line in narrator.decision_lines(choice, events) {
+                println!("    * {line}");
+            }
+        }
     }
 
     /// `planet` in hot-seat: the secret of the player the screen was handed to,

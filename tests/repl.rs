@@ -832,3 +832,27 @@ fn hot_seat_tells_the_player_handed_the_screen_what_happened() {
     assert!(out.contains("Pass to Light, press Enter\nsince your last decision:\n  Dark moves c3-d4\n"), "{out}");
     assert!(out.contains("Pass to Dark, press Enter\nsince your last decision:\n  Light moves f6-e5\n"), "{out}");
 }
+
+/// A pair of edges is one answer whichever edge is typed first (Walls).
+#[test]
+fn a_wall_pair_is_read_either_way_round() {
+    use alien_checkers::repl::parse_choice;
+    use alien_checkers::session::Session;
+    for seed in 0..400 {
+        let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.pending().cloned() {
+            if let Some(Choice::Answer(Answer::Edges(pair))) = decision.options.first() {
+                let written = pair.to_string();
+                let (a, b) = written.split_once('+').expect("a+b");
+                let swapped = format!("{b}+{a}");
+                assert_eq!(parse_choice(&session, &swapped), Ok(decision.options[0].clone()), "{swapped}");
+                assert_eq!(parse_choice(&session, &written), Ok(decision.options[0].clone()), "{written}");
+                return;
+            }
+            let pick = &decision.options[(rng.next_u32() as usize) % decision.options.len()];
+            session.apply(pick).unwrap();
+        }
+    }
+    panic!("no random game asked for a pair of edges");
+}

@@ -745,8 +745,11 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
             // Directions and blocks are named as the board is drawn for the decider;
             // the board's own n/e/s/w still work.
             let frame = render::decider_frame(session);
+            // A pair of edges is the same pair written either way round.
+            let typed_pair: Option<crate::kernel::EdgePair> = text.to_ascii_lowercase().parse().ok();
             let wanted = |a: &Answer| match (a, frame.dir(text)) {
                 (Answer::Dir(d), Some(typed)) => *d == typed,
+                (Answer::Edges(pair), _) if typed_pair.is_some() => Some(*pair) == typed_pair,
                 _ => a.to_string().eq_ignore_ascii_case(text),
             };
             let block = text.parse().ok().and_then(|corner| frame.block_from_corner(corner));

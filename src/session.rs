@@ -243,6 +243,17 @@ impl Session {
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.decider();
         let secret = self.answers_in_secret();
+        // A 2×2 block is named as it was asked: by its square drawn lower left
+        // for the decider (narrate::Frame), not by its a1-most square.
+        let block_corner = match (&self.state.step, choice) {
+            (Step::Resolving(r), Choice::Answer(crate::game::Answer::Square(anchor)))
+                if r.question.kind == crate::game::QuestionKind::Block =>
+            {
+                let frame = crate::narrate::Frame { viewer: who, orientation: self.state.board.orientation() };
+                Some(frame.block_corner(*anchor))
+            }
+            _ => None,
+        };
         self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
         self.pending = self.state.pending(&self.engine);
         self.changes += 1;
@@ -251,7 +262,10 @@ impl Session {
         self.decisions.push(choice.clone());
         self.deciders.push(who);
         self.digests.push(self.state.digest());
-        let line = self.describe(who, secret, choice);
+        let line = match block_corner {
+            Some(corner) if !secret => format!("{who} answers {corner}"),
+            _ => self.describe(who, secret, choice),
+        };
         self.log.push(line.clone());
         Ok(line)
     }

@@ -856,3 +856,29 @@ fn a_wall_pair_is_read_either_way_round() {
     }
     panic!("no random game asked for a pair of edges");
 }
+
+/// The log (the panel's `last:` line) names a 2×2 block as it was asked: by its
+/// square drawn lower left for the decider, also on a turned board.
+#[test]
+fn the_log_names_a_block_as_the_decider_saw_it() {
+    use alien_checkers::session::Session;
+    for seed in 0..600 {
+        let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.pending().cloned() {
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            let block = matches!(&session.state().step, Step::Resolving(r) if r.question.kind == QuestionKind::Block);
+            let orientation = session.state().board.orientation();
+            if let (true, Choice::Answer(Answer::Square(anchor))) = (block, &pick)
+                && orientation.forward(Player::Dark) != alien_checkers::kernel::Dir::N
+            {
+                let frame = Frame { viewer: decision.player, orientation };
+                let line = session.apply(&pick).unwrap();
+                assert_eq!(line, format!("{} answers {}", decision.player, frame.block_corner(*anchor)));
+                return;
+            }
+            session.apply(&pick).unwrap();
+        }
+    }
+    panic!("no random game asked for a block on a turned board");
+}

@@ -1434,3 +1434,61 @@ fn a_run_that_takes_seconds_of_unmetered_work_is_stopped() {
     assert!(start.elapsed() < std::time::Duration::from_secs(60), "{:?}", start.elapsed());
     engine_still_works(&engine);
 }
+
+/// A second attack round on the fixes: empty repeats, lengths from `__len`,
+/// `%b` and back references, `[^]…]` sets, and closing the hidden main thread.
+#[test]
+fn the_second_round_of_unmetered_work_is_charged_too() {
+    let empty_rep = "function play(ctx)\n  string.rep('', math.maxinteger)\nend";
+    let method_rep = "function play(ctx)\n  ('').rep('', 1 << 40)\nend";
+    let long_len = "function play(ctx)\n  local t = setmetatable({}, { __len = function() return math.maxinteger - 1 end,\n\
+        __index = {}, __newindex = {} })\n  table.insert(t, 1, 'x')\nend";
+    let balanced = "function play(ctx)\n  local s = ('a'):rep(100000)\n  string.find(s, '%bab')\nend";
+    let negated = "function play(ctx)\n  local s = ('b'):rep(2235)\n  local p = '[^]' .. ('a'):rep(250) .. ']*x'\n\
+        for i = 1, 16 do string.find(s, p) end\nend";
+    let close_main = "function play(ctx)\n  coroutine.close(coroutine.running())\nend";
+    let cards = [
+        ("empty_rep", empty_rep, "ran too long"),
+        ("method_rep", method_rep, "ran too long"),
+        ("long_len", long_len, "ran too long"),
+        ("balanced", balanced, "too costly"),
+        ("negated", negated, "too costly"),
+        ("close_main", close_main, "cannot close a running coroutine"),
+    ];
+    let sources: Vec<(&str, &str)> = cards.iter().map(|&(id, src, _)| (id, src)).chain([GOOD_CARD]).collect();
+    let engine = engine(&sources, &[]);
+    for (id, _, said) in cards {
+        let start = std::time::Instant::now();
+        let m = failure(&engine, id);
+        assert!(m.contains(said), "{id}: {m}");
+        // Not a timing test: each of these ran for minutes or for ever.
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "{id}: {:?}", start.elapsed());
+    }
+    engine_still_works(&engine);
+}
+
+/// What `pairs` costs does not depend on the hash seed of the Lua state (each
+/// engine's differs): the smallest budget a check needs is the same in fresh
+/// engines.
+#[test]
+fn what_pairs_costs_is_the_same_in_every_engine() {
+    let keys = "function check(ctx, player)\n  local t = {}\n\
+        for i = 1, 1500 do t['k' .. ((i * 7919) % 1501)] = i end\n\
+        local n = 0\n  for k in pairs(t) do n = n + 1 end\n  return n > 0\nend";
+    let never = "function check(ctx, player) return false end";
+    let smallest = || {
+        let mut engine = engine(&[GOOD_CARD], &[("keys", keys), ("never", never)]);
+        engine.set_accelerators(alien_checkers::script::Accelerators { resume: false, memo: false });
+        let state = at_card_step(&engine);
+        let planet = engine.content().planet_id("keys").unwrap();
+        let (mut low, mut high) = (1_000u64, 2_000_000u64);
+        while high - low > 1 {
+            let mid = (low + high) / 2;
+            engine.set_budgets(alien_checkers::script::Budgets { check: mid, ..Default::default() });
+            if engine.check_planet(&state, planet, Player::Dark).is_ok() { high = mid } else { low = mid }
+        }
+        high
+    };
+    let budgets: Vec<u64> = (0..4).map(|_| smallest()).collect();
+    assert!(budgets.iter().all(|&b| b == budgets[0]), "{budgets:?}");
+}

@@ -23,19 +23,28 @@ local function guard(name, s, p)
   if type(s) ~= "string" and type(s) ~= "number" then return end
   if type(p) ~= "string" then return end
   if #p > 256 then error(name .. ": pattern longer than 256 characters", 3) end
+  -- `q` counts what can make the matcher go back over the subject: the
+  -- quantifiers, `%b` (it scans to the end for every start) and back
+  -- references (`%1`). A set is read as Lua reads it: a `]` right after `[`
+  -- or `[^` belongs to the set.
   local q, i, widest, set_start = 0, 1, 1, nil
   while i <= #p do
     local c = sub(p, i, i)
     if c == "%" then
+      local class = sub(p, i + 1, i + 1)
+      if set_start == nil and (class == "b" or find(class, "^%d$")) then q = q + 1 end
       i = i + 2
+    elseif set_start == nil and c == "[" then
+      set_start = i
+      i = i + 1
+      if sub(p, i, i) == "^" then i = i + 1 end
+      if sub(p, i, i) == "]" then i = i + 1 end
+    elseif set_start ~= nil and c == "]" then
+      if i - set_start > widest then widest = i - set_start end
+      set_start = nil
+      i = i + 1
     else
-      if set_start == nil and c == "[" then
-        set_start = i
-      elseif set_start ~= nil and c == "]" and i > set_start + 1 then
-        if i - set_start > widest then widest = i - set_start end
-        set_start = nil
-      end
-      if c == "*" or c == "+" or c == "-" or c == "?" then q = q + 1 end
+      if set_start == nil and (c == "*" or c == "+" or c == "-" or c == "?") then q = q + 1 end
       i = i + 1
     end
   end
@@ -70,7 +79,8 @@ local function length(s) return type(s) == "string" and #s or 0 end
 local function first_length(s) return length(s) end
 local function result_length(s, n, sep)
   if type(n) ~= "number" or n < 1 then return 0 end
-  return (length(s) + length(sep)) * n
+  -- Each copy costs a step even when it is empty (`rep('', huge)` loops).
+  return (length(s) + length(sep) + 1) * n
 end
 local function all_lengths(...)
   local total = 0
@@ -128,7 +138,8 @@ local function merge_sort(t, less)
   for i = 1, n do t[i] = from[i] end
 end
 local function range(i, j) return (type(i) == "number" and type(j) == "number" and j >= i) and (j - i + 1) or 0 end
-local function size(t) return type(t) == "table" and rawlen(t) or 0 end
+-- A table's length as the C functions take it: `#`, which may call `__len`.
+local function size(t) return type(t) == "table" and #t or 0 end
 local script_table = {
   concat = function(t, sep, i, j)
     charge(range(i or 1, j or size(t)) * (1 + length(sep)) / 16)
@@ -157,14 +168,6 @@ local script_table = {
 -- pairs in a fixed order (numbers, then strings, then booleans), so that no
 -- script depends on Lua's seeded hash order.
 local rawnext, tsort = next, table.sort
-local rank = { number = 1, string = 2, boolean = 3 }
-local function key_less(a, b)
-  local ta, tb = type(a), type(b)
-  if ta ~= tb then return (rank[ta] or 4) < (rank[tb] or 4) end
-  if ta == "number" or ta == "string" then return a < b end
-  if ta == "boolean" then return (not a) and b end
-  error("pairs: a table with " .. ta .. " keys has no fixed order; keep such values in a list", 3)
-end
 -- The tables behind the read-only proxies scripts see (the libraries and ctx,
 -- filled below), so that pairs over a proxy lists what it reads through to.
 local PROXIED = {}
@@ -174,6 +177,36 @@ local BASE_NAMES = {}
 local function is_env(t)
   return rawget(t, "_G") == t and getmetatable(t) == "locked"
 end
+-- The keys in the fixed order, sorted without a Lua comparator: Lua's own
+-- `<` in C for numbers and for strings, so that the instructions a `pairs`
+-- costs do not depend on the order `next` gives the keys in (which follows a
+-- hash seed that differs from one Lua state to the next).
+local function sorted_keys(keys)
+  local numbers, strings, falses, trues = {}, {}, 0, 0
+  for i = 1, #keys do
+    local k = keys[i]
+    local kind = type(k)
+    if kind == "number" then
+      numbers[#numbers + 1] = k
+    elseif kind == "string" then
+      strings[#strings + 1] = k
+    elseif k == false then
+      falses = 1
+    elseif k == true then
+      trues = 1
+    else
+      error("pairs: a table with " .. kind .. " keys has no fixed order; keep such values in a list", 3)
+    end
+  end
+  tsort(numbers)
+  tsort(strings)
+  local out = numbers
+  for i = 1, #strings do out[#out + 1] = strings[i] end
+  if falses == 1 then out[#out + 1] = false end
+  if trues == 1 then out[#out + 1] = true end
+  return out
+end
+
 local function sorted_pairs(t)
   -- The iterator reads through a proxy to what it hides, but hands back the
   -- proxy itself as `pairs`' second value, never the table behind it.
@@ -186,7 +219,7 @@ local function sorted_pairs(t)
       if rawget(t, k) == nil then keys[#keys + 1] = k end
     end
   end
-  tsort(keys, key_less)
+  keys = sorted_keys(keys)
   local i = 0
   return function()
     i = i + 1
@@ -321,6 +354,13 @@ end
 script_coroutine.wrap = function(f)
   charge(HOOK_EVERY)
   return co_wrap(f)
+end
+-- Scripts see the main thread in place of the engine's coroutine; neither is
+-- theirs to close.
+local co_close = coroutine.close
+script_coroutine.close = function(co)
+  if co == MAIN or co == RUN[1] then error("cannot close a running coroutine", 2) end
+  return co_close(co)
 end
 
 -- The value `ask_*` return when the run must stop for an answer (the host has

@@ -201,15 +201,16 @@ impl Session {
         GameState::new(&self.engine.content().setup(), self.seed).board
     }
 
-    /// The board the last decision started from.
-    pub fn board_before_last(&self) -> Board {
-        let n = self.boards.len();
-        self.boards[n.saturating_sub(2)]
-    }
-
-    /// The board before decision `i` (0-based), where its events start.
-    pub fn board_before(&self, i: usize) -> Board {
-        self.boards[i.min(self.boards.len().saturating_sub(1))]
+    /// What decision `i` (0-based) did, one line per event, as `viewer` is told
+    /// it (narrate.rs): from the board it started on, knowing the card in play.
+    pub fn told(&self, i: usize, viewer: Player) -> Vec<String> {
+        let (Some(choice), Some(events)) = (self.decisions.get(i), self.events.get(i + 1)) else { return Vec::new() };
+        // `events[0]` is the deal's, so the events before decision `i` are `..=i`.
+        let card = crate::narrate::card_in_play(self.events[..=i].iter().flatten());
+        let before = self.boards[i];
+        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer))
+            .in_card(card)
+            .decision_lines(choice, events)
     }
 
     /// The squares changed in the previous turn and in this one so far (moves,

@@ -88,19 +88,20 @@ impl ContentRoot {
     /// This root as an absolute path, when it is not the shipped content (which
     /// every copy of the program finds by itself): what a save records.
     pub fn outside_shipped(&self) -> Option<PathBuf> {
-        let here = if self.0.as_os_str().is_empty() { Path::new(".") } else { &self.0 };
-        let absolute = std::fs::canonicalize(here).ok()?;
+        let absolute = self.absolute().ok()?;
         let shipped = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).ok();
         (shipped.as_ref() != Some(&absolute)).then_some(absolute)
     }
 
     /// Whether two roots name the same folder (`.` and its absolute path alike).
     pub fn same_folder(&self, other: &ContentRoot) -> bool {
-        let absolute = |r: &ContentRoot| {
-            let here = if r.0.as_os_str().is_empty() { Path::new(".") } else { &r.0 };
-            std::fs::canonicalize(here).unwrap_or_else(|_| here.to_path_buf())
-        };
+        let absolute = |r: &ContentRoot| r.absolute().unwrap_or_else(|_| r.0.clone());
         absolute(self) == absolute(other)
+    }
+
+    /// This root as a canonical path (the current folder for the empty path).
+    fn absolute(&self) -> std::io::Result<PathBuf> {
+        std::fs::canonicalize(if self.0.as_os_str().is_empty() { Path::new(".") } else { &self.0 })
     }
 
     /// The content root a deck path lies in: the folder holding its `cards/decks/`.

@@ -457,21 +457,14 @@ impl Repl {
     /// Tells the last decision (`line`, then `tag`) and what it did, one line per
     /// event, in the seated player's frame.
     fn tell_last(&self, line: &str, tag: &str) {
-        let (Some(choice), Some(events)) = (self.session.decisions().last(), self.session.events().last()) else {
-            return;
-        };
-        let before = self.session.board_before_last();
+        let Some(last) = self.session.decisions().len().checked_sub(1) else { return };
         // Hot-seat: the screen is still the decider's until it is handed over.
         let viewer = match self.session.deciders().last() {
             Some(&decider) if self.hot_seat() => decider,
             _ => self.view().viewer,
         };
         println!("{line}{tag}");
-        let earlier = &self.session.events()[..self.session.events().len() - 1];
-        let card = crate::narrate::card_in_play(earlier.iter().flatten());
-        let mut narrator =
-            crate::narrate::Narrator::new(self.session.engine.content(), before, Some(viewer)).in_card(card);
-        for line in narrator.decision_lines(choice, events) {
+        for line in self.session.told(last, viewer) {
             println!("  * {line}");
         }
     }

@@ -161,14 +161,9 @@ impl Repl {
             return;
         }
         println!("since your last decision:");
-        let content = self.session.engine.content();
         for i in since..deciders.len() {
-            let (choice, events) = (&self.session.decisions()[i], &self.session.events()[i + 1]);
-            let card = crate::narrate::card_in_play(self.session.events()[..=i].iter().flatten());
-            let mut narrator =
-                crate::narrate::Narrator::new(content, self.session.board_before(i), Some(p)).in_card(card);
             println!("  {}", self.session.log()[i]);
-            for line in narrator.decision_lines(choice, events) {
+            for line in self.session.told(i, p) {
                 println!("    * {line}");
             }
         }

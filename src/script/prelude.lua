@@ -76,7 +76,6 @@ local function charged(f, size)
   end
 end
 local function length(s) return type(s) == "string" and #s or 0 end
-local function first_length(s) return length(s) end
 local function result_length(s, n, sep)
   if type(n) ~= "number" or n < 1 then return 0 end
   -- Each copy costs a step even when it is empty (`rep('', huge)` loops).
@@ -88,12 +87,12 @@ local function all_lengths(...)
   return total
 end
 for _, name in ipairs({ "upper", "lower", "reverse", "byte", "sub" }) do
-  string[name] = charged(string[name], first_length)
+  string[name] = charged(string[name], length)
 end
 string.rep = charged(string.rep, result_length)
 string.char = charged(string.char, function(...) return select("#", ...) end)
 for _, name in ipairs({ "len", "codepoint", "offset" }) do
-  utf8[name] = charged(utf8[name], first_length)
+  utf8[name] = charged(utf8[name], length)
 end
 utf8.char = charged(utf8.char, function(...) return select("#", ...) end)
 local raw_concat, raw_move, raw_insert, raw_remove, raw_unpack =

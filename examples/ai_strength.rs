@@ -1,4 +1,4 @@
-//! Strength and speed of the computer opponent (issue 5), for README figures.
+//! Strength and speed of the computer opponent, for README figures.
 //!
 //! ```text
 //! cargo run --release --example ai_strength -- --rules plain --a normal --b random --games 200

@@ -1,4 +1,4 @@
-//! Saves (the session issue, item 1): written atomically, so a write that fails
+//! Saves: written atomically, so a write that fails
 //! halfway leaves the old save whole; truncated, corrupt, hand-edited and
 //! newer-version files are refused with a clear error and change nothing; a save
 //! whose scripts changed loads, names the changed files and says where the game
@@ -16,7 +16,7 @@ use alien_checkers::game::Choice;
 use alien_checkers::kernel::Player;
 use alien_checkers::session::{Record, SAVE_VERSION, Session, read_record, write_atomically};
 
-mod common;
+use crate::common;
 use common::repo;
 
 /// A fresh, empty folder for one test.

@@ -1,9 +1,6 @@
 //! Helpers shared by the integration tests: boards read from diagrams, compared
 //! as diagrams, and move lists as sorted text.
 
-// Each test crate uses its own subset of these helpers.
-#![allow(dead_code)]
-
 use alien_checkers::diagram;
 use alien_checkers::kernel::Unrecorded;
 use alien_checkers::kernel::{Bitboard, Board, Crowning, Edge, EdgePair, Player, Square, Supply, legal_moves};

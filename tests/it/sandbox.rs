@@ -1,4 +1,4 @@
-//! Hostile scripts (ENGINEERING.md "Safety of scripts"; the scripts issue): each is
+//! Hostile scripts (ENGINEERING.md "Safety of scripts"): each is
 //! stopped or refused with a clear message naming the card and `file:line`, and
 //! the game state is exactly as before.
 
@@ -7,7 +7,7 @@ use alien_checkers::game::{CardHost, Choice, GameError, GameState, Step};
 use alien_checkers::kernel::Player;
 use alien_checkers::script::ScriptEngine;
 
-mod common;
+use crate::common;
 
 /// A content root with the given cards, two planets running `planet`, and a deck
 /// `test` holding them all.

@@ -5,7 +5,7 @@
 //! Decisions are picked uniformly among the pending options by a seeded
 //! ChaCha8 generator, so every failure names a seed that reproduces it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -10,7 +10,7 @@ use alien_checkers::game::{Answer, CardHost, CardId, Choice, GameState, PlanetId
 use alien_checkers::kernel::Player;
 use alien_checkers::script::{Accelerators, ScriptEngine, ShortcutsTaken};
 
-mod common;
+use crate::common;
 
 fn shipped(deck: &str, resume: bool) -> ScriptEngine {
     let mut engine =

@@ -1,4 +1,4 @@
-//! `simulate` (the AI issue): the report depends on the seed only, not on the
+//! `simulate`: the report depends on the seed only, not on the
 //! number of worker threads, and it counts what it claims to count.
 
 use alien_checkers::content::ContentRoot;

@@ -1,4 +1,4 @@
-//! Whole sessions piped into the `alien-checkers` binary (the REPL issue): games to
+//! Whole sessions piped into the `alien-checkers` binary: games to
 //! a win, against the computer, save/quit/load, undo, bad input of every kind.
 
 use std::process::{Command, Stdio};
@@ -11,7 +11,7 @@ use alien_checkers::kernel::Player;
 use alien_checkers::narrate::Frame;
 use alien_checkers::script::ScriptEngine;
 
-mod common;
+use crate::common;
 
 /// Runs the binary with `args`, feeding `input`; returns (stdout, stderr, success).
 /// Runs in a scratch folder, so that `quit`'s autosave lands there (the

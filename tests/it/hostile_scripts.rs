@@ -1,4 +1,4 @@
-//! Hostile scripts beyond tests/sandbox.rs (the session issue, item 3): every way
+//! Hostile scripts beyond tests/sandbox.rs: every way
 //! a script could reach outside its sandbox, reach another script, change the game
 //! from a read-only check, or make the game depend on something other than the
 //! state and the answers. Each is refused with a short message, and the game and
@@ -16,7 +16,7 @@ use alien_checkers::kernel::Unrecorded;
 use alien_checkers::kernel::{Bitboard, Player};
 use alien_checkers::script::{MEMORY_LIMIT, ScriptEngine};
 
-mod common;
+use crate::common;
 
 /// A content root holding `cards` and `planets` (id, Lua source) and a deck `test`.
 fn content(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ContentRoot {
@@ -784,7 +784,7 @@ fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_inta
         // A table that holds itself, as the spec and as the rules.
         ("cyclic", "local t = { lasts = 1 }\n  t.moves = t\n  ctx:add_effect(t)", "pawns_step_back, closed"),
         ("too_many", "for i = 1, 17 do ctx:add_effect{ lasts = 1, moves = { closed = { 'd4' } } } end", "at most 16"),
-        // Issue 11: an effect's data is plain values, bounded in size and depth.
+        // an effect's data is plain values, bounded in size and depth.
         (
             "huge_data",
             "local d = {}\n  for i = 1, 100000 do d['k' .. i] = i end\n  ctx:add_effect{ lasts = 1, data = d }",
@@ -1302,7 +1302,7 @@ fn a_log_line_names_the_players_for_both_readers() {
     assert_eq!(run.log, ["Dark plays against Light; {other} stays"]);
 }
 
-// ---- holes found by an attack review (session 12), each closed ----
+// ---- holes found by an attack review, each closed ----
 
 /// `pairs` over a read-only proxy gives the proxy back, never the library or
 /// `ctx` table behind it, so no card can change them for the next run.

@@ -13,7 +13,7 @@ use alien_checkers::ai::Recall;
 use alien_checkers::game::{CardHost, Choice, Event, EventLog, GameRng, GameState, Inputs, PlanetId, Resolution};
 use alien_checkers::script::ScriptEngine;
 
-mod common;
+use crate::common;
 use common::repo;
 
 /// `state` with the hidden parts changed: the draw pile in another order, other

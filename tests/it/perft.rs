@@ -4,7 +4,7 @@ use alien_checkers::plain::{Position, perft};
 
 #[test]
 fn perft_data_file() {
-    let text = include_str!("data/perft.txt");
+    let text = include_str!("../data/perft.txt");
     let mut position: Option<Position> = None;
     let mut name = String::new();
     let mut checked = 0;

@@ -4,7 +4,7 @@
 //! after a save and a load; and a checker leaves the board only with an event
 //! that says so.
 
-mod common;
+use crate::common;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};

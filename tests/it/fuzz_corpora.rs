@@ -3,7 +3,7 @@
 //! the seed corpora as regression tests and covers the targets on machines
 //! without cargo-fuzz (README.md, "Fuzzing").
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 #[allow(dead_code)]
 mod checks;
 

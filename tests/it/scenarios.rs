@@ -5,7 +5,7 @@
 use alien_checkers::content::ContentRoot;
 use alien_checkers::scenario::{find_files, run_file};
 
-mod common;
+use crate::common;
 
 /// A diagram, indented for a YAML block, of Dark's pawn on c3 and Light's on h8,
 /// with `more` (rank, cells) rows drawn instead of empty ones.

@@ -3,7 +3,7 @@
 //! outright, and a script's syntax error is reported once with its line and
 //! column. Also: an overlong input line is refused without being echoed whole.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! Hostile data (the session issue, item 4): manifests with duplicate keys, wrong
+//! Hostile data: manifests with duplicate keys, wrong
 //! types, alias bombs, enormous or deeply nested documents, unknown card ids, a
 //! deck with no cards, missing scripts; malformed FEN and command lines. Each gets
 //! a clear message naming the file and the line where the problem is — never a

@@ -1,4 +1,4 @@
-//! Determinism as a tested property (the session issue, item 2): the same seed and
+//! Determinism as a tested property: the same seed and
 //! decisions give the same state digest and the same event log (the session's
 //! log) in a fresh process, after save and load, and after `reload` with
 //! unchanged scripts. Fresh processes differ in everything that must not matter:
@@ -14,7 +14,7 @@ use alien_checkers::game::{Choice, Step};
 use alien_checkers::kernel::Player;
 use alien_checkers::session::{Session, read_record};
 
-mod common;
+use crate::common;
 use common::repo;
 
 fn scratch(name: &str) -> PathBuf {
@@ -151,7 +151,7 @@ fn save_and_load_keep_the_digest_and_the_log() {
     }
 }
 
-/// Issue 11: a game saved while a trigger's question waits (Vengeance asks its
+/// a game saved while a trigger's question waits (Vengeance asks its
 /// owner in the opponent's turn) loads, in this process and a fresh one, to the
 /// same state, the same question and the same game played on.
 #[test]

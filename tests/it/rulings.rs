@@ -6,7 +6,7 @@
 //! `##` the monolith, walls as `DDDD`/`LLLL` in a rule and `D`/`L` for a `|`.
 //! A board read from a diagram has each reserve holding the pieces not drawn.
 
-mod common;
+use crate::common;
 
 use alien_checkers::game::{BlankCards, CardId, Choice, Constraint, GameError, GameState, Setup, Step};
 use alien_checkers::kernel::{

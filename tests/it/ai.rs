@@ -1,4 +1,4 @@
-//! The computer opponent (issue 5): it never reads hidden information, it
+//! The computer opponent: it never reads hidden information, it
 //! answers every kind of question a card can ask, and it beats the baseline.
 
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use alien_checkers::kernel::{Bitboard, Dir, Edge, EdgePair, Player, Side as Edge
 use alien_checkers::kernel::{Removal, Unrecorded};
 use alien_checkers::script::ScriptEngine;
 
-mod common;
+use crate::common;
 
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
@@ -452,7 +452,7 @@ fn levels_grow_in_budget_and_only_interactive_play_is_timed() {
     assert!(easy.temperature > 0.0 && normal.temperature == 0.0 && hard.temperature == 0.0, "noise at easy only");
     assert!([&easy, &normal, &hard].iter().all(|c| c.time_limit.is_none()), "levels replay from a seed");
     let capped = SearchConfig::interactive(Level::Normal);
-    assert!(capped.time_limit.is_some_and(|t| t <= Duration::from_secs(1)), "issue 5: normal within a second");
+    assert!(capped.time_limit.is_some_and(|t| t <= Duration::from_secs(1)), "normal within a second");
     assert_eq!(SearchConfig { time_limit: None, ..capped }, normal);
 }
 

@@ -1,5 +1,5 @@
 //! Whole random games with the shipped decks, every card and planet script live
-//! (the scripts issue): the kernel's invariants hold after every decision, states
+//!: the kernel's invariants hold after every decision, states
 //! round-trip through serde, and the same seed and decisions replay the same game.
 
 use rand_chacha::ChaCha8Rng;
@@ -91,7 +91,7 @@ fn random_standard_games_keep_every_invariant() {
     assert!(cards_used > 60 * 10, "cards were really played: {cards_used}");
 }
 
-/// Issue 11: lasting effects, triggers and markers in play keep the kernel's
+/// lasting effects, triggers and markers in play keep the kernel's
 /// invariants after every decision, and the games really use them.
 #[test]
 fn random_nightmare_games_keep_every_invariant() {

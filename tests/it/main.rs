@@ -1,0 +1,24 @@
+//! The integration tests, one test program with a module per area, so that
+//! `cargo test --release` links the library into one binary, not one per file.
+//! Run one area with `cargo test --release --test it <module>::`.
+
+mod common;
+
+mod ai;
+mod content_roots;
+mod determinism;
+mod events;
+mod fuzz_corpora;
+mod hostile_data;
+mod hostile_scripts;
+mod perft;
+mod random_play;
+mod recall;
+mod repl;
+mod rulings;
+mod sandbox;
+mod saves;
+mod scenarios;
+mod script_cache;
+mod scripted_games;
+mod simulate;

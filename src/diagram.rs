@@ -95,10 +95,14 @@ pub fn parse_with(
 ) -> Result<Board, DiagramError> {
     let lines: Vec<(usize, &str)> =
         text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end())).filter(|(_, l)| !l.trim().is_empty()).collect();
-    let indent = lines.iter().map(|(_, l)| l.len() - l.trim_start().len()).min().unwrap_or(0);
+    // The common indent, in ASCII spaces and tabs (one byte each), so that
+    // cutting it off never cuts a character in two (a line indented with
+    // U+3000 keeps that character and is refused as a bad row instead).
+    let ascii_indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let indent = lines.iter().map(|(_, l)| ascii_indent(l)).min().unwrap_or(0);
     let rows: Vec<(usize, &str)> = lines
         .iter()
-        .map(|&(n, l)| (n, &l[indent.min(l.len())..]))
+        .map(|&(n, l)| (n, &l[indent.min(ascii_indent(l))..]))
         .filter(|(_, l)| !l.trim_start().starts_with(|c: char| c.is_ascii_lowercase()))
         .collect();
     let err = |line: usize, message: String| DiagramError { line, message };

@@ -16,3 +16,4 @@ pub mod scenario;
 pub mod script;
 pub mod session;
 pub mod simulate;
+pub mod text;

@@ -36,7 +36,7 @@ use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
     Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, EVENT_KINDS, Effect, Event, EventLog,
-    GameState, Lasting, Moved, Pile, Resolution, Step, check_data,
+    GameState, Lasting, Moved, Pile, Resolution, Step,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -338,7 +338,7 @@ pub fn find_files(paths: &[PathBuf]) -> Vec<PathBuf> {
 pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
     let fail = |name: &str, message: String| Outcome { file: path.into(), name: name.into(), failure: Some(message) };
     let mut problems = Problems::default();
-    let Some(text) = problems.read_text(path) else { return vec![fail("(file)", problems.to_string())] };
+    let Some(text) = problems.read_text(path, None) else { return vec![fail("(file)", problems.to_string())] };
     let file: ScenarioFile = match problem_parse_yaml(&text) {
         Ok(f) => f,
         Err((line, col, message)) => {
@@ -434,20 +434,15 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             LastsSpec::Until { ends_at } if EVENT_KINDS.contains(&ends_at.as_str()) => Lasting::Until(ends_at.clone()),
             LastsSpec::Until { ends_at: until } => return Err(format!("no event is called '{until}'")),
         };
-        check_data(&spec.data)?;
         let affects = spec.affects.unwrap_or(Affected::Owner);
-        state.effect_serial += 1;
         // Made before the scene, so the scene's first turn counts.
-        state.effects.push(Effect {
-            id: state.effect_serial,
-            card,
-            owner: spec.owner,
-            affects,
-            moves,
-            lasts,
-            made: None,
-            data: spec.data.clone(),
-        });
+        let effect =
+            Effect { id: 0, card, owner: spec.owner, affects, moves, lasts, made: None, data: spec.data.clone() };
+        // A scene is held to the rules play keeps (at most 16 effects, each
+        // lasting at least a turn, data within its bounds).
+        state.check_new_effect(&effect)?;
+        state.effect_serial += 1;
+        state.effects.push(Effect { id: state.effect_serial, ..effect });
     }
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;

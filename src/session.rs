@@ -255,8 +255,21 @@ impl Session {
             }
             _ => None,
         };
-        self.state.apply(&self.engine, choice).map_err(|e| e.to_string())?;
-        self.pending = self.state.pending(&self.engine);
+        let before = self.state.clone();
+        let (applied, tripped) = self.engine.within_decision(|| {
+            let applied = self.state.apply(&self.engine, choice);
+            applied.map(|()| self.state.pending(&self.engine))
+        });
+        if let Some(place) = tripped {
+            // Only the refusal may depend on the machine (sandbox.rs).
+            self.state = before;
+            let _ = self.engine.take_errors();
+            return Err(format!(
+                "refused: the scripts of this decision ran longer than {} s ({place}); nothing changed",
+                crate::script::WALL_CLOCK_LIMIT.as_secs()
+            ));
+        }
+        self.pending = applied.map_err(|e| e.to_string())?;
         self.changes += 1;
         self.events.push(self.state.journal.take());
         self.boards.push(self.state.board);
@@ -279,6 +292,7 @@ impl Session {
             Choice::Card(c) => format!("{who} uses {}", self.card_name(*c)),
             Choice::Answer(_) if secret => format!("{who} answers in secret"),
             Choice::Answer(a) => format!("{who} answers {a}"),
+            Choice::GiveUp => format!("{who} gives up this step: every option fails"),
         }
     }
 
@@ -310,12 +324,17 @@ impl Session {
             Choice::Move(_) => text,
             Choice::Card(_) => format!("card {text}"),
             Choice::Answer(_) => format!("answer {text}"),
+            Choice::GiveUp => text,
         }
     }
 
-    /// The pending option written as `text`, if there is one.
+    /// The pending option written as `text`, if there is one (or giving up,
+    /// which is never listed).
     pub fn find_choice(&self, text: &str) -> Option<Choice> {
         let decision = self.pending.as_ref()?;
+        if text == crate::game::GIVE_UP {
+            return Some(Choice::GiveUp);
+        }
         decision.options.iter().find(|c| self.choice_text(c) == text).cloned()
     }
 

@@ -186,7 +186,7 @@ pub fn command_line(data: &[u8]) {
         assert!(decision.options.contains(&choice), "'{text}' read as {choice}, which is not offered");
         let mut state = session.state().clone();
         match state.apply(&session.engine, &choice) {
-            Ok(()) | Err(GameError::CardFailed(_)) => {}
+            Ok(()) | Err(GameError::CardFailed(_) | GameError::EffectFailed { .. }) => {}
             Err(e) => panic!("'{text}' read as {choice}, which was refused: {e}"),
         }
         session.engine.take_errors();

@@ -1,4 +1,4 @@
-//! The `greedy` baseline (issue 5): looks one decision ahead.
+//! The `greedy` baseline: looks one decision ahead.
 
 use std::sync::Arc;
 

@@ -179,8 +179,9 @@ pub fn play_game(
     record
 }
 
-/// Applies `choice`; if the engine refuses it, the first option it accepts.
-/// Returns how many were refused, or the last error when all were.
+/// Applies `choice`; if the engine refuses it, the first option it accepts;
+/// when it refuses every option, gives the step up (every game ends, R10.4).
+/// Returns how many were refused, or the error when even that failed.
 fn apply_or_fallback(
     state: &mut GameState,
     host: &dyn CardHost,
@@ -201,5 +202,5 @@ fn apply_or_fallback(
             }
         }
     }
-    Err(error)
+    state.apply(host, &Choice::GiveUp).map(|()| refused).map_err(|e| format!("{error}; giving up failed too: {e}"))
 }

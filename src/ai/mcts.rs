@@ -30,7 +30,7 @@ pub enum Level {
     /// 150 iterations, and the option played is sampled by visit counts
     /// rather than the best: beatable.
     Easy,
-    /// 1500 iterations on one thread: "challenging but fallible" (issue 5).
+    /// 1500 iterations on one thread: "challenging but fallible".
     Normal,
     /// 10 000 iterations on two threads (root-parallel, given a host factory).
     Hard,
@@ -38,7 +38,7 @@ pub enum Level {
 
 impl Level {
     /// The thinking-time cap for interactive play ([`SearchConfig::interactive`]).
-    /// Issue 5 wants `normal` to decide within a second; the cap leaves room
+    /// `normal` should decide within a second; the cap leaves room
     /// for the work around the search.
     pub fn time_limit(self) -> Duration {
         match self {

@@ -1,4 +1,4 @@
-//! The computer opponent and its baselines (issue 5).
+//! The computer opponent and its baselines.
 //!
 //! Every agent drives the engine's one decision loop (ENGINEERING.md invariant
 //! 2): it is shown a state whose decision is pending and returns one of the

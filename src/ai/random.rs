@@ -1,4 +1,4 @@
-//! The `random` baseline (issue 5): uniform over the pending options.
+//! The `random` baseline: uniform over the pending options.
 
 use crate::game::{CardHost, Choice, GameState};
 

@@ -41,6 +41,16 @@ pub struct ScriptManifest {
     pub secret_answers: bool,
 }
 
+impl ScriptManifest {
+    /// Every text players read, with control characters made visible (text.rs).
+    pub fn make_visible(&mut self) {
+        use crate::text::make_visible;
+        make_visible(&mut self.name);
+        make_visible(&mut self.text);
+        self.rule.iter_mut().chain(self.effect.iter_mut()).chain(self.rulings.iter_mut()).for_each(make_visible);
+    }
+}
+
 /// A marker kind as a card manifest declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,4 +1,4 @@
-//! Marker kinds of a modder's own (issue 11): declared in card manifests
+//! Marker kinds of a modder's own: declared in card manifests
 //! (`markers:`), collected for the deck in the order its cards were loaded, and
 //! handed to the kernel by index (kernel/marks.rs).
 

@@ -240,8 +240,10 @@ impl Content {
     pub fn load_what_can_be(root: &ContentRoot, deck: &str) -> (Option<Content>, Problems) {
         let deck_path = root.deck_path(deck);
         let mut problems = Problems::default();
-        let deck_read: Option<(DeckManifest, String)> = problems.read_yaml_text(&deck_path);
-        let Some((deck_manifest, deck_text)) = deck_read else { return (None, problems) };
+        let deck_read: Option<(DeckManifest, String)> = problems.read_yaml_text(&deck_path, None);
+        let Some((mut deck_manifest, deck_text)) = deck_read else { return (None, problems) };
+        crate::text::make_visible(&mut deck_manifest.name);
+        crate::text::make_visible(&mut deck_manifest.description);
         let mut content = Content {
             root: root.clone(),
             deck_name: deck_path.file_stem().and_then(|s| s.to_str()).unwrap_or(deck).to_string(),
@@ -426,8 +428,11 @@ fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<S
         problems.push(Problem::file(manifest_path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
         return None;
     }
-    let (manifest, text): (ScriptManifest, String) = problems.read_yaml_text(manifest_path)?;
-    let script = problems.read_script(manifest_path, &text, manifest.script.as_deref(), id)?;
+    // A card's or planet's manifest lies in the root's cards/ or planets/.
+    let root = manifest_path.parent().and_then(Path::parent);
+    let (mut manifest, text): (ScriptManifest, String) = problems.read_yaml_text(manifest_path, root)?;
+    manifest.make_visible();
+    let script = problems.read_script(manifest_path, &text, manifest.script.as_deref(), id, root)?;
     Some(ScriptDef { id: id.to_string(), manifest, script, manifest_hash: crate::hash::fnv1a(text.as_bytes()) })
 }
 

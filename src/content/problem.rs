@@ -78,23 +78,14 @@ impl Problems {
         self.push(Problem::at(file, line, column, message));
     }
 
-    /// Reads a file as text, refusing missing, huge or non-UTF-8 files.
-    pub fn read_text(&mut self, path: &Path) -> Option<String> {
-        match std::fs::metadata(path) {
-            Err(e) => {
-                self.push(Problem::file(path, format!("cannot read: {e}")));
-                return None;
-            }
-            Ok(meta) if meta.len() > MAX_FILE_BYTES => {
-                self.push(Problem::file(path, format!("is {} bytes; the limit is {MAX_FILE_BYTES}", meta.len())));
-                return None;
-            }
-            Ok(_) => {}
-        }
-        match std::fs::read_to_string(path) {
+    /// Reads a file as text, refusing missing, huge, special (a FIFO, a
+    /// device) or non-UTF-8 files, and, when `root` is given, files that are
+    /// not inside it once links are followed.
+    pub fn read_text(&mut self, path: &Path, root: Option<&Path>) -> Option<String> {
+        match read_plain_file(path, root) {
             Ok(text) => Some(text),
-            Err(e) => {
-                self.push(Problem::file(path, format!("cannot read: {e}")));
+            Err(message) => {
+                self.push(Problem::file(path, message));
                 None
             }
         }
@@ -102,12 +93,13 @@ impl Problems {
 
     /// Reads and parses a YAML manifest; a parse error becomes a located problem.
     pub fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<T> {
-        self.read_yaml_text(path).map(|(value, _)| value)
+        self.read_yaml_text(path, None).map(|(value, _)| value)
     }
 
-    /// As [`Problems::read_yaml`], also giving the text that was parsed.
-    pub fn read_yaml_text<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(T, String)> {
-        let text = self.read_text(path)?;
+    /// As [`Problems::read_yaml`], also giving the text that was parsed; the
+    /// file must be inside `root` when one is given.
+    pub fn read_yaml_text<T: DeserializeOwned>(&mut self, path: &Path, root: Option<&Path>) -> Option<(T, String)> {
+        let text = self.read_text(path, root)?;
         match parse_yaml(&text) {
             Ok(value) => Some((value, text)),
             Err((line, column, message)) => {
@@ -119,7 +111,14 @@ impl Problems {
 
     /// Reads the script a manifest names (default: `<id>.lua` beside it). A problem
     /// with a script the manifest names is located at its `script:` line.
-    pub fn read_script(&mut self, manifest: &Path, text: &str, named: Option<&str>, id: &str) -> Option<super::Script> {
+    pub fn read_script(
+        &mut self,
+        manifest: &Path,
+        text: &str,
+        named: Option<&str>,
+        id: &str,
+        root: Option<&Path>,
+    ) -> Option<super::Script> {
         let file = named.map_or_else(|| format!("{id}.lua"), str::to_string);
         let refuse = |problems: &mut Problems, message: String| match named {
             Some(_) => problems.at_key(manifest, text, "script", &message),
@@ -134,9 +133,134 @@ impl Problems {
             refuse(self, format!("its script {} is missing", path.display()));
             return None;
         }
-        let source = self.read_text(&path)?;
+        let source = self.read_text(&path, root)?;
         Some(super::Script { path, source })
     }
+}
+
+/// A content file's text: a plain file (not a FIFO, a device or a folder),
+/// inside `root` once links are followed when a root is given, at most
+/// [`MAX_FILE_BYTES`] long as read (a file's size on disk may say 0, as
+/// /proc's do), in UTF-8.
+pub fn read_plain_file(path: &Path, root: Option<&Path>) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() { "a folder" } else { "a special file (a FIFO, a socket or a device)" };
+        return Err(format!("is {kind}, not a plain file"));
+    }
+    if let Some(root) = root {
+        // A relative root may be empty: the current folder.
+        let root = if root.as_os_str().is_empty() { Path::new(".") } else { root };
+        let real = std::fs::canonicalize(path).map_err(|e| format!("cannot read: {e}"))?;
+        let real_root = std::fs::canonicalize(root).map_err(|e| format!("cannot read its content root: {e}"))?;
+        if !real.starts_with(&real_root) {
+            return Err(format!(
+                "is a link to {}, outside the content root {}; content files must lie inside it",
+                real.display(),
+                real_root.display()
+            ));
+        }
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!("is more than {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}"));
+    }
+    String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_string())
+}
+
+/// Most bytes a YAML file may stand for once its aliases are expanded: an
+/// alias repeats its anchor's whole node, so a small file can stand for
+/// gigabytes. Counted on serde_yaml's events before any value is built.
+pub const MAX_EXPANDED_BYTES: usize = 4 * MAX_FILE_BYTES as usize;
+
+/// Whether the YAML text, with its aliases expanded, stays within
+/// [`MAX_EXPANDED_BYTES`]: a visit of every node that builds nothing.
+fn expansion_within_bound(text: &str) -> Result<(), (usize, usize, String)> {
+    use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+
+    struct Count<'a>(&'a std::cell::Cell<usize>);
+    impl Count<'_> {
+        fn add<E: serde::de::Error>(&self, bytes: usize) -> Result<(), E> {
+            self.0.set(self.0.get() + bytes + 1);
+            if self.0.get() > MAX_EXPANDED_BYTES {
+                return Err(E::custom(format!(
+                    "with its aliases expanded the file stands for more than {MAX_EXPANDED_BYTES} bytes"
+                )));
+            }
+            Ok(())
+        }
+    }
+    impl<'de> serde::de::DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any YAML")
+        }
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+            self.add(0)
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+            self.add(v.len())
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+            self.add(0)
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+            self.add(0)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.add::<A::Error>(0)?;
+            while seq.next_element_seed(Count(self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.add::<A::Error>(0)?;
+            while map.next_key_seed(Count(self.0))?.is_some() {
+                map.next_value_seed(Count(self.0))?;
+            }
+            Ok(())
+        }
+        fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+            use serde::de::VariantAccess;
+            let ((), variant) = data.variant_seed(Count(self.0))?;
+            variant.newtype_variant_seed(Count(self.0))
+        }
+    }
+    let total = std::cell::Cell::new(0);
+    let mut documents = serde_yaml::Deserializer::from_str(text);
+    if let Some(document) = documents.next()
+        && let Err(e) = serde::de::DeserializeSeed::deserialize(Count(&total), document)
+    {
+        let message = e.to_string();
+        if message.contains("aliases expanded") {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            return Err((line, column, message.split(" at line ").next().unwrap_or(&message).to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// Most `[` and `{` a YAML file may hold. libyaml's flow parsing costs time in
@@ -171,6 +295,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
     if let Some(problem) = too_many_openings(text) {
         return Err(problem);
     }
+    expansion_within_bound(text)?;
     serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
         let message = e.to_string();

@@ -1,4 +1,4 @@
-//! An effect's own data (issue 11): plain values a script keeps between the runs
+//! An effect's own data: plain values a script keeps between the runs
 //! of its handlers — booleans, integers, text, lists and string-keyed tables —
 //! bounded in size and depth so that saving, hashing and copying it stay cheap.
 
@@ -10,8 +10,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_DATA_VALUES: usize = 256;
 /// Deepest nesting of lists and tables.
 pub const MAX_DATA_DEPTH: usize = 8;
-/// Longest text.
+/// Longest text, and longest key.
 pub const MAX_TEXT_BYTES: usize = 256;
+/// Most bytes of text in one effect's data, keys and texts together.
+pub const MAX_DATA_BYTES: usize = 4096;
 
 /// One plain value.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -29,27 +31,60 @@ pub type Data = BTreeMap<String, Datum>;
 
 /// Checks the bounds above; the message says which one is broken.
 pub fn check_data(data: &Data) -> Result<(), String> {
-    let mut count = 0;
-    for value in data.values() {
-        check_datum(value, 1, &mut count)?;
+    let mut tally = Tally::default();
+    for (key, value) in data {
+        tally.text(key)?;
+        check_datum(value, 1, &mut tally)?;
     }
     Ok(())
 }
 
-fn check_datum(value: &Datum, depth: usize, count: &mut usize) -> Result<(), String> {
-    *count += 1;
-    if *count > MAX_DATA_VALUES {
-        return Err(format!("an effect's data holds at most {MAX_DATA_VALUES} values"));
+/// What one effect's data has used of its bounds so far.
+#[derive(Default)]
+pub struct Tally {
+    values: usize,
+    bytes: usize,
+}
+
+impl Tally {
+    /// Counts one more value.
+    pub fn value(&mut self) -> Result<(), String> {
+        self.values += 1;
+        if self.values > MAX_DATA_VALUES {
+            return Err(format!("an effect's data holds at most {MAX_DATA_VALUES} values"));
+        }
+        Ok(())
     }
+
+    /// Counts a key or a text of `text.len()` bytes.
+    pub fn text(&mut self, text: &str) -> Result<(), String> {
+        self.bytes_of(text.len())
+    }
+
+    pub fn bytes_of(&mut self, bytes: usize) -> Result<(), String> {
+        if bytes > MAX_TEXT_BYTES {
+            return Err(format!("a text or key in an effect's data is at most {MAX_TEXT_BYTES} bytes"));
+        }
+        self.bytes += bytes;
+        if self.bytes > MAX_DATA_BYTES {
+            return Err(format!("an effect's data holds at most {MAX_DATA_BYTES} bytes of keys and texts"));
+        }
+        Ok(())
+    }
+}
+
+fn check_datum(value: &Datum, depth: usize, tally: &mut Tally) -> Result<(), String> {
+    tally.value()?;
     if depth > MAX_DATA_DEPTH {
         return Err(format!("an effect's data nests at most {MAX_DATA_DEPTH} tables deep"));
     }
     match value {
-        Datum::Text(t) if t.len() > MAX_TEXT_BYTES => {
-            Err(format!("a text in an effect's data is at most {MAX_TEXT_BYTES} bytes"))
-        }
-        Datum::List(items) => items.iter().try_for_each(|v| check_datum(v, depth + 1, count)),
-        Datum::Table(entries) => entries.values().try_for_each(|v| check_datum(v, depth + 1, count)),
+        Datum::Text(t) => tally.text(t),
+        Datum::List(items) => items.iter().try_for_each(|v| check_datum(v, depth + 1, tally)),
+        Datum::Table(entries) => entries.iter().try_for_each(|(k, v)| {
+            tally.text(k)?;
+            check_datum(v, depth + 1, tally)
+        }),
         _ => Ok(()),
     }
 }

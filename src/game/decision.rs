@@ -80,6 +80,10 @@ pub enum Choice {
     Card(CardId),
     /// An answer to the question of the card being resolved.
     Answer(Answer),
+    /// Give up the pending step because every one of its options fails
+    /// ([`crate::game::GameState::give_up`]). Never among a decision's
+    /// options; refused while any option works.
+    GiveUp,
 }
 
 impl fmt::Display for Choice {
@@ -88,9 +92,13 @@ impl fmt::Display for Choice {
             Choice::Move(m) => write!(f, "{m}"),
             Choice::Card(c) => write!(f, "card #{}", c.0),
             Choice::Answer(a) => write!(f, "{a}"),
+            Choice::GiveUp => f.write_str(GIVE_UP),
         }
     }
 }
+
+/// How [`Choice::GiveUp`] is written in saves and the log.
+pub const GIVE_UP: &str = "give up";
 
 /// What the game waits for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -1,5 +1,5 @@
 //! Lasting effects: what a card's script leaves in force after it resolves
-//! (issue 11). An effect is plain data in the game state — saved, hashed in the
+//!. An effect is plain data in the game state — saved, hashed in the
 //! digest and replayed like everything else — and while it lasts it changes
 //! the move rules through the kernel ([`MoveRules`]), never around it.
 
@@ -83,6 +83,18 @@ impl GameState {
 
     /// Puts an effect in force, with the next id; returns the id.
     pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, String> {
+        self.check_new_effect(&effect)?;
+        self.effect_serial += 1;
+        effect.id = self.effect_serial;
+        self.journal.push(|| GameEvent::EffectStarted { card: effect.card, owner: effect.owner });
+        self.journal.watch(true);
+        self.effects.push(effect);
+        Ok(self.effect_serial)
+    }
+
+    /// Whether `effect` may be put in force now: the bounds every lasting
+    /// effect keeps, in play and in a scenario's scene alike.
+    pub fn check_new_effect(&self, effect: &Effect) -> Result<(), String> {
         if self.effects.len() >= MAX_EFFECTS {
             return Err(format!("at most {MAX_EFFECTS} lasting effects can be in force at once"));
         }
@@ -92,15 +104,9 @@ impl GameState {
         if let Lasting::Until(kind) = &effect.lasts
             && !EVENT_KINDS.contains(&kind.as_str())
         {
-            return Err(format!("no event is called '{kind}' (see README, \"Events\")"));
+            return Err(format!("no event is called '{kind}' (see cards/README.md, \"Events\")"));
         }
-        check_data(&effect.data)?;
-        self.effect_serial += 1;
-        effect.id = self.effect_serial;
-        self.journal.push(|| GameEvent::EffectStarted { card: effect.card, owner: effect.owner });
-        self.journal.watch(true);
-        self.effects.push(effect);
-        Ok(self.effect_serial)
+        check_data(&effect.data)
     }
 
     pub fn effect(&self, id: u32) -> Option<&Effect> {

@@ -15,8 +15,8 @@ mod state;
 
 use std::fmt;
 
-pub use data::{Data, Datum, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, check_data};
-pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, PlanetId, Question, QuestionKind};
+pub use data::{Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data};
+pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, PlanetId, Question, QuestionKind};
 pub use event::{EVENT_KINDS, Event, EventLog, GameEvent, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
@@ -125,6 +125,9 @@ pub enum GameError {
     Illegal(String),
     /// A card script failed (R8, ENGINEERING.md "Safety of scripts").
     CardFailed(String),
+    /// The handler of lasting effect `effect` failed, or set off too many
+    /// reactions (react.rs); the message names its card.
+    EffectFailed { effect: u32, message: String },
     /// The game is over.
     Over,
 }
@@ -132,7 +135,9 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Illegal(m) | GameError::CardFailed(m) => f.write_str(m),
+            GameError::Illegal(m) | GameError::CardFailed(m) | GameError::EffectFailed { message: m, .. } => {
+                f.write_str(m)
+            }
             GameError::Over => f.write_str("the game is over"),
         }
     }
@@ -342,6 +347,19 @@ impl GameState {
     fn take(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
         match (&self.step, choice) {
             (Step::Over(_), _) => Err(GameError::Over),
+            (_, Choice::GiveUp) => {
+                let options = self.pending(host).map(|d| d.options).unwrap_or_default();
+                let mut failures = Vec::with_capacity(options.len());
+                for option in &options {
+                    match self.clone().apply(host, option) {
+                        Ok(()) => {
+                            return Err(GameError::Illegal(format!("{option} still works; nothing to give up")));
+                        }
+                        Err(e) => failures.push(e),
+                    }
+                }
+                self.give_up(host, &failures)
+            }
             (Step::Move, Choice::Move(mv)) => {
                 if !self.is_legal_move(mv) {
                     return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
@@ -528,6 +546,61 @@ impl GameState {
             *self = before;
         }
         result
+    }
+
+    /// Gives up the pending step when every one of its options failed with
+    /// `failures`, so that a broken script cannot stop a game for good (every
+    /// game ends, R10.4; cards/README.md, "When a script fails"):
+    ///
+    /// - a lasting effect whose handler failed is removed (then the decision
+    ///   is asked again: its options may work now);
+    /// - otherwise, at a card step the face-up cards that can be used are
+    ///   discarded unused, and at a card's question the card is discarded
+    ///   unused with the state as before it; play goes on.
+    ///
+    /// Each is told as a message that quotes the failure (with its file:line).
+    pub fn give_up(&mut self, host: &dyn CardHost, failures: &[GameError]) -> Result<(), GameError> {
+        let failed_effects: Vec<(u32, &str)> = failures
+            .iter()
+            .filter_map(|f| match f {
+                GameError::EffectFailed { effect, message } => Some((*effect, message.as_str())),
+                _ => None,
+            })
+            .collect();
+        let first = failures.first().map_or(String::new(), ToString::to_string);
+        if !failed_effects.is_empty() {
+            for (id, message) in failed_effects {
+                let Some(card) = self.effect(id).map(|e| e.card) else { continue };
+                let text = format!("{}'s effect is removed: {message}", host.card_label(card));
+                self.journal.push(|| GameEvent::Message { text });
+                self.end_effect(id);
+            }
+            return Ok(());
+        }
+        match &self.step {
+            Step::Card => {
+                let given_up: Vec<CardId> =
+                    self.piles.face_up.iter().copied().filter(|&c| host.playable(self, c)).collect();
+                for card in given_up {
+                    self.piles.face_up.retain(|c| *c != card);
+                    self.piles.discard.push(card);
+                    let text = format!("{} is discarded unused: {first}", host.card_label(card));
+                    self.journal.push(|| GameEvent::Message { text });
+                    self.journal.push(|| GameEvent::CardDiscarded { card });
+                }
+                self.settle(host)
+            }
+            Step::Resolving(r) if r.reaction.is_none() => {
+                let card = r.card;
+                self.step = Step::Card;
+                self.piles.discard.push(card);
+                let text = format!("{} is discarded unused: {first}", host.card_label(card));
+                self.journal.push(|| GameEvent::Message { text });
+                self.journal.push(|| GameEvent::CardDiscarded { card });
+                self.carry_on(host, Then::AfterCard, self.effect_serial)
+            }
+            _ => Err(GameError::Illegal(format!("nothing to give up at this step ({first})"))),
+        }
     }
 
     /// R10.1–R10.2, R3.4: ends the game if either player has won.

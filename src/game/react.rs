@@ -1,4 +1,4 @@
-//! Triggers (issue 11): lasting effects whose scripts react to the event stream,
+//! Triggers: lasting effects whose scripts react to the event stream,
 //! and the rest of the turn around them.
 //!
 //! After each point of the turn (a move played, a card resolved, a turn ended,
@@ -228,10 +228,13 @@ impl GameState {
                     Resolution::Done(after) => {
                         runs += 1;
                         if runs > MAX_REACTIONS {
-                            return Err(GameError::CardFailed(format!(
-                                "lasting effects reacted more than {MAX_REACTIONS} times to one decision; \
-                                 the decision is refused"
-                            )));
+                            return Err(GameError::EffectFailed {
+                                effect: effect.id,
+                                message: format!(
+                                    "lasting effects reacted more than {MAX_REACTIONS} times to one decision; \
+                                     the decision is refused"
+                                ),
+                            });
                         }
                         // Told only when the handler changed something.
                         if !after.journal.events().is_empty() {
@@ -249,21 +252,27 @@ impl GameState {
                         let depth = reaction.depth + 1;
                         let more = self.reactions_to(host, &events, depth, newest);
                         if !more.is_empty() && depth >= MAX_DEPTH {
-                            return Err(GameError::CardFailed(format!(
-                                "effect of card '{}' set off a chain of reactions {MAX_DEPTH} deep (reacting to '{}'); \
-                                 the decision is refused",
-                                host.card_label(effect.card),
-                                reaction.event.kind()
-                            )));
+                            return Err(GameError::EffectFailed {
+                                effect: effect.id,
+                                message: format!(
+                                    "effect of card '{}' set off a chain of reactions {MAX_DEPTH} deep (reacting to '{}'); \
+                                     the decision is refused",
+                                    host.card_label(effect.card),
+                                    reaction.event.kind()
+                                ),
+                            });
                         }
                         queue.extend(more);
                     }
                     Resolution::Ask(question) if question.options.is_empty() => {
-                        return Err(GameError::CardFailed(format!(
-                            "effect of card '{}' asked '{}' with no possible answer",
-                            host.card_label(effect.card),
-                            question.prompt
-                        )));
+                        return Err(GameError::EffectFailed {
+                            effect: effect.id,
+                            message: format!(
+                                "effect of card '{}' asked '{}' with no possible answer",
+                                host.card_label(effect.card),
+                                question.prompt
+                            ),
+                        });
                     }
                     Resolution::Ask(question) => {
                         let step = std::mem::replace(&mut self.step, Step::Card);
@@ -276,7 +285,7 @@ impl GameState {
                         });
                         return Ok(Reacted::Asked);
                     }
-                    Resolution::Failed(message) => return Err(GameError::CardFailed(message)),
+                    Resolution::Failed(message) => return Err(GameError::EffectFailed { effect: effect.id, message }),
                 }
             }
             let reaction = queue.pop_front().expect("the front was there");

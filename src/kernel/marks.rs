@@ -1,4 +1,4 @@
-//! Markers of a modder's own (issue 11): kinds a deck's card manifests declare
+//! Markers of a modder's own: kinds a deck's card manifests declare
 //! (content/markers.rs), placed, moved and removed by scripts through the
 //! operations here. The kernel knows each kind only by its index and two
 //! properties: whether it rides on a checker (and moves with it) and whether

@@ -271,8 +271,11 @@ impl Repl {
                 let options = self.session.pending().map(|d| d.options.clone()).unwrap_or_default();
                 let others: Vec<Choice> = options.into_iter().filter(|o| *o != choice).collect();
                 if !others.into_iter().any(|other| self.apply_and_tell(&other, &tag).is_ok()) {
-                    println!("{p} has no option that works; the game stops here.");
-                    break;
+                    // Every option fails: the step is given up (GameState::give_up).
+                    if let Err(e) = self.apply_and_tell(&Choice::GiveUp, &tag) {
+                        println!("{p} has no option that works, and giving up failed: {e}; the game stops here.");
+                        break;
+                    }
                 }
             }
             acted = true;
@@ -584,7 +587,13 @@ impl Repl {
             }
         };
         if let Err(e) = self.apply_and_tell(&choice, "") {
-            println!("{e}; choose again ('options' lists what is possible)");
+            // When no option works at all, the step is given up
+            // (GameState::give_up), so that a broken script cannot stop the game.
+            if self.apply_and_tell(&Choice::GiveUp, "").is_ok() {
+                println!("{e}; no other option works either, so the step was given up");
+            } else {
+                println!("{e}; choose again ('options' lists what is possible)");
+            }
         }
         for e in self.session.script_errors() {
             println!("script problem: {e}");

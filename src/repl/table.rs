@@ -1,4 +1,4 @@
-//! The table around a game (issue 10, items 4 and 5): resigning, offering a draw,
+//! The table around a game: resigning, offering a draw,
 //! leaving with an autosave, handing the screen over in hot-seat, hints, and the
 //! words Tab completes. No rules live here: the game ends through
 //! [`Session::end_at_table`], hints come from an agent that only reads the state.

@@ -1,4 +1,4 @@
-//! The conversions behind lasting effects (issue 11), kept apart from `ctx`'s
+//! The conversions behind lasting effects, kept apart from `ctx`'s
 //! registration: an effect's spec and data from Lua tables, and its data and
 //! the events handlers receive as Lua tables. Pure: none of them reads the run.
 
@@ -8,7 +8,7 @@ use mlua::{Lua, Table, Value};
 use serde_json::Value as Json;
 
 use crate::content::Content;
-use crate::game::{Affected, Data, Datum, Event, Lasting, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES};
+use crate::game::{Affected, Data, Datum, Event, Lasting, MAX_DATA_DEPTH, Tally};
 use crate::game::{CardId, EVENT_KINDS, Effect};
 use crate::kernel::MoveRules;
 use crate::script::convert::squares_of;
@@ -100,18 +100,18 @@ fn only_keys(t: &Table, keys: &[&str], message: &str) -> R<()> {
 /// hold (so a cyclic table is refused by its depth, a huge one by its size,
 /// before it is read through).
 pub fn data_of(table: &Table) -> R<Data> {
-    let mut count = 0;
-    match datum_of(&Value::Table(table.clone()), 0, &mut count)? {
+    let mut tally = Tally::default();
+    match datum_of(&Value::Table(table.clone()), 0, &mut tally)? {
         Datum::Table(map) => Ok(map),
         Datum::List(items) if items.is_empty() => Ok(Data::new()),
         _ => Err(err("an effect's data is a table with string keys")),
     }
 }
 
-fn datum_of(value: &Value, depth: usize, count: &mut usize) -> R<Datum> {
-    *count += 1;
-    if *count > MAX_DATA_VALUES + 1 {
-        return Err(err(format!("an effect's data holds at most {MAX_DATA_VALUES} values")));
+fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
+    // The data's own table is not one of its values.
+    if depth > 0 {
+        tally.value().map_err(err)?;
     }
     Ok(match value {
         Value::Boolean(b) => Datum::Bool(*b),
@@ -119,9 +119,7 @@ fn datum_of(value: &Value, depth: usize, count: &mut usize) -> R<Datum> {
         Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Datum::Int(*n as i64),
         Value::Number(n) => return Err(err(format!("an effect's data holds whole numbers only, not {n}"))),
         Value::String(s) => {
-            if s.as_bytes().len() > MAX_TEXT_BYTES {
-                return Err(err(format!("a text in an effect's data is at most {MAX_TEXT_BYTES} bytes")));
-            }
+            tally.bytes_of(s.as_bytes().len()).map_err(err)?;
             Datum::Text(s.to_str()?.to_string())
         }
         Value::Table(t) => {
@@ -133,7 +131,10 @@ fn datum_of(value: &Value, depth: usize, count: &mut usize) -> R<Datum> {
             let mut map = BTreeMap::new();
             for pair in t.clone().pairs::<Value, Value>() {
                 let (key, v) = pair?;
-                let item = datum_of(&v, depth + 1, count)?;
+                if let Value::String(k) = &key {
+                    tally.bytes_of(k.as_bytes().len()).map_err(err)?;
+                }
+                let item = datum_of(&v, depth + 1, tally)?;
                 match key {
                     Value::String(k) => {
                         map.insert(k.to_str()?.to_string(), item);

@@ -43,7 +43,7 @@ use std::sync::Arc;
 use mlua::prelude::LuaThreadStatus as ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
 
-pub use sandbox::MEMORY_LIMIT;
+pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, Inputs, PlanetId, Resolution};
@@ -60,11 +60,14 @@ pub struct Budgets {
     pub load: u64,
     pub card: u64,
     pub check: u64,
+    /// The wall-clock net under the instruction budgets, per run and per
+    /// decision ([`ScriptEngine::within_decision`]).
+    pub wall_clock: std::time::Duration,
 }
 
 impl Default for Budgets {
     fn default() -> Budgets {
-        Budgets { load: 1_000_000, card: 5_000_000, check: 500_000 }
+        Budgets { load: 1_000_000, card: 5_000_000, check: 500_000, wall_clock: WALL_CLOCK_LIMIT }
     }
 }
 
@@ -292,6 +295,7 @@ impl ScriptEngine {
 
     pub fn set_budgets(&mut self, budgets: Budgets) {
         self.budgets = budgets;
+        self.prelude.meter.borrow_mut().set_clock_limit(budgets.wall_clock);
         self.forget();
     }
 
@@ -319,6 +323,19 @@ impl ScriptEngine {
         let mut taken = self.taken.get();
         f(&mut taken);
         self.taken.set(taken);
+    }
+
+    /// Runs `decide` (one decision: applying it and working out the next) with
+    /// one wall-clock limit for all the runs it makes
+    /// ([`sandbox::WALL_CLOCK_LIMIT`]); also returns where that limit stopped a
+    /// run, if it did. Then the decision must be refused, whatever it returned:
+    /// a run cut short by time may have made a planet check or a `can_play`
+    /// come out otherwise, and the time depends on the machine.
+    pub fn within_decision<T>(&self, decide: impl FnOnce() -> T) -> (T, Option<String>) {
+        self.prelude.meter.borrow_mut().open_window();
+        let result = decide();
+        let tripped = self.prelude.meter.borrow_mut().close_window();
+        (result, tripped)
     }
 
     /// Keeps a `can_play` or planet failure for `take_errors`, at most 100 of them.

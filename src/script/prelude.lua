@@ -1,102 +1,248 @@
 -- Trusted set-up code, run once before any card or planet script is loaded.
 -- It receives the host's pcall and xpcall, `charge` (adds work one instruction
 -- does not measure to the run's budget), `restart_count` (restarts the running
--- thread's hook count) and the hook's period, and returns what the engine needs
--- to run scripts (see the `return` at the end).
+-- thread's hook count), the hook's period and `rethrow_stop` (raises again an
+-- error a script's own coroutine caught, when it is an engine stop), and
+-- returns what the engine needs to run scripts (see the `return` at the end).
 --
 -- Invariant: a run of a script depends only on the game state and the answers
 -- (ENGINEERING.md invariant 3). Every run therefore starts from nothing: the
 -- script's compiled chunk is executed again into a fresh environment, so its
 -- top-level locals, globals and tables are new each time, and everything shared
 -- between runs (the libraries, ctx, the halt sentinel) is read-only.
-local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY = ...
+local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY, rethrow_stop = ...
 
--- Bounded pattern matching: the instruction budget cannot interrupt C code, so
--- a pattern's worst case is estimated before it runs ((n+1)^(q+1) steps for a
--- subject of n characters and q quantifiers).
--- Each step tests one pattern item, and a set `[...]` tests every character
--- of it, so the longest set multiplies the estimate. The estimate is also
--- charged to the run's budget (a step is about a sixteenth of an instruction).
-local find, match, gmatch, gsub, sub = string.find, string.match, string.gmatch, string.gsub, string.sub
+-- THE SCRIPT LIBRARY (default deny). Scripts reach only the functions listed
+-- in LIBRARY below; cards/README.md ("The script library") lists the same
+-- functions with the same costs, and a test holds the two together. The
+-- instruction hook does not run inside C functions, so every function whose
+-- work grows with its input is charged first, from its inputs as the C code
+-- will read them: numeric strings are converted to the numbers C would see, a
+-- length is read once and that length is what runs, and a charge beyond the
+-- run's budget stops the run before the C function starts. Costs are in
+-- instructions; `n` is a length in characters or items.
+local raw = {
+  string = string, table = table, math = math, utf8 = utf8, coroutine = coroutine,
+}
+local sfind, smatch, sgmatch, sgsub, ssub, srep, sformat, sbyte, schar, slen, supper, slower, sreverse =
+  string.find, string.match, string.gmatch, string.gsub, string.sub, string.rep, string.format,
+  string.byte, string.char, string.len, string.upper, string.lower, string.reverse
+local raw_concat, raw_unpack, raw_pack = table.concat, table.unpack, table.pack
+local tointeger, raw_tonumber, raw_type, raw_select = math.tointeger, tonumber, type, select
+local floor, log = math.floor, math.log
+
+-- Arguments as the C library reads them (luaL_checkinteger, luaL_checklstring):
+-- a numeric string is a number, a number is a string.
+local function bad(pos, fname, msg) error("bad argument #" .. pos .. " to '" .. fname .. "' (" .. msg .. ")", 3) end
+local function int_arg(v, pos, fname, default)
+  if v == nil and default ~= nil then return default end
+  local n = v
+  if raw_type(v) == "string" then
+    charge(#v / 16)
+    n = raw_tonumber(v)
+  end
+  if raw_type(n) == "number" then
+    local i = tointeger(n)
+    if i then return i end
+    bad(pos, fname, "number has no integer representation")
+  end
+  bad(pos, fname, "number expected, got " .. (v == nil and "no value" or raw_type(v)))
+end
+local function str_arg(v, pos, fname, default)
+  if v == nil and default ~= nil then return default end
+  local t = raw_type(v)
+  if t == "string" then return v end
+  if t == "number" then return tostring(v) end
+  bad(pos, fname, "string expected, got " .. (v == nil and "no value" or t))
+end
+-- A table's length read once, as `#` reads it (maybe through `__len`).
+local function len_arg(t, pos, fname)
+  if raw_type(t) ~= "table" then bad(pos, fname, "table expected, got " .. raw_type(t)) end
+  local n = #t
+  if raw_type(n) ~= "number" or tointeger(n) == nil then error("object length is not an integer", 3) end
+  return tointeger(n)
+end
+
+-- Pattern matching (find, match, gmatch, gsub). The matcher backtracks: a
+-- subject of n characters against a pattern of m characters with q items that
+-- can make it go back (the quantifiers * + - ?, %b, back references %1-%9)
+-- takes at most (n+1)^(q+1) * (m+1) steps, each testing one pattern item
+-- (a set [...] tests every character of it, so its length is part of m).
+-- That bound is charged (a step is about a sixteenth of an instruction), and
+-- a pattern whose bound exceeds MAX_STEPS is refused before it runs.
 local MAX_STEPS = 1e7
-local function guard(name, s, p)
-  if type(s) ~= "string" and type(s) ~= "number" then return end
-  if type(p) ~= "string" then return end
-  if #p > 256 then error(name .. ": pattern longer than 256 characters", 3) end
-  -- `q` counts what can make the matcher go back over the subject: the
-  -- quantifiers, `%b` (it scans to the end for every start) and back
-  -- references (`%1`). A set is read as Lua reads it: a `]` right after `[`
-  -- or `[^` belongs to the set.
-  local q, i, widest, set_start = 0, 1, 1, nil
-  while i <= #p do
-    local c = sub(p, i, i)
+local MAX_PATTERN = 256
+local function pattern_cost(fname, n, p)
+  local m = #p
+  if m > MAX_PATTERN then error(fname .. ": pattern longer than " .. MAX_PATTERN .. " characters", 3) end
+  local q, i, in_set = 0, 1, false
+  while i <= m do
+    local c = ssub(p, i, i)
     if c == "%" then
-      local class = sub(p, i + 1, i + 1)
-      if set_start == nil and (class == "b" or find(class, "^%d$")) then q = q + 1 end
+      local class = ssub(p, i + 1, i + 1)
+      if not in_set and (class == "b" or sfind(class, "^%d$")) then q = q + 1 end
       i = i + 2
-    elseif set_start == nil and c == "[" then
-      set_start = i
+    elseif not in_set and c == "[" then
+      in_set = true
       i = i + 1
-      if sub(p, i, i) == "^" then i = i + 1 end
-      if sub(p, i, i) == "]" then i = i + 1 end
-    elseif set_start ~= nil and c == "]" then
-      if i - set_start > widest then widest = i - set_start end
-      set_start = nil
+      if ssub(p, i, i) == "^" then i = i + 1 end
+      if ssub(p, i, i) == "]" then i = i + 1 end
+    elseif in_set and c == "]" then
+      in_set = false
       i = i + 1
     else
-      if set_start == nil and (c == "*" or c == "+" or c == "-" or c == "?") then q = q + 1 end
+      if not in_set and (c == "*" or c == "+" or c == "-" or c == "?") then q = q + 1 end
       i = i + 1
     end
   end
-  local steps = (#tostring(s) + 1) ^ (q + 1) * widest
+  local steps = (n + 1) ^ (q + 1) * (m + 1)
   if steps > MAX_STEPS then
-    error(name .. ": pattern too costly for a subject of " .. #tostring(s) .. " characters", 3)
+    error(fname .. ": pattern too costly for a subject of " .. n .. " characters", 3)
   end
-  charge(steps / 16)
+  return steps / 16
 end
-string.find = function(s, p, init, plain)
-  if not plain then guard("string.find", s, p) end
-  return find(s, p, init, plain)
-end
-string.match = function(s, p, init) guard("string.match", s, p); return match(s, p, init) end
-string.gmatch = function(s, p, init) guard("string.gmatch", s, p); return gmatch(s, p, init) end
-string.gsub = function(s, p, r, n)
-  if type(s) == "string" then guard("string.gsub", s .. s, p) end
-  return gsub(s, p, r, n)
-end
-string.dump = nil
 
--- Library functions whose work grows with their input run in C, where the hook
--- does not count: each charges its input's size first (a sixteenth of an
--- instruction per character or item, about what the C loop costs).
-local function charged(f, size)
-  return function(...)
-    charge(size(...) / 16)
-    return f(...)
-  end
+local string_lib = {
+  -- O(1)
+  len = slen,
+  -- n = the subject's length
+  sub = function(s, i, j)
+    s = str_arg(s, 1, "sub")
+    charge(#s / 16)
+    return ssub(s, int_arg(i, 2, "sub", 1), int_arg(j, 3, "sub", -1))
+  end,
+  byte = function(s, i, j)
+    s = str_arg(s, 1, "byte")
+    charge(#s / 16)
+    i = int_arg(i, 2, "byte", 1)
+    return sbyte(s, i, int_arg(j, 3, "byte", i))
+  end,
+  -- n = the number of arguments
+  char = function(...)
+    charge(raw_select("#", ...) / 16)
+    return schar(...)
+  end,
+  upper = function(s) s = str_arg(s, 1, "upper"); charge(#s / 16); return supper(s) end,
+  lower = function(s) s = str_arg(s, 1, "lower"); charge(#s / 16); return slower(s) end,
+  reverse = function(s) s = str_arg(s, 1, "reverse"); charge(#s / 16); return sreverse(s) end,
+  -- (#s + #sep + 1) * count: every copy costs a step, also an empty one
+  rep = function(s, count, sep)
+    s = str_arg(s, 1, "rep")
+    count = int_arg(count, 2, "rep")
+    sep = str_arg(sep, 3, "rep", "")
+    if count > 0 then charge((#s + #sep + 1) * count / 16) end
+    return srep(s, count, sep)
+  end,
+  -- plain: (#s + 1) * (#p + 1); a pattern: its bound (above)
+  find = function(s, p, init, plain)
+    s, p = str_arg(s, 1, "find"), str_arg(p, 2, "find")
+    init = int_arg(init, 3, "find", 1)
+    if plain then
+      charge((#s + 1) * (#p + 1) / 16)
+    else
+      charge(pattern_cost("string.find", #s, p))
+    end
+    return sfind(s, p, init, plain)
+  end,
+  match = function(s, p, init)
+    s, p = str_arg(s, 1, "match"), str_arg(p, 2, "match")
+    charge(pattern_cost("string.match", #s, p))
+    return smatch(s, p, int_arg(init, 3, "match", 1))
+  end,
+  -- the bound once, for the whole iteration
+  gmatch = function(s, p, init)
+    s, p = str_arg(s, 1, "gmatch"), str_arg(p, 2, "gmatch")
+    charge(pattern_cost("string.gmatch", #s, p))
+    return sgmatch(s, p, int_arg(init, 3, "gmatch", 1))
+  end,
+  -- the bound, plus the result: (#s + 1) * (#r + 1) for a replacement string
+  gsub = function(s, p, r, count)
+    s, p = str_arg(s, 1, "gsub"), str_arg(p, 2, "gsub")
+    local cost = pattern_cost("string.gsub", #s, p)
+    if raw_type(r) == "string" then cost = cost + (#s + 1) * (#r + 1) / 16 end
+    charge(cost)
+    return sgsub(s, p, r, count ~= nil and int_arg(count, 4, "gsub") or nil)
+  end,
+  -- format is defined below, with tostring: the lengths of the format and of
+  -- every argument, four times over (%q escapes)
+}
+
+-- Lists: loops in Lua, so the hook counts their work whatever the table's
+-- metamethods do; only a plain copy goes to C.
+local function check_range_size(i, j, fname)
+  if j >= i and j - i >= 1e6 then error("too many results to " .. fname, 3) end
 end
-local function length(s) return type(s) == "string" and #s or 0 end
-local function result_length(s, n, sep)
-  if type(n) ~= "number" or n < 1 then return 0 end
-  -- Each copy costs a step even when it is empty (`rep('', huge)` loops).
-  return (length(s) + length(sep) + 1) * n
-end
-local function all_lengths(...)
-  local total = 0
-  for i = 1, select("#", ...) do total = total + length((select(i, ...))) end
-  return total
-end
-for _, name in ipairs({ "upper", "lower", "reverse", "byte", "sub" }) do
-  string[name] = charged(string[name], length)
-end
-string.rep = charged(string.rep, result_length)
-string.char = charged(string.char, function(...) return select("#", ...) end)
-for _, name in ipairs({ "len", "codepoint", "offset" }) do
-  utf8[name] = charged(utf8[name], length)
-end
-utf8.char = charged(utf8.char, function(...) return select("#", ...) end)
-local raw_concat, raw_move, raw_insert, raw_remove, raw_unpack =
-  table.concat, table.move, table.insert, table.remove, table.unpack
+local table_lib = {
+  -- n = j - i + 1, plus the characters copied
+  concat = function(t, sep, i, j)
+    sep = str_arg(sep, 2, "concat", "")
+    i = int_arg(i, 3, "concat", 1)
+    if j == nil then j = len_arg(t, 1, "concat") else j = int_arg(j, 4, "concat") end
+    local parts, total = {}, 0
+    for k = i, j do
+      local v = t[k]
+      local kind = raw_type(v)
+      if kind == "number" then v = tostring(v) elseif kind ~= "string" then
+        error("invalid value (at index " .. k .. ") in table for 'concat'", 2)
+      end
+      parts[#parts + 1] = v
+      total = total + #v + #sep
+    end
+    charge(total / 16)
+    return raw_concat(parts, sep)
+  end,
+  -- n = #t - pos (the items shifted)
+  insert = function(t, ...)
+    local e = len_arg(t, 1, "insert") + 1
+    local count = raw_select("#", ...)
+    if count == 1 then
+      t[e] = ...
+      return
+    end
+    if count ~= 2 then error("wrong number of arguments to 'insert'", 2) end
+    local pos, v = ...
+    pos = int_arg(pos, 2, "insert")
+    if pos < 1 or pos > e then bad(2, "insert", "position out of bounds") end
+    for k = e, pos + 1, -1 do t[k] = t[k - 1] end
+    t[pos] = v
+  end,
+  remove = function(t, pos)
+    local size = len_arg(t, 1, "remove")
+    pos = int_arg(pos, 2, "remove", size)
+    if pos ~= size and (pos < 1 or pos > size + 1) then bad(2, "remove", "position out of bounds") end
+    local v = t[pos]
+    for k = pos, size - 1 do t[k] = t[k + 1] end
+    if pos <= size then t[size] = nil end
+    return v
+  end,
+  -- n = e - f + 1
+  move = function(a1, f, e, to, a2)
+    if raw_type(a1) ~= "table" then bad(1, "move", "table expected, got " .. raw_type(a1)) end
+    f, e, to = int_arg(f, 2, "move"), int_arg(e, 3, "move"), int_arg(to, 4, "move")
+    if a2 == nil then a2 = a1 elseif raw_type(a2) ~= "table" then bad(5, "move", "table expected, got " .. raw_type(a2)) end
+    if e >= f then
+      if to > e or to <= f or a1 ~= a2 then
+        for k = 0, e - f do a2[to + k] = a1[f + k] end
+      else
+        for k = e - f, 0, -1 do a2[to + k] = a1[f + k] end
+      end
+    end
+    return a2
+  end,
+  -- n = j - i + 1 (at most a million)
+  unpack = function(t, i, j)
+    i = int_arg(i, 2, "unpack", 1)
+    if j == nil then j = len_arg(t, 1, "unpack") else j = int_arg(j, 3, "unpack") end
+    check_range_size(i, j, "unpack")
+    if j >= i then charge((j - i + 1) / 16) end
+    return raw_unpack(t, i, j)
+  end,
+  -- n = the number of arguments
+  pack = raw_pack,
+  -- a stable merge sort in Lua, n log n comparisons, all counted by the hook
+  sort = nil, -- set below
+}
+local unpack = table_lib.unpack
 
 -- table.sort for scripts: a merge sort in Lua. Lua's own sort picks pivots
 -- from the clock when a partition comes out unbalanced, which a comparator can
@@ -136,33 +282,25 @@ local function merge_sort(t, less)
   end
   for i = 1, n do t[i] = from[i] end
 end
-local function range(i, j) return (type(i) == "number" and type(j) == "number" and j >= i) and (j - i + 1) or 0 end
--- A table's length as the C functions take it: `#`, which may call `__len`.
-local function size(t) return type(t) == "table" and #t or 0 end
-local script_table = {
-  concat = function(t, sep, i, j)
-    charge(range(i or 1, j or size(t)) * (1 + length(sep)) / 16)
-    return raw_concat(t, sep, i, j)
-  end,
-  move = function(a1, f, e, t, a2)
-    charge(range(f, e))
-    return raw_move(a1, f, e, t, a2)
-  end,
-  insert = function(t, ...)
-    charge(size(t) / 16)
-    return raw_insert(t, ...)
-  end,
-  remove = function(t, ...)
-    charge(size(t) / 16)
-    return raw_remove(t, ...)
-  end,
-  sort = function(t, less) return merge_sort(t, less) end,
-  unpack = function(t, i, j)
-    charge(range(i or 1, j or size(t)))
-    return raw_unpack(t, i, j)
-  end,
-  pack = table.pack,
+table_lib.sort = merge_sort
+
+-- utf8: n = the subject's length; char: the number of arguments.
+local uchar, ucodepoint, ulen, uoffset = utf8.char, utf8.codepoint, utf8.len, utf8.offset
+local utf8_lib = {
+  char = function(...) charge(raw_select("#", ...) / 16); return uchar(...) end,
+  charpattern = utf8.charpattern,
+  codes = utf8.codes, -- O(1) a step
+  codepoint = function(s, i, j, lax) s = str_arg(s, 1, "codepoint"); charge(#s / 16); return ucodepoint(s, i, j, lax) end,
+  len = function(s, i, j, lax) s = str_arg(s, 1, "len"); charge(#s / 16); return ulen(s, i, j, lax) end,
+  offset = function(s, n, i) s = str_arg(s, 1, "offset"); charge(#s / 16); return uoffset(s, n, i) end,
 }
+-- math: every function is O(1) (min and max: the number of arguments); no
+-- random numbers (the game's generator is ctx's).
+local math_lib = {}
+for _, name in ipairs({ "abs", "ceil", "floor", "fmod", "modf", "sqrt", "exp", "log", "sin", "cos", "tan",
+  "asin", "acos", "atan", "tointeger", "type", "ult", "max", "min", "huge", "pi", "maxinteger", "mininteger" }) do
+  math_lib[name] = math[name]
+end
 
 -- pairs in a fixed order (numbers, then strings, then booleans), so that no
 -- script depends on Lua's seeded hash order.
@@ -197,6 +335,11 @@ local function sorted_keys(keys)
       error("pairs: a table with " .. kind .. " keys has no fixed order; keep such values in a list", 3)
     end
   end
+  -- Lua's sort in C: n log n comparisons, a string comparison as long as
+  -- the shorter string at most.
+  local n, chars = #keys, 0
+  for i = 1, #strings do chars = chars + #strings[i] end
+  if n > 1 then charge((n + chars / 16) * log(n, 2)) end
   tsort(numbers)
   tsort(strings)
   local out = numbers
@@ -239,17 +382,33 @@ local function safe_tostring(v)
   end
   return raw_tostring(v)
 end
-string.format = function(fmt, ...)
-  if type(fmt) == "string" and find(fmt, "%%[-+ #0-9.]*p") then
+string_lib.format = function(fmt, ...)
+  fmt = str_arg(fmt, 1, "format")
+  if sfind(fmt, "%%[-+ #0-9.]*p") then
     error("string.format: %p is not available to card scripts", 2)
   end
-  charge(all_lengths(fmt, ...) / 16)
-  local args = table.pack(...)
+  local args = raw_pack(...)
+  local total = #fmt
   for i = 1, args.n do
-    if opaque[type(args[i])] then args[i] = safe_tostring(args[i]) end
+    local v = args[i]
+    if opaque[raw_type(v)] then v = safe_tostring(v); args[i] = v end
+    if raw_type(v) == "string" then total = total + #v end
   end
-  return raw_format(fmt, table.unpack(args, 1, args.n))
+  charge(total * 4 / 16)
+  return sformat(fmt, raw_unpack(args, 1, args.n))
 end
+
+-- tonumber reads a whole string: n = its length.
+local function safe_tonumber(v, base)
+  if raw_type(v) == "string" then charge(#v / 16) end
+  if base == nil then return raw_tonumber(v) end
+  return raw_tonumber(v, base)
+end
+
+-- The string metatable's __index is the real string table: it is emptied and
+-- given the library's functions, so `s:rep(n)` is the charged rep too.
+for name in rawnext, string do string[name] = nil end
+for name, f in rawnext, string_lib do string[name] = f end
 
 -- No finalizers: a __gc metamethod would run at an unpredictable moment,
 -- possibly inside another script's run.
@@ -275,6 +434,11 @@ local function safe_setmetatable(t, mt)
     if FORBIDDEN[k] then
       error("setmetatable: " .. tostring(k) .. " metamethods are not allowed in card scripts", 2)
     end
+    -- A __call that is not a function is itself called through its own
+    -- __call, a chain Lua follows in C without end.
+    if k == "__call" and type(v) ~= "function" then
+      error("setmetatable: __call must be a function", 2)
+    end
     snapshot[k] = v
   end
   if rawget(mt, "__metatable") == nil then snapshot.__metatable = mt end
@@ -287,14 +451,6 @@ local function safe_setmetatable(t, mt)
     end
   end
   return raw_setmetatable(t, snapshot)
-end
-
-local function copy(t, without)
-  local out = {}
-  for k, v in rawnext, t do
-    if not (without and without[k]) then out[k] = v end
-  end
-  return out
 end
 
 -- How the engine calls scripts: the raw pcall, with no message handler, so a
@@ -339,28 +495,43 @@ local function script_status(co)
   if co == MAIN and co_running() == RUN[1] then return "running" end
   return co_status(co)
 end
-local script_coroutine = copy(coroutine)
-script_coroutine.running, script_coroutine.isyieldable = script_running, script_isyieldable
-script_coroutine.yield, script_coroutine.status = script_yield, script_status
--- A new coroutine starts a fresh hook count, so one that runs fewer
--- instructions than the hook's period would never be counted: making one costs
--- a whole period.
-local co_create, co_wrap = coroutine.create, coroutine.wrap
-script_coroutine.create = function(f)
-  charge(HOOK_EVERY)
-  return co_create(f)
+local co_create, co_resume, co_close = coroutine.create, coroutine.resume, coroutine.close
+-- The engine's stops (a question's halt, the budget, running out of memory)
+-- unwind the whole run: a script's own coroutine does not catch them. After a
+-- resume that failed, `rethrow_stop` raises the error again when it is a stop.
+local function resumed(ok, ...)
+  if not ok then rethrow_stop((...)) end
+  return ok, ...
 end
-script_coroutine.wrap = function(f)
-  charge(HOOK_EVERY)
-  return co_wrap(f)
+local function wrapped(co, ok, ...)
+  if ok then return ... end
+  local e = ...
+  rethrow_stop(e)
+  co_close(co)
+  error(e, 0)
 end
--- Scripts see the main thread in place of the engine's coroutine; neither is
--- theirs to close.
-local co_close = coroutine.close
-script_coroutine.close = function(co)
-  if co == MAIN or co == RUN[1] then error("cannot close a running coroutine", 2) end
-  return co_close(co)
-end
+local script_coroutine = {
+  running = script_running, isyieldable = script_isyieldable, yield = script_yield, status = script_status,
+  -- A new coroutine starts a fresh hook count, so one that runs fewer
+  -- instructions than the hook's period would never be counted: making one
+  -- costs a whole period.
+  create = function(f)
+    charge(HOOK_EVERY)
+    return co_create(f)
+  end,
+  wrap = function(f)
+    charge(HOOK_EVERY)
+    local co = co_create(f)
+    return function(...) return wrapped(co, co_resume(co, ...)) end
+  end,
+  resume = function(co, ...) return resumed(co_resume(co, ...)) end,
+  -- Scripts see the main thread in place of the engine's coroutine; neither
+  -- is theirs to close.
+  close = function(co)
+    if co == MAIN or co == RUN[1] then error("cannot close a running coroutine", 2) end
+    return co_close(co)
+  end,
+}
 
 -- The value `ask_*` return when the run must stop for an answer (the host has
 -- marked the run halted). Where the engine's coroutine can yield, the proxy
@@ -456,9 +627,9 @@ local function read_only(name, library)
 end
 
 local LIBS = {
-  string = read_only("string", string), table = read_only("table", script_table),
-  utf8 = read_only("utf8", copy(utf8)), coroutine = read_only("coroutine", script_coroutine),
-  math = read_only("math", copy(math, { random = true, randomseed = true })),
+  string = read_only("string", string_lib), table = read_only("table", table_lib),
+  utf8 = read_only("utf8", utf8_lib), coroutine = read_only("coroutine", script_coroutine),
+  math = read_only("math", math_lib),
 }
 
 -- What every environment reads through to. Reachable only through the locked
@@ -466,11 +637,11 @@ local LIBS = {
 -- does not have either is an error.
 local BASE = raw_setmetatable({
   assert = assert, error = error, ipairs = ipairs, pairs = sorted_pairs,
-  select = select, tonumber = tonumber, tostring = safe_tostring, type = type,
+  select = select, tonumber = safe_tonumber, tostring = safe_tostring, type = type,
   pcall = host_pcall, xpcall = host_xpcall,
   rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   setmetatable = safe_setmetatable, getmetatable = getmetatable,
-  unpack = script_table.unpack, _VERSION = _VERSION,
+  unpack = unpack, _VERSION = _VERSION,
   string = LIBS.string, table = LIBS.table, utf8 = LIBS.utf8, coroutine = LIBS.coroutine, math = LIBS.math,
 }, {
   __index = function(_, name) error("undefined global '" .. tostring(name) .. "'", 2) end,

@@ -68,6 +68,8 @@ pub(super) fn ask(
     optional: bool,
     table: usize,
 ) -> R<Asked> {
+    let mut prompt = prompt;
+    crate::text::make_visible(&mut prompt);
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
     }
@@ -302,7 +304,8 @@ pub(super) fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
             if text.is_empty() || text.len() > 80 {
                 return Err(err("an option's name must be 1 to 80 characters"));
             }
-            Answer::Option(text.into())
+            // Shown, never obeyed: control characters become escapes (text.rs).
+            Answer::Option(crate::text::visible(text).into())
         }
     })
 }

@@ -38,9 +38,12 @@ use crate::game::Question;
 
 /// Instructions between two hook calls.
 const HOOK_EVERY: u32 = 1000;
-/// The time no run may take, as a safety net under the instruction budget: a
-/// card's run takes microseconds, and the budget allows some milliseconds of
-/// Lua; only a single instruction's unmetered work can come near it.
+/// The time no run, and no decision's runs together, may take: a safety net
+/// under the instruction budget. A card's run takes microseconds and the budget
+/// allows some milliseconds of Lua; only work a single instruction does (such
+/// as concatenating huge strings) can come near it. Whether it is reached
+/// depends on the machine, so reaching it only ever refuses the decision
+/// (`Session::apply`), never changes the game.
 pub const WALL_CLOCK_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The whole Lua heap, all scripts included.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
@@ -54,6 +57,8 @@ pub enum Stop {
     Budget(String),
     /// The memory limit was reached.
     Memory,
+    /// [`WALL_CLOCK_LIMIT`] was reached at this place (`file:line`).
+    Clock(String),
 }
 
 /// The meter for the current run. One per Lua state, shared by the hook, the
@@ -66,6 +71,19 @@ pub struct Meter {
     stop: Option<Stop>,
     /// When the run began, for [`WALL_CLOCK_LIMIT`].
     began: Option<std::time::Instant>,
+    /// The decision the run belongs to, which outlives the run.
+    window: DecisionWindow,
+    /// The wall-clock limit in force ([`WALL_CLOCK_LIMIT`] unless the engine's
+    /// budgets say otherwise), which outlives the run.
+    clock_limit: Option<std::time::Duration>,
+}
+
+/// A decision being taken ([`Meter::open_window`]): [`WALL_CLOCK_LIMIT`] counts
+/// from its start for every run in it, and a run it stops is remembered.
+#[derive(Debug, Default)]
+struct DecisionWindow {
+    began: Option<std::time::Instant>,
+    tripped: Option<String>,
 }
 
 pub type SharedMeter = Rc<RefCell<Meter>>;
@@ -77,13 +95,48 @@ impl Meter {
 
     /// Starts metering a run with an instruction budget, `used` already spent.
     pub fn start(&mut self, budget: u64, used: u64) {
-        *self = Meter { used, limit: budget, stop: None, began: Some(std::time::Instant::now()) };
+        let (window, clock_limit) = (std::mem::take(&mut self.window), self.clock_limit);
+        *self = Meter { used, limit: budget, stop: None, began: Some(std::time::Instant::now()), window, clock_limit };
+    }
+
+    /// Sets the wall-clock limit of every run and decision from now on.
+    pub fn set_clock_limit(&mut self, limit: std::time::Duration) {
+        self.clock_limit = Some(limit);
     }
 
     /// Adds `units` instructions; false when the budget (or the time) is spent.
     fn spend(&mut self, units: u64) -> bool {
         self.used = self.used.saturating_add(units);
-        self.used <= self.limit && self.began.is_none_or(|t| t.elapsed() < WALL_CLOCK_LIMIT)
+        self.used <= self.limit && self.in_time()
+    }
+
+    fn in_time(&self) -> bool {
+        let limit = self.clock_limit.unwrap_or(WALL_CLOCK_LIMIT);
+        self.window.began.or(self.began).is_none_or(|t| t.elapsed() < limit)
+    }
+
+    /// Stops the run at `place` for whichever limit [`Meter::spend`] found spent.
+    fn stop_at(&mut self, place: String) {
+        if self.used <= self.limit {
+            if self.window.began.is_some() {
+                self.window.tripped.get_or_insert_with(|| place.clone());
+            }
+            self.stop = Some(Stop::Clock(place));
+        } else {
+            self.stop = Some(Stop::Budget(place));
+        }
+    }
+
+    /// A decision begins: until [`Meter::close_window`], the wall clock counts
+    /// from now for all its runs together.
+    pub fn open_window(&mut self) {
+        self.window = DecisionWindow { began: Some(std::time::Instant::now()), tripped: None };
+    }
+
+    /// The decision is over; returns where the wall clock stopped one of its
+    /// runs, if it did.
+    pub fn close_window(&mut self) -> Option<String> {
+        std::mem::take(&mut self.window).tripped
     }
 
     /// Ends a run; returns why it was stopped, if it was, and the instructions
@@ -91,7 +144,8 @@ impl Meter {
     /// should be none) stops at once.
     pub fn end(&mut self) -> (Option<Stop>, u64) {
         let ended = (self.stop.take(), self.used);
-        *self = Meter::default();
+        let (window, clock_limit) = (std::mem::take(&mut self.window), self.clock_limit);
+        *self = Meter { window, clock_limit, ..Meter::default() };
         ended
     }
 
@@ -132,33 +186,39 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     let meter = SharedMeter::default();
     lua.set_app_data(Rc::clone(&meter));
     let hook_meter = Rc::clone(&meter);
-    lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_, debug| {
+    lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |lua, debug| {
         let Ok(mut meter) = hook_meter.try_borrow_mut() else { return Ok(VmState::Continue) };
         if meter.stop.is_none() {
             if meter.spend(u64::from(HOOK_EVERY)) {
                 return Ok(VmState::Continue);
             }
-            let source = debug.source();
-            let file = source.short_src.as_deref().unwrap_or("?").to_string();
-            let line = debug.current_line().map_or(String::from("?"), |l| l.to_string());
-            meter.stop = Some(Stop::Budget(format!("{file}:{line}")));
+            let place = innermost_script_place(lua).unwrap_or_else(|| {
+                let source = debug.source();
+                let file = source.short_src.as_deref().unwrap_or("?").to_string();
+                format!("{file}:{}", debug.current_line().map_or(String::from("?"), |l| l.to_string()))
+            });
+            meter.stop_at(place);
         }
         Err(LuaError::runtime("the script was stopped"))
     })?;
-    let (m1, m2, m3) = (Rc::clone(&meter), Rc::clone(&meter), Rc::clone(&meter));
+    let (m1, m2, m3, m4) = (Rc::clone(&meter), Rc::clone(&meter), Rc::clone(&meter), Rc::clone(&meter));
     let pcall = lua.create_function(move |lua, args| host_pcall(lua, &m1, args))?;
     let xpcall = lua.create_function(move |lua, args| host_xpcall(lua, &m2, args))?;
     let charge = lua.create_function(move |lua, units: f64| host_charge(lua, &m3, units))?;
+    let rethrow_stop = lua.create_function(move |_, error: Value| host_rethrow_stop(&m4, error))?;
     // SAFETY: `restart_hook_count` only reads and sets the calling thread's hook.
     let restart = unsafe { lua.create_c_function(restart_hook_count) }?;
     // Lock the string metatable before anything untrusted runs.
     lua.load("local mt = getmetatable(''); mt.__metatable = 'locked'").set_name("=prelude").exec()?;
     begin(&lua, u64::MAX);
-    let parts: Table = lua
-        .load(include_str!("prelude.lua"))
-        .set_name("=prelude")
-        .set_mode(ChunkMode::Text)
-        .call((pcall, xpcall, charge, restart, HOOK_EVERY))?;
+    let parts: Table = lua.load(include_str!("prelude.lua")).set_name("=prelude").set_mode(ChunkMode::Text).call((
+        pcall,
+        xpcall,
+        charge,
+        restart,
+        HOOK_EVERY,
+        rethrow_stop,
+    ))?;
     finish(&lua);
     let prelude = Prelude {
         call_script: parts.get("call_script")?,
@@ -282,14 +342,41 @@ fn host_charge(lua: &Lua, meter: &SharedMeter, units: f64) -> mlua::Result<()> {
         if meter.spend(units) {
             return Ok(());
         }
-        // Level 0 is this function, 1 the prelude's wrapper, 2 the script.
-        let place = lua.inspect_stack(2, |d| {
-            let file = d.source().short_src.as_deref().unwrap_or("?").to_string();
-            format!("{file}:{}", d.current_line().map_or(String::from("?"), |l| l.to_string()))
-        });
-        meter.stop = Some(Stop::Budget(place.unwrap_or_else(|| "?".into())));
+        meter.stop_at(innermost_script_place(lua).unwrap_or_else(|| "?".into()));
     }
     Err(LuaError::runtime("the script was stopped"))
+}
+
+/// `rethrow_stop(error)` for the prelude, after a script's own coroutine
+/// failed: raises the error again when it is an engine stop (the run is
+/// halted, or the coroutine ran out of memory), so that no script construct
+/// catches a stop; otherwise returns.
+fn host_rethrow_stop(meter: &SharedMeter, error: Value) -> mlua::Result<()> {
+    if meter.borrow().halted() {
+        return Err(LuaError::runtime("the script was stopped"));
+    }
+    // Lua's own message for an allocation that failed (lstate.h, MEMERRMSG).
+    if matches!(&error, Value::String(s) if s.as_bytes() == &b"not enough memory"[..]) {
+        return Err(halt(meter, Stop::Memory));
+    }
+    Ok(())
+}
+
+/// Where in a script the run is: the innermost frame of a script's own file
+/// (not the prelude's, not a C function's), as `file:line`, so that a stop
+/// inside a library call names the card's line that made it.
+fn innermost_script_place(lua: &Lua) -> Option<String> {
+    (0..)
+        .map_while(|level| {
+            lua.inspect_stack(level, |d| {
+                let source = d.source();
+                let file = source.short_src.as_deref().unwrap_or("?").to_string();
+                let ours = source.what != "C" && source.source.as_deref().is_some_and(|s| s.starts_with('@'));
+                ours.then(|| format!("{file}:{}", d.current_line().map_or(String::from("?"), |l| l.to_string())))
+            })
+        })
+        .flatten()
+        .next()
 }
 
 /// Restarts the calling thread's hook count (its hook and mask stay), so that
@@ -401,6 +488,7 @@ pub const MAX_MESSAGE: usize = 300;
 /// writes `table: 0x55…` for values without `__tostring`; an address differs from
 /// run to run, so a script must never see one) and at most [`MAX_MESSAGE`] long.
 pub fn clean(message: &str) -> String {
+    let message = &*crate::text::visible(message);
     let mut out = String::with_capacity(message.len().min(MAX_MESSAGE + 3));
     let mut rest = message;
     while let Some(at) = rest.find("0x") {
@@ -430,6 +518,9 @@ pub fn describe_stop(stop: &Stop) -> String {
         Stop::Asked(q) => format!("asked '{}' where no question may be asked", q.prompt),
         Stop::Budget(place) => format!("{place}: ran too long (instruction budget spent); is there an endless loop?"),
         Stop::Memory => format!("ran out of memory (the limit is {} MiB)", MEMORY_LIMIT >> 20),
+        Stop::Clock(place) => format!(
+            "{place}: ran too long (the wall-clock limit of one decision: work the instruction budget does not count, such as joining huge strings)"
+        ),
     }
 }
 

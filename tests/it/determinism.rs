@@ -28,6 +28,7 @@ fn typed(session: &Session, choice: &Choice) -> String {
         Choice::Move(m) => m.to_string(),
         Choice::Card(c) => session.engine.content().card(*c).unwrap().id.clone(),
         Choice::Answer(_) => alien_checkers::repl::render::option_text(session, choice),
+        Choice::GiveUp => alien_checkers::game::GIVE_UP.to_string(),
     }
 }
 

@@ -19,15 +19,15 @@ use alien_checkers::script::{MEMORY_LIMIT, ScriptEngine};
 use crate::common;
 
 /// A content root holding `cards` and `planets` (id, Lua source) and a deck `test`.
-fn content(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ContentRoot {
+pub(crate) fn content(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ContentRoot {
     common::scratch_content("hostile", cards, planets)
 }
 
-const NEVER: &str = "function check(ctx, player) return false end";
+pub(crate) const NEVER: &str = "function check(ctx, player) return false end";
 const ALWAYS: &str = "function check(ctx, player) return true end";
-const GOOD_CARD: (&str, &str) = ("good", "function play(ctx)\n  ctx:place_terrain('d4', 'water')\nend");
+pub(crate) const GOOD_CARD: (&str, &str) = ("good", "function play(ctx)\n  ctx:place_terrain('d4', 'water')\nend");
 
-fn engine(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ScriptEngine {
+pub(crate) fn engine(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ScriptEngine {
     let mut planets = planets.to_vec();
     for filler in ["never", "never_either"] {
         if planets.len() < 2 {
@@ -38,7 +38,7 @@ fn engine(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> ScriptEngine {
 }
 
 /// A game at Dark's card step with every card of the deck face up.
-fn at_card_step(engine: &ScriptEngine) -> GameState {
+pub(crate) fn at_card_step(engine: &ScriptEngine) -> GameState {
     let mut state = GameState::new(&engine.content().setup(), 7);
     state.piles.face_up = (0..engine.content().cards.len() as u16).map(CardId).collect();
     state.piles.draw.clear();
@@ -46,7 +46,7 @@ fn at_card_step(engine: &ScriptEngine) -> GameState {
     state
 }
 
-fn card(engine: &ScriptEngine, id: &str) -> CardId {
+pub(crate) fn card(engine: &ScriptEngine, id: &str) -> CardId {
     engine.content().card_id(id).unwrap_or_else(|| panic!("no card {id}"))
 }
 
@@ -56,7 +56,7 @@ fn planet(engine: &ScriptEngine, id: &str) -> PlanetId {
 
 /// Uses card `id` at the card step; returns the result and checks that a refusal
 /// changed nothing.
-fn use_card(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameState) {
+pub(crate) fn use_card(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameState) {
     let mut state = at_card_step(engine);
     let before = state.clone();
     let result = state.apply(engine, &Choice::Card(card(engine, id)));
@@ -69,7 +69,7 @@ fn use_card(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, GameStat
 /// Uses card `id`, which must stop at a question: the state then, and the
 /// question's options.
 #[track_caller]
-fn asks(engine: &ScriptEngine, id: &str) -> (GameState, Vec<Answer>) {
+pub(crate) fn asks(engine: &ScriptEngine, id: &str) -> (GameState, Vec<Answer>) {
     let (result, state) = use_card(engine, id);
     result.unwrap_or_else(|e| panic!("{id}: {e}"));
     let Step::Resolving(r) = &state.step else { panic!("{id} asks: {:?}", state.step) };
@@ -89,13 +89,13 @@ fn agrees_and_refuses(agree: &str, call: &str, refused: &str) {
 }
 
 /// At most 300 characters of `m`, for assertion messages.
-fn short(m: &str) -> String {
+pub(crate) fn short(m: &str) -> String {
     if m.len() <= 300 { m.to_string() } else { format!("{}… ({} bytes)", &m[..m.floor_char_boundary(300)], m.len()) }
 }
 
 /// Uses card `id`, which must fail; returns its message (one line naming the card).
 #[track_caller]
-fn failure_of_any_length(engine: &ScriptEngine, id: &str) -> String {
+pub(crate) fn failure_of_any_length(engine: &ScriptEngine, id: &str) -> String {
     match use_card(engine, id).0 {
         Err(GameError::CardFailed(m)) => {
             assert!(m.contains(&format!("card '{id}'")), "{id}: the message names the card: {}", short(&m));
@@ -108,7 +108,7 @@ fn failure_of_any_length(engine: &ScriptEngine, id: &str) -> String {
 
 /// As [`failure_of_any_length`], and the message is short.
 #[track_caller]
-fn failure(engine: &ScriptEngine, id: &str) -> String {
+pub(crate) fn failure(engine: &ScriptEngine, id: &str) -> String {
     let m = failure_of_any_length(engine, id);
     assert!(m.len() < 400, "{id}: the message is one short line: {}", short(&m));
     m
@@ -116,7 +116,7 @@ fn failure(engine: &ScriptEngine, id: &str) -> String {
 
 /// The good card still works: the engine is usable after whatever came before.
 #[track_caller]
-fn engine_still_works(engine: &ScriptEngine) {
+pub(crate) fn engine_still_works(engine: &ScriptEngine) {
     let (result, state) = use_card(engine, "good");
     result.unwrap_or_else(|e| panic!("a well-behaved card fails after the hostile one: {e}"));
     assert!(state.board.terrain_at("d4".parse().unwrap()).is_some());

@@ -10,6 +10,7 @@ mod determinism;
 mod events;
 mod fuzz_corpora;
 mod hostile_data;
+mod hostile_mods;
 mod hostile_scripts;
 mod perft;
 mod random_play;

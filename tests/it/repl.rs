@@ -38,6 +38,7 @@ fn typed(engine: &ScriptEngine, state: &GameState, choice: &Choice) -> String {
             frame.block_corner(*anchor).to_string()
         }
         (Choice::Answer(a), _) => a.to_string(),
+        (Choice::GiveUp, _) => alien_checkers::game::GIVE_UP.to_string(),
     }
 }
 

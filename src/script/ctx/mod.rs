@@ -83,6 +83,11 @@ where
     // The first argument is the script's ctx, ignored: taken as a `bool`, the
     // one conversion that reads nothing from it (a `Value` would pin the table).
     let function = m.lua.create_function(move |lua, (_, args): (bool, A)| {
+        // A halted run does nothing more: a script that somehow went on after
+        // its stop (it cannot catch one) could not ask or change anything.
+        if shared.meter.borrow().halted() {
+            return Err(LuaError::runtime("the script was stopped"));
+        }
         let _unlimited = Unlimited::new(lua);
         f(&Cx { lua, shared: &shared }, args)
     });

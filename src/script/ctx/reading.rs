@@ -266,7 +266,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // players read it: `{user}` and `{opponent}` become the players' names.
     add(m, "log", |lua, text: String| {
         with_run(lua, |r| {
-            let text = crate::content::with_names(&text, r.user);
+            let text = crate::content::with_names(&crate::text::visible(&text), r.user);
             let text = match r.log.len() + 1 {
                 n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
                     text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()

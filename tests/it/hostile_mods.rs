@@ -1,0 +1,393 @@
+//! A hostile mod can neither hang, fork nor crash a game: one test per way an
+//! attack on the sandbox got through (unmetered work inside one library call,
+//! memory, stops a script's own coroutine caught, text that reaches the
+//! terminal, files that are not plain files inside the content root). Each
+//! failed, hung or crashed on the code before the script library was cut down
+//! to metered functions (cards/README.md, "The script library").
+
+use std::time::Duration;
+
+use alien_checkers::content::ContentRoot;
+use alien_checkers::game::{Answer, Choice, GameError, GameEvent, Step};
+use alien_checkers::script::{Budgets, ScriptEngine};
+
+use crate::common;
+use crate::hostile_scripts::{GOOD_CARD, asks, engine, engine_still_works, failure, short, use_card};
+
+/// A card whose `play` is `body`.
+fn play(body: &str) -> String {
+    format!("function play(ctx)\n{body}\nend\n")
+}
+
+/// Uses card `id` in a game that records its events; the lines it logged.
+fn logged(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, alien_checkers::game::GameState, Vec<String>) {
+    let mut state = crate::hostile_scripts::at_card_step(engine);
+    state.journal = alien_checkers::game::EventLog::recording();
+    let result = state.apply(engine, &Choice::Card(crate::hostile_scripts::card(engine, id)));
+    let lines = messages(&state);
+    (result, state, lines)
+}
+
+/// The lines scripts logged in the events `state` recorded.
+fn messages(state: &alien_checkers::game::GameState) -> Vec<String> {
+    state
+        .journal
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            alien_checkers::game::Event::Game(GameEvent::Message { text }) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Card `id` (with `body` as its `play`) fails, and the message says `wanted`.
+#[track_caller]
+fn refused(id: &str, body: &str, wanted: &str) -> String {
+    let source = play(body);
+    let engine = engine(&[(id, &source), GOOD_CARD], &[]);
+    let m = failure(&engine, id);
+    assert!(m.contains(wanted), "{id}: {}", short(&m));
+    engine_still_works(&engine);
+    m
+}
+
+// ---- unmetered work inside one C call ----
+
+#[test]
+fn item_1_a_plain_find_is_charged_for_its_quadratic_worst_case() {
+    let body = "  local s = string.rep('a', 2000000)\n  local p = string.rep('a', 1000000) .. 'b'\n  string.find(s, p, 1, true)";
+    let m = refused("plainfind", body, "instruction budget");
+    assert!(m.contains("plainfind.lua:4"), "the stop names the line of the call: {m}");
+    // The same work at a script's top level stops `check` (the load budget).
+    let top = "local s = string.rep('a', 2000000)\nlocal p = string.rep('a', 1000000) .. 'b'\nstring.find(s, p, 1, true)\nfunction play(ctx) end";
+    let root = common::scratch_content(
+        "plainfind-top",
+        &[("top", top)],
+        &[("a", "function check() return false end"), ("b", "function check() return false end")],
+    );
+    let problems = ScriptEngine::load(&root, "test").err().expect("the load is refused").to_string();
+    assert!(problems.contains("top.lua:3") && problems.contains("budget"), "{problems}");
+}
+
+#[test]
+fn item_2_counts_given_as_numeric_strings_are_charged_as_the_numbers_c_reads() {
+    refused("movestr", "  table.move({}, '1', '4611686018427387904', 1, {})", "instruction budget");
+    refused("repstr", "  string.rep('', '4611686018427387904')", "instruction budget");
+    refused("repfloat", "  string.rep('x', 2^40)", "instruction budget");
+}
+
+#[test]
+fn item_2_a_length_that_changes_between_reads_is_read_once() {
+    // `__len` answers 0, then 2^62: table.insert reads the length once, as 0.
+    let body = "  local n = 0\n  local t = setmetatable({}, { __len = function() n = n + 1; if n == 1 then return 0 end return 2^62 end })\n  table.insert(t, 1, 'x')\n  ctx:log(tostring(rawget(t, 1)) .. ' ' .. n)";
+    let source = play(body);
+    let engine = engine(&[("shifty", &source), GOOD_CARD], &[]);
+    let (result, _, lines) = logged(&engine, "shifty");
+    result.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(lines, ["x 1"], "inserted at 1 after one read of the length");
+}
+
+#[test]
+fn item_2_a_table_cannot_be_its_own_call_metamethod() {
+    refused("selfcall", "  local t = {}\n  setmetatable(t, { __call = t })\n  t()", "__call must be a function");
+}
+
+#[test]
+fn item_3_the_pattern_estimate_counts_the_pattern_length() {
+    let body = "  local s = string.rep('a', 9000000)\n  string.find(s, string.rep('a', 255) .. 'b')";
+    let m = refused("longpattern", body, "pattern too costly");
+    assert!(m.contains("longpattern.lua:3"), "{m}");
+}
+
+/// Effects whose handlers each do about `copies` copies of a 16 MiB string:
+/// work the instruction budget does not count.
+fn slow_handlers(copies: u32) -> String {
+    format!(
+        "function play(ctx)\n  for i = 1, 6 do ctx:add_effect{{ lasts = 'game' }} end\nend\n\
+         function on_moved(ctx, event)\n  local s = string.rep('x', 2^23)\n  for i = 1, {copies} do local t = s .. s end\nend\n"
+    )
+}
+
+#[test]
+fn item_4_the_wall_clock_net_is_per_decision_not_per_run() {
+    let source = slow_handlers(40);
+    let mut engine = engine(&[("slow", &source), GOOD_CARD], &[]);
+    let (result, state) = use_card(&engine, "slow");
+    result.unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(state.step, Step::Move), "{:?}", state.step);
+    // Time one handler run, then set the limit between one run and six.
+    let mv = state.pending(&engine).expect("a move").options[0].clone();
+    let started = std::time::Instant::now();
+    let mut probe = state.clone();
+    let (_, tripped) = engine.within_decision(|| probe.apply(&engine, &mv));
+    assert!(tripped.is_none());
+    let six_runs = started.elapsed();
+    let limit = six_runs / 3;
+    engine.set_budgets(Budgets { wall_clock: limit.max(Duration::from_millis(1)), ..Budgets::default() });
+    let mut refused = state.clone();
+    let (_, tripped) = engine.within_decision(|| refused.apply(&engine, &mv));
+    let place = tripped.expect("the decision's runs together passed the limit");
+    assert!(place.contains("slow.lua"), "{place}");
+}
+
+// ---- memory ----
+
+#[test]
+fn item_5_effect_data_bounds_count_keys_and_their_bytes() {
+    refused(
+        "bigkey",
+        "  ctx:add_effect{ lasts = 'game', data = { [string.rep('k', 20000000)] = 1 } }",
+        "at most 256 bytes",
+    );
+    refused(
+        "manykeys",
+        "  local d = {}\n  for i = 1, 20 do d[string.rep('k', 250) .. i] = i end\n  ctx:add_effect{ lasts = 'game', data = d }",
+        "4096 bytes",
+    );
+}
+
+#[test]
+fn item_6_a_yaml_alias_bomb_is_refused_by_the_bytes_it_expands_to() {
+    let root = common::scratch_content("aliasbomb", &[("bomb", "function play(ctx) end")], &[]);
+    let mut manifest = format!("name: bomb\ntext: &big \"{}\"\nrulings:\n", "x".repeat(50_000));
+    while manifest.len() < 240_000 {
+        manifest.push_str("- *big\n");
+    }
+    std::fs::write(root.path().join("cards/bomb.yaml"), manifest).unwrap();
+    let problems = ScriptEngine::load(&root, "test").err().expect("refused").to_string();
+    assert!(problems.contains("bomb.yaml") && problems.contains("aliases expanded"), "{}", short(&problems));
+}
+
+// ---- determinism: stops a script's own coroutine cannot catch ----
+
+#[test]
+fn item_7_a_question_inside_a_scripts_coroutine_is_not_caught() {
+    let body = "  local co = coroutine.create(function() return ctx:ask_square('where?', { 'd4', 'e5' }) end)\n  \
+                local ok, where = coroutine.resume(co)\n  \
+                if ok then ctx:place_terrain(where, 'water') else ctx:place_terrain('e5', 'fire') end";
+    let source = play(body);
+    let engine = engine(&[("coask", &source), GOOD_CARD], &[]);
+    let (mut state, options) = asks(&engine, "coask");
+    assert_eq!(options.len(), 2);
+    state.apply(&engine, &Choice::Answer(Answer::Square("d4".parse().unwrap()))).unwrap();
+    let water = state.board.terrain_at("d4".parse().unwrap());
+    assert!(water.is_some(), "the answer reached the card");
+    assert!(state.board.terrain_at("e5".parse().unwrap()).is_none(), "no fire from a caught halt");
+    // The same with coroutine.wrap.
+    let wrapped = play(
+        "  local f = coroutine.wrap(function() return ctx:ask_square('where?', { 'd4', 'e5' }) end)\n  \
+         local ok, where = pcall(f)\n  \
+         if ok then ctx:place_terrain(where, 'water') else ctx:place_terrain('e5', 'fire') end",
+    );
+    let engine = crate::hostile_scripts::engine(&[("cowrap", &wrapped), GOOD_CARD], &[]);
+    let (_, options) = asks(&engine, "cowrap");
+    assert_eq!(options.len(), 2);
+}
+
+#[test]
+fn item_8_running_out_of_memory_inside_a_scripts_coroutine_stops_the_run() {
+    // Doubling a string is one instruction a time: memory runs out long
+    // before the budget does.
+    let body = "  local co = coroutine.create(function()\n    local s = 'x'\n    \
+                for i = 1, 40 do s = s .. s end\n  end)\n  \
+                local ok = coroutine.resume(co)\n  ctx:place_terrain('d4', 'water')";
+    refused("cooom", body, "out of memory");
+}
+
+// ---- text from mods is shown, never obeyed ----
+
+#[test]
+fn item_9_control_characters_from_a_mod_are_made_visible() {
+    let body = "  ctx:log('\\27]52;c;cm0gLXJmIH4=\\7\\nLight resigns')\n  \
+                ctx:ask_option('\\27[2Jpick', { 'one\\27[31m', 'two' })";
+    let source = play(body);
+    let root = common::scratch_content("ctrl", &[("ctrl", &source), GOOD_CARD], &[]);
+    std::fs::write(root.path().join("cards/ctrl.yaml"), "name: \"Ctrl\\e[2J\"\ntext: \"bell\\a and\\r return\"\n")
+        .unwrap();
+    let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
+    let card = engine.content().card_id("ctrl").unwrap();
+    let manifest = &engine.content().card(card).unwrap().manifest;
+    assert_eq!(manifest.name, "Ctrl\\x1b[2J");
+    assert_eq!(manifest.text, "bell\\x07 and\\x0d return");
+    let (result, mut state, _) = logged(&engine, "ctrl");
+    result.unwrap_or_else(|e| panic!("{e}"));
+    let Step::Resolving(r) = &state.step else { unreachable!() };
+    assert_eq!(r.question.prompt, "\\x1b[2Jpick");
+    assert_eq!(r.question.options[0], Answer::Option("one\\x1b[31m".into()));
+    // The card's log is told when it is done.
+    state.apply(&engine, &Choice::Answer(Answer::Option("two".into()))).unwrap();
+    assert_eq!(messages(&state), ["\\x1b]52;c;cm0gLXJmIH4=\\x07\\x0aLight resigns"]);
+    // A script's error message too.
+    let m = refused("ctrlerr", "  error('\\27[2Jboom')", "boom");
+    assert!(!m.contains('\x1b') && m.contains("\\x1b[2Jboom"), "{m}");
+}
+
+// ---- content files are plain files inside the content root ----
+
+#[cfg(unix)]
+#[test]
+fn item_10_links_out_of_the_root_and_special_files_are_refused() {
+    use std::os::unix::fs::symlink;
+    let root = common::scratch_content("links", &[("water", "function play(ctx) end"), GOOD_CARD], &[]);
+    let cards = root.path().join("cards");
+    // A script that is a link out of the root (to a file whose size says 0).
+    std::fs::remove_file(cards.join("water.lua")).unwrap();
+    symlink("/proc/self/pagemap", cards.join("water.lua")).unwrap();
+    let problems = ScriptEngine::load(&root, "test").err().expect("refused").to_string();
+    assert!(problems.contains("water.lua") && problems.contains("outside the content root"), "{problems}");
+    // A manifest that is a device.
+    std::fs::remove_file(cards.join("water.lua")).unwrap();
+    std::fs::write(cards.join("water.lua"), "function play(ctx) end").unwrap();
+    std::fs::remove_file(cards.join("water.yaml")).unwrap();
+    symlink("/dev/zero", cards.join("water.yaml")).unwrap();
+    let problems = ScriptEngine::load(&root, "test").err().expect("refused").to_string();
+    assert!(problems.contains("water.yaml") && problems.contains("not a plain file"), "{problems}");
+    // A manifest that is a FIFO: refused, not waited on.
+    std::fs::remove_file(cards.join("water.yaml")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(cards.join("water.yaml")).status();
+    if made.is_ok_and(|s| s.success()) {
+        let problems = ScriptEngine::load(&root, "test").err().expect("refused").to_string();
+        assert!(problems.contains("water.yaml") && problems.contains("not a plain file"), "{problems}");
+    }
+    // A link that stays inside the root is a plain file of the root.
+    std::fs::remove_file(cards.join("water.yaml")).unwrap();
+    std::fs::write(cards.join("water_manifest.txt"), "name: water\ntext: a test card\n").unwrap();
+    symlink(cards.join("water_manifest.txt"), cards.join("water.yaml")).unwrap();
+    ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
+}
+
+fn empty_diagram() -> String {
+    use alien_checkers::kernel::{Board, Crowning, Supply};
+    alien_checkers::diagram::render(&Board::empty(Supply::STANDARD, Crowning::FromReserve))
+}
+
+#[test]
+fn item_11_a_diagram_indented_with_a_wide_space_is_refused_not_a_panic() {
+    let board = empty_diagram();
+    let mut lines: Vec<String> = board.lines().map(|l| format!(" {l}")).collect();
+    lines[3] = format!("\u{3000}{}", lines[3].trim_start());
+    let text = lines.join("\n");
+    let parsed = std::panic::catch_unwind(|| {
+        alien_checkers::diagram::parse(
+            &text,
+            alien_checkers::kernel::Supply::STANDARD,
+            alien_checkers::kernel::Crowning::FromReserve,
+        )
+    });
+    assert!(parsed.expect("no panic").is_err());
+}
+
+#[test]
+fn item_12_a_scene_is_held_to_the_rules_of_play() {
+    let root = common::scratch_content("scenes", &[GOOD_CARD], &[]);
+    let effect = "      - { card: good, owner: dark, lasts: 2 }\n";
+    let board: String = empty_diagram().lines().map(|l| format!("      {l}\n")).collect();
+    let scene = |effects: &str| {
+        format!(
+            "card: good\ndeck: test\nscenarios:\n  - name: scene\n    board: |\n{board}    effects:\n{effects}    expect:\n      playable: true\n"
+        )
+    };
+    for (tag, effects, wanted) in [
+        ("forty", effect.repeat(40), "at most 16"),
+        ("zero", "      - { card: good, owner: dark, lasts: 0 }\n".into(), "at least one turn"),
+    ] {
+        let path = root.path().join(format!("cards/{tag}.test.yaml"));
+        std::fs::write(&path, scene(&effects)).unwrap();
+        let outcomes = alien_checkers::scenario::run_file(&root, &path);
+        let failure = outcomes[0].failure.clone().unwrap_or_default();
+        assert!(failure.contains(wanted), "{tag}: {failure}");
+    }
+}
+
+#[test]
+fn item_13_a_stop_inside_a_library_call_names_the_cards_line() {
+    let m = refused(
+        "sortstop",
+        "  local t = {}\n  for i = 1, 3000 do t[i] = -i end\n  while true do table.sort(t, function(a, b) return a < b end) end",
+        "instruction budget",
+    );
+    assert!(m.contains("sortstop.lua:"), "{m}");
+    assert!(!m.contains("prelude") && !m.contains("[C]"), "{m}");
+    let m = refused("repstop", "  local s = string.rep('x', 1e12)", "instruction budget");
+    assert!(m.contains("repstop.lua:2"), "{m}");
+}
+
+#[test]
+fn a_scripts_library_holds_only_what_cards_reference_lists() {
+    // Everything a script can reach in the libraries, against the list in
+    // cards/README.md ("The script library").
+    let body = "  for _, lib in ipairs({ 'string', 'table', 'math', 'utf8', 'coroutine' }) do\n    \
+                for k in pairs(_ENV[lib]) do ctx:log(lib .. '.' .. k) end\n  end";
+    let source = play(body);
+    let engine = engine(&[("lister", &source), GOOD_CARD], &[]);
+    let (result, _, lines) = logged(&engine, "lister");
+    result.unwrap_or_else(|e| panic!("{e}"));
+    let mut reached: Vec<&str> = lines.iter().map(String::as_str).collect();
+    reached.sort_unstable();
+    let readme =
+        std::fs::read_to_string(ContentRoot::new(env!("CARGO_MANIFEST_DIR")).path().join("cards/README.md")).unwrap();
+    let section = readme.split("## The script library").nth(1).expect("cards/README.md has the section");
+    let section = section.split("\n## ").next().unwrap();
+    // Each row's first cell names functions in backquotes.
+    let mut documented: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('|').nth(1))
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .filter(|name| name.contains('.'))
+        .map(|name| name.split('(').next().unwrap())
+        .collect();
+    documented.sort_unstable();
+    assert_eq!(reached, documented, "cards/README.md lists exactly the library");
+}
+
+// ---- every game ends ----
+
+#[test]
+fn item_17_when_every_option_fails_the_step_is_given_up_and_play_goes_on() {
+    use alien_checkers::game::GameState;
+    // A card that always fails, alone face up: discarded unused, the turn goes on.
+    let broken = play("  error('always broken')");
+    let fragile = "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\nend\n\
+                   function on_moved(ctx, event)\n  error('fragile breaks')\nend\n";
+    let engine = engine(&[("broken", &broken), ("fragile", fragile), GOOD_CARD], &[]);
+    let id = crate::hostile_scripts::card(&engine, "broken");
+    let mut state = GameState::new(&engine.content().setup(), 7);
+    state.piles.face_up = [id].into_iter().collect();
+    state.step = Step::Card;
+    let mover = state.to_move;
+    assert!(state.apply(&engine, &Choice::Card(id)).is_err());
+    state.apply(&engine, &Choice::GiveUp).unwrap_or_else(|e| panic!("{e}"));
+    assert!(state.piles.discard.contains(&id), "the broken card is discarded");
+    assert!(state.to_move != mover && matches!(state.step, Step::Move), "the next turn began: {:?}", state.step);
+    // While an option works, giving up is refused.
+    assert!(state.clone().apply(&engine, &Choice::GiveUp).is_err());
+    // A lasting effect whose handler fails on every move: removed, then the move plays.
+    let (result, mut state) = use_card(&engine, "fragile");
+    result.unwrap_or_else(|e| panic!("{e}"));
+    let mv = state.pending(&engine).expect("a move").options[0].clone();
+    assert!(matches!(state.clone().apply(&engine, &mv), Err(GameError::EffectFailed { .. })));
+    state.apply(&engine, &Choice::GiveUp).unwrap_or_else(|e| panic!("{e}"));
+    assert!(state.effects.is_empty(), "the failing effect is removed");
+    state.apply(&engine, &mv).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn item_17_a_game_against_a_broken_deck_reaches_its_end_in_the_repl() {
+    let root = common::scratch_content(
+        "broken-deck",
+        &[("broken", "function play(ctx)\n  error('always broken')\nend")],
+        &[("a", "function check() return false end"), ("b", "function check() return false end")],
+    );
+    let deck = root.path().join("cards/decks/test.yaml");
+    let run = common::run_binary(
+        root.path(),
+        &["--deck", deck.to_str().unwrap(), "--seed", "3", "--dark", "random", "--light", "random"],
+        &[],
+        "",
+    );
+    assert!(run.stdout.contains("gives up this step"), "{}", &run.stdout[run.stdout.len().saturating_sub(2000)..]);
+    assert!(!run.stdout.contains("the game stops here"), "{}", &run.stdout[run.stdout.len().saturating_sub(2000)..]);
+    assert!(run.stdout.contains("wins") || run.stdout.contains("drawn"), "the game ended");
+}

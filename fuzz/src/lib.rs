@@ -51,6 +51,9 @@ fn scratch_root() -> &'static Path {
                 }
             }
         }
+        for entry in std::fs::read_dir(repo.join("cards/decks")).expect("shipped decks").flatten() {
+            std::fs::copy(entry.path(), root.join("cards/decks").join(entry.file_name())).expect("copy");
+        }
         std::fs::write(root.join("cards/fuzzcard.lua"), "function play(ctx) end\n").unwrap();
         std::fs::write(
             root.join("cards/decks/fuzzcard.yaml"),
@@ -252,4 +255,287 @@ pub fn decisions(data: &[u8]) {
         let again = play(false);
         assert_eq!(first, again, "deck {deck}, seed {seed}: the same picks gave another game");
     });
+}
+
+// ---- scripts: generated card scripts against the sandbox ----
+
+/// Reads the fuzzer's bytes one at a time (zeros once they run out).
+struct Bytes<'a>(&'a [u8], usize);
+
+impl Bytes<'_> {
+    fn next(&mut self) -> u8 {
+        let b = self.0.get(self.1).copied().unwrap_or(0);
+        self.1 += 1;
+        b
+    }
+
+    fn pick<'s>(&mut self, from: &[&'s str]) -> &'s str {
+        from[usize::from(self.next()) % from.len()]
+    }
+
+    fn done(&self) -> bool {
+        self.1 >= self.0.len()
+    }
+}
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "10",
+    "100",
+    "1000",
+    "1e6",
+    "2^31",
+    "2^53",
+    "2^62",
+    "-2^63",
+    "1.5",
+    "math.huge",
+    "'4611686018427387904'",
+    "'12'",
+    "'0x10'",
+    "#t",
+    "n",
+];
+const STRINGS: &[&str] = &[
+    "''",
+    "'a'",
+    "'ab'",
+    "'%'",
+    "'('",
+    "'[^'",
+    "'\\0'",
+    "'\\27[2J'",
+    "'aaaa'",
+    "s",
+    "tostring(n)",
+    "string.rep('a', 1000)",
+    "string.rep('ab', 40000)",
+    "'d4'",
+    "'e5'",
+];
+const PATTERNS: &[&str] = &[
+    "'a*b'",
+    "'(a*)*b'",
+    "'%b()'",
+    "'[a-z]+'",
+    "'.-'",
+    "'(.)%1'",
+    "'a?a?a?a?aaaa'",
+    "'^a'",
+    "'%f[%w]%w+'",
+    "'[%]'",
+    "string.rep('a', 200) .. 'b'",
+    "'(((.*).*).*)x'",
+    "'%'",
+    "'['",
+];
+const SQUARES: &[&str] = &["'d4'", "'e5'", "'a1'", "'h8'", "'z9'", "s"];
+
+/// One statement of the grammar (nested at most `depth` deep).
+fn statement(b: &mut Bytes, depth: u32, out: &mut String) {
+    let indent = "  ".repeat(depth as usize + 1);
+    let n = |b: &mut Bytes| b.pick(NUMBERS).to_string();
+    let s = |b: &mut Bytes| b.pick(STRINGS).to_string();
+    let line = match b.next() % 30 {
+        0 => format!("s = string.rep({}, {}, {})", s(b), n(b), s(b)),
+        1 => format!("string.find({}, {}, {}, {})", s(b), s(b), n(b), b.pick(&["true", "false", "nil"])),
+        2 => format!("string.match({}, {})", s(b), b.pick(PATTERNS)),
+        3 => format!("s = select(1, string.gsub({}, {}, {}))", s(b), b.pick(PATTERNS), s(b)),
+        4 => format!("for w in string.gmatch({}, {}) do n = n + 1 end", s(b), b.pick(PATTERNS)),
+        5 => format!("table.insert(t, {}, {})", n(b), s(b)),
+        6 => format!("table.remove(t, {})", n(b)),
+        7 => format!("s = table.concat(t, {}, {}, {})", s(b), n(b), n(b)),
+        8 => format!("table.move(t, {}, {}, {}, u)", n(b), n(b), n(b)),
+        9 => format!("n = select('#', table.unpack(t, {}, {}))", n(b), n(b)),
+        10 => "table.sort(t, function(a, b) return tostring(a) < tostring(b) end)".to_string(),
+        11 => format!(
+            "s = string.format({}, {}, {})",
+            b.pick(&["'%s %d'", "'%q'", "'%5.2f'", "'%p'", "'%s'"]),
+            s(b),
+            n(b)
+        ),
+        12 if depth < 3 => {
+            let mut body = String::new();
+            block(b, depth + 1, &mut body);
+            format!("pcall(function()\n{body}{indent}end)")
+        }
+        13 if depth < 3 => {
+            let mut body = String::new();
+            block(b, depth + 1, &mut body);
+            format!("coroutine.resume(coroutine.create(function()\n{body}{indent}end))")
+        }
+        14 => format!("ctx:log({})", s(b)),
+        15 => format!("ctx:place_terrain({}, 'water')", b.pick(SQUARES)),
+        16 => format!("s = ctx:ask_square({}, {{ {}, {} }})", s(b), b.pick(SQUARES), b.pick(SQUARES)),
+        17 if depth < 3 => {
+            let mut body = String::new();
+            block(b, depth + 1, &mut body);
+            format!("for i = 1, {} do\n{body}{indent}end", b.pick(&["3", "100", "1e5", "n"]))
+        }
+        18 => format!(
+            "setmetatable(t, {{ __index = function(_, k) return k end, __len = function() return {} end }})",
+            n(b)
+        ),
+        19 => format!("n = tonumber({}) or n", s(b)),
+        20 => format!("n = utf8.len({}) or n", s(b)),
+        21 => format!("s = s .. {}", s(b)),
+        22 => format!("error({})", s(b)),
+        23 => "while true do end".to_string(),
+        24 => format!("n = math.max(n, {}) + math.floor({})", n(b), n(b)),
+        25 => "for k, v in pairs(t) do u[k] = v end".to_string(),
+        26 => format!("t[{}] = {}", n(b), s(b)),
+        27 => format!("s = ({}):rep({})", s(b), n(b)),
+        28 => format!("n = #({})", s(b)),
+        _ => format!("ctx:add_effect{{ lasts = {}, data = {{ k = {} }} }}", b.pick(&["1", "'game'", "0"]), s(b)),
+    };
+    out.push_str(&indent);
+    out.push_str(&line);
+    out.push('\n');
+}
+
+fn block(b: &mut Bytes, depth: u32, out: &mut String) {
+    let count = 1 + b.next() % 4;
+    for _ in 0..count {
+        if b.done() {
+            break;
+        }
+        statement(b, depth, out);
+    }
+}
+
+/// The card script the bytes stand for: a `play` of statements over the script
+/// library and `ctx`, from a small grammar (loops, pcall and coroutines
+/// nested three deep at most).
+pub fn script_text(data: &[u8]) -> String {
+    let mut b = Bytes(data, 0);
+    let mut body = String::new();
+    while !b.done() && body.len() < 4000 {
+        statement(&mut b, 0, &mut body);
+    }
+    format!("function play(ctx)\n  local s, n, t, u = 'x', 1, {{ 'a', 'b', 'c' }}, {{}}\n{body}end\n")
+}
+
+/// The instruction budget of a generated card's run: small, so that runs are quick.
+const SCRIPT_BUDGET: u64 = 200_000;
+
+/// A private content root holding the card `fuzzscript` in a deck of its own.
+fn script_root() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let root = std::env::temp_dir().join(format!("alien-fuzz-scripts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for dir in ["cards/decks", "planets"] {
+            std::fs::create_dir_all(root.join(dir)).expect("a scratch folder");
+        }
+        std::fs::write(root.join("cards/fuzzscript.yaml"), "name: Fuzz\ntext: a generated card\n").unwrap();
+        std::fs::write(root.join("cards/fuzzscript.lua"), "function play(ctx) end\n").unwrap();
+        for planet in ["venus", "earth"] {
+            for ext in ["yaml", "lua"] {
+                let from = repository().join(format!("planets/{planet}.{ext}"));
+                std::fs::copy(from, root.join(format!("planets/{planet}.{ext}"))).expect("copy");
+            }
+        }
+        std::fs::write(
+            root.join("cards/decks/fuzz.yaml"),
+            "name: fuzz\ncards: {fuzzscript: 1}\nplanets: [venus, earth]\nrules: {crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}\n",
+        )
+        .unwrap();
+        root
+    })
+}
+
+/// How long a run that spends the whole budget on the costliest plain work
+/// (making tables and strings) takes on this machine: the yardstick for
+/// "every run ends within its budget".
+fn budget_time() -> std::time::Duration {
+    static TIME: OnceLock<std::time::Duration> = OnceLock::new();
+    *TIME.get_or_init(|| {
+        let source = "function play(ctx)\n  local n = 0\n  while true do local t = { tostring(n) .. 'y', {} } n = n + 1 end\nend\n";
+        let engine = script_engine(source).expect("the yardstick compiles");
+        let mut times: Vec<_> = (0..5).map(|_| run_script(&engine).1).collect();
+        times.sort();
+        times[2]
+    })
+}
+
+/// An engine over the card `fuzzscript` with `source` as its script, or why
+/// the script was refused when it loaded (its top level runs then).
+fn script_engine(source: &str) -> Result<ScriptEngine, String> {
+    let root = script_root();
+    std::fs::write(root.join("cards/fuzzscript.lua"), source).expect("write the script");
+    let mut engine = ScriptEngine::load(&ContentRoot::new(root), "fuzz").map_err(|p| p.to_string())?;
+    engine.set_budgets(alien_checkers::script::Budgets {
+        card: SCRIPT_BUDGET,
+        wall_clock: std::time::Duration::from_secs(60),
+        ..Default::default()
+    });
+    Ok(engine)
+}
+
+/// Runs the card once from a fixed deal, answering its questions with their
+/// first option (at most 20); the outcome as text, and the time it took.
+fn run_script(engine: &ScriptEngine) -> (String, std::time::Duration) {
+    use alien_checkers::game::{CardId, Step};
+    let mut state = GameState::new(&engine.content().setup(), 11);
+    state.piles.face_up = [CardId(0)].into_iter().collect();
+    state.piles.draw.clear();
+    state.step = Step::Card;
+    let started = std::time::Instant::now();
+    let mut outcome = match state.apply(engine, &Choice::Card(CardId(0))) {
+        Ok(()) => String::from("ok"),
+        Err(e) => format!("failed: {e}"),
+    };
+    for _ in 0..20 {
+        let Step::Resolving(r) = &state.step else { break };
+        let answer = Choice::Answer(r.question.options[0].clone());
+        outcome = match state.apply(engine, &answer) {
+            Ok(()) => format!("answered {answer}"),
+            Err(e) => format!("failed after an answer: {e}"),
+        };
+    }
+    (format!("{outcome}; digest {:016x}", state.digest()), started.elapsed())
+}
+
+/// What the script the bytes stand for does, in a fresh engine: the text of its
+/// outcome (a message, or the state's digest), which must not depend on the
+/// process, and how long it took.
+pub fn script_outcome(data: &[u8]) -> (String, std::time::Duration) {
+    match script_engine(&script_text(data)) {
+        Ok(engine) => run_script(&engine),
+        Err(problems) => (format!("refused at load: {problems}"), std::time::Duration::ZERO),
+    }
+}
+
+/// A generated card script: no panic; its run ends within its budget (no
+/// longer than 1.1 times a run that spends the whole budget on plain work, plus
+/// 50 ms for the machine's noise), and a second fresh engine (another hash
+/// seed, other addresses) gives the same outcome.
+pub fn scripts(data: &[u8]) {
+    let (outcome, took) = script_outcome(data);
+    let allowed = budget_time().mul_f64(1.1) + std::time::Duration::from_millis(50);
+    assert!(took <= allowed, "the run took {took:?}, more than {allowed:?}:\n{}", script_text(data));
+    let (again, _) = script_outcome(data);
+    assert_eq!(outcome, again, "the same script gave another outcome:\n{}", script_text(data));
+}
+
+// ---- scenario: the scenario and diagram readers ----
+
+/// A scenario file of arbitrary text, run as `alien-checkers test` runs it, and
+/// the same text read as a board diagram: neither ever panics, and every
+/// scenario the file holds has an outcome with a name.
+pub fn scenario(data: &[u8]) {
+    use alien_checkers::kernel::{Crowning, Supply};
+    let text = String::from_utf8_lossy(data);
+    let _ = alien_checkers::diagram::parse(&text, Supply::STANDARD, Crowning::FromReserve);
+    let path = scratch_root().join(format!("cards/fuzz-{}.test.yaml", std::process::id()));
+    std::fs::write(&path, text.as_bytes()).expect("write the scenario");
+    let outcomes = alien_checkers::scenario::run_file(&ContentRoot::new(scratch_root()), &path);
+    assert!(!outcomes.is_empty(), "a scenario file with no outcome at all");
+    for outcome in outcomes {
+        assert!(!outcome.name.is_empty() || outcome.failure.is_some(), "an unnamed scenario passed");
+    }
 }

@@ -10,7 +10,7 @@
 -- script's compiled chunk is executed again into a fresh environment, so its
 -- top-level locals, globals and tables are new each time, and everything shared
 -- between runs (the libraries, ctx, the halt sentinel) is read-only.
-local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY, rethrow_stop = ...
+local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY, rethrow_stop, locate = ...
 
 -- THE SCRIPT LIBRARY (default deny). Scripts reach only the functions listed
 -- in LIBRARY below; cards/README.md ("The script library") lists the same
@@ -24,16 +24,28 @@ local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY, rethrow_stop =
 local raw = {
   string = string, table = table, math = math, utf8 = utf8, coroutine = coroutine,
 }
-local sfind, smatch, sgmatch, sgsub, ssub, srep, sformat, sbyte, schar, slen, supper, slower, sreverse =
-  string.find, string.match, string.gmatch, string.gsub, string.sub, string.rep, string.format,
-  string.byte, string.char, string.len, string.upper, string.lower, string.reverse
-local raw_concat, raw_unpack, raw_pack = table.concat, table.unpack, table.pack
+-- The C functions, called through these tables so that their own error
+-- messages name them as scripts know them ("bad argument #2 to 'rep'").
+local C = {
+  string = { find = string.find, match = string.match, gmatch = string.gmatch, gsub = string.gsub,
+    sub = string.sub, rep = string.rep, format = string.format, byte = string.byte, char = string.char,
+    len = string.len, upper = string.upper, lower = string.lower, reverse = string.reverse },
+  table = { concat = table.concat, unpack = table.unpack, pack = table.pack },
+  utf8 = { char = utf8.char, codepoint = utf8.codepoint, len = utf8.len, offset = utf8.offset },
+}
+local CS, CT, CU = C.string, C.table, C.utf8
+local sfind, ssub = string.find, string.sub
+local raw_unpack, raw_pack = table.unpack, table.pack
 local tointeger, raw_tonumber, raw_type, raw_select = math.tointeger, tonumber, type, select
 local floor, log = math.floor, math.log
 
 -- Arguments as the C library reads them (luaL_checkinteger, luaL_checklstring):
 -- a numeric string is a number, a number is a string.
-local function bad(pos, fname, msg) error("bad argument #" .. pos .. " to '" .. fname .. "' (" .. msg .. ")", 3) end
+-- An argument error at the script's line: `level` 3 from a library function,
+-- 4 from the helpers below, which a library function calls.
+local function bad(pos, fname, msg, level)
+  error("bad argument #" .. pos .. " to '" .. fname .. "' (" .. msg .. ")", level or 3)
+end
 local function int_arg(v, pos, fname, default)
   if v == nil and default ~= nil then return default end
   local n = v
@@ -44,22 +56,22 @@ local function int_arg(v, pos, fname, default)
   if raw_type(n) == "number" then
     local i = tointeger(n)
     if i then return i end
-    bad(pos, fname, "number has no integer representation")
+    bad(pos, fname, "number has no integer representation", 4)
   end
-  bad(pos, fname, "number expected, got " .. (v == nil and "no value" or raw_type(v)))
+  bad(pos, fname, "number expected, got " .. (v == nil and "no value" or raw_type(v)), 4)
 end
 local function str_arg(v, pos, fname, default)
   if v == nil and default ~= nil then return default end
   local t = raw_type(v)
   if t == "string" then return v end
   if t == "number" then return tostring(v) end
-  bad(pos, fname, "string expected, got " .. (v == nil and "no value" or t))
+  bad(pos, fname, "string expected, got " .. (v == nil and "no value" or t), 4)
 end
 -- A table's length read once, as `#` reads it (maybe through `__len`).
 local function len_arg(t, pos, fname)
-  if raw_type(t) ~= "table" then bad(pos, fname, "table expected, got " .. raw_type(t)) end
+  if raw_type(t) ~= "table" then bad(pos, fname, "table expected, got " .. raw_type(t), 4) end
   local n = #t
-  if raw_type(n) ~= "number" or tointeger(n) == nil then error("object length is not an integer", 3) end
+  if raw_type(n) ~= "number" or tointeger(n) == nil then error("object length is not an integer", 4) end
   return tointeger(n)
 end
 
@@ -104,34 +116,34 @@ end
 
 local string_lib = {
   -- O(1)
-  len = slen,
+  len = CS.len,
   -- n = the subject's length
   sub = function(s, i, j)
     s = str_arg(s, 1, "sub")
     charge(#s / 16)
-    return ssub(s, int_arg(i, 2, "sub", 1), int_arg(j, 3, "sub", -1))
+    return CS.sub(s, int_arg(i, 2, "sub", 1), int_arg(j, 3, "sub", -1))
   end,
   byte = function(s, i, j)
     s = str_arg(s, 1, "byte")
     charge(#s / 16)
     i = int_arg(i, 2, "byte", 1)
-    return sbyte(s, i, int_arg(j, 3, "byte", i))
+    return CS.byte(s, i, int_arg(j, 3, "byte", i))
   end,
   -- n = the number of arguments
   char = function(...)
     charge(raw_select("#", ...) / 16)
-    return schar(...)
+    return CS.char(...)
   end,
-  upper = function(s) s = str_arg(s, 1, "upper"); charge(#s / 16); return supper(s) end,
-  lower = function(s) s = str_arg(s, 1, "lower"); charge(#s / 16); return slower(s) end,
-  reverse = function(s) s = str_arg(s, 1, "reverse"); charge(#s / 16); return sreverse(s) end,
+  upper = function(s) s = str_arg(s, 1, "upper"); charge(#s / 16); return CS.upper(s) end,
+  lower = function(s) s = str_arg(s, 1, "lower"); charge(#s / 16); return CS.lower(s) end,
+  reverse = function(s) s = str_arg(s, 1, "reverse"); charge(#s / 16); return CS.reverse(s) end,
   -- (#s + #sep + 1) * count: every copy costs a step, also an empty one
   rep = function(s, count, sep)
     s = str_arg(s, 1, "rep")
     count = int_arg(count, 2, "rep")
     sep = str_arg(sep, 3, "rep", "")
     if count > 0 then charge((#s + #sep + 1) * count / 16) end
-    return srep(s, count, sep)
+    return CS.rep(s, count, sep)
   end,
   -- plain: (#s + 1) * (#p + 1); a pattern: its bound (above)
   find = function(s, p, init, plain)
@@ -142,18 +154,18 @@ local string_lib = {
     else
       charge(pattern_cost("string.find", #s, p))
     end
-    return sfind(s, p, init, plain)
+    return CS.find(s, p, init, plain)
   end,
   match = function(s, p, init)
     s, p = str_arg(s, 1, "match"), str_arg(p, 2, "match")
     charge(pattern_cost("string.match", #s, p))
-    return smatch(s, p, int_arg(init, 3, "match", 1))
+    return CS.match(s, p, int_arg(init, 3, "match", 1))
   end,
   -- the bound once, for the whole iteration
   gmatch = function(s, p, init)
     s, p = str_arg(s, 1, "gmatch"), str_arg(p, 2, "gmatch")
     charge(pattern_cost("string.gmatch", #s, p))
-    return sgmatch(s, p, int_arg(init, 3, "gmatch", 1))
+    return CS.gmatch(s, p, int_arg(init, 3, "gmatch", 1))
   end,
   -- the bound, plus the result: (#s + 1) * (#r + 1) for a replacement string
   gsub = function(s, p, r, count)
@@ -161,7 +173,7 @@ local string_lib = {
     local cost = pattern_cost("string.gsub", #s, p)
     if raw_type(r) == "string" then cost = cost + (#s + 1) * (#r + 1) / 16 end
     charge(cost)
-    return sgsub(s, p, r, count ~= nil and int_arg(count, 4, "gsub") or nil)
+    return CS.gsub(s, p, r, count ~= nil and int_arg(count, 4, "gsub") or nil)
   end,
   -- format is defined below, with tostring: the lengths of the format and of
   -- every argument, four times over (%q escapes)
@@ -189,7 +201,7 @@ local table_lib = {
       total = total + #v + #sep
     end
     charge(total / 16)
-    return raw_concat(parts, sep)
+    return CT.concat(parts, sep)
   end,
   -- n = #t - pos (the items shifted)
   insert = function(t, ...)
@@ -235,7 +247,7 @@ local table_lib = {
     if j == nil then j = len_arg(t, 1, "unpack") else j = int_arg(j, 3, "unpack") end
     check_range_size(i, j, "unpack")
     if j >= i then charge((j - i + 1) / 16) end
-    return raw_unpack(t, i, j)
+    return CT.unpack(t, i, j)
   end,
   -- n = the number of arguments
   pack = raw_pack,
@@ -285,14 +297,13 @@ end
 table_lib.sort = merge_sort
 
 -- utf8: n = the subject's length; char: the number of arguments.
-local uchar, ucodepoint, ulen, uoffset = utf8.char, utf8.codepoint, utf8.len, utf8.offset
 local utf8_lib = {
-  char = function(...) charge(raw_select("#", ...) / 16); return uchar(...) end,
+  char = function(...) charge(raw_select("#", ...) / 16); return CU.char(...) end,
   charpattern = utf8.charpattern,
   codes = utf8.codes, -- O(1) a step
-  codepoint = function(s, i, j, lax) s = str_arg(s, 1, "codepoint"); charge(#s / 16); return ucodepoint(s, i, j, lax) end,
-  len = function(s, i, j, lax) s = str_arg(s, 1, "len"); charge(#s / 16); return ulen(s, i, j, lax) end,
-  offset = function(s, n, i) s = str_arg(s, 1, "offset"); charge(#s / 16); return uoffset(s, n, i) end,
+  codepoint = function(s, i, j, lax) s = str_arg(s, 1, "codepoint"); charge(#s / 16); return CU.codepoint(s, i, j, lax) end,
+  len = function(s, i, j, lax) s = str_arg(s, 1, "len"); charge(#s / 16); return CU.len(s, i, j, lax) end,
+  offset = function(s, n, i) s = str_arg(s, 1, "offset"); charge(#s / 16); return CU.offset(s, n, i) end,
 }
 -- math: every function is O(1) (min and max: the number of arguments); no
 -- random numbers (the game's generator is ctx's).
@@ -395,7 +406,7 @@ string_lib.format = function(fmt, ...)
     if raw_type(v) == "string" then total = total + #v end
   end
   charge(total * 4 / 16)
-  return sformat(fmt, raw_unpack(args, 1, args.n))
+  return CS.format(fmt, raw_unpack(args, 1, args.n))
 end
 
 -- tonumber reads a whole string: n = its length.
@@ -453,11 +464,17 @@ local function safe_setmetatable(t, mt)
   return raw_setmetatable(t, snapshot)
 end
 
--- How the engine calls scripts: the raw pcall, with no message handler, so a
--- question's halt costs no traceback. Never given to scripts.
-local raw_pcall = pcall
+-- How the engine calls scripts: the raw xpcall, whose handler only gives an
+-- error raised inside a library function the script's line in place of the
+-- prelude's (no traceback, so a question's halt costs nothing). Never given
+-- to scripts.
+local raw_xpcall = xpcall
+local function at_script_line(e)
+  if type(e) == "string" and ssub(e, 1, 8) == "prelude:" then return locate(e) end
+  return e
+end
 local function runner(f, ...)
-  return raw_pcall(f, ...)
+  return raw_xpcall(f, at_script_line, ...)
 end
 
 -- A card's play runs in a coroutine the engine creates around `body` (so that a
@@ -470,7 +487,7 @@ local co_running = coroutine.running
 local call_script -- defined below
 local function body(co, chunk, ctx)
   RUN[1] = co
-  return raw_pcall(call_script, chunk, "play", ctx)
+  return raw_xpcall(call_script, at_script_line, chunk, "play", ctx)
 end
 
 -- Scripts see the coroutine library as if they ran on the main thread: the

@@ -202,6 +202,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
         Err(LuaError::runtime("the script was stopped"))
     })?;
     let (m1, m2, m3, m4) = (Rc::clone(&meter), Rc::clone(&meter), Rc::clone(&meter), Rc::clone(&meter));
+    let locate = lua.create_function(|lua, message: mlua::LuaString| host_locate(lua, &message))?;
     let pcall = lua.create_function(move |lua, args| host_pcall(lua, &m1, args))?;
     let xpcall = lua.create_function(move |lua, args| host_xpcall(lua, &m2, args))?;
     let charge = lua.create_function(move |lua, units: f64| host_charge(lua, &m3, units))?;
@@ -218,6 +219,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
         restart,
         HOOK_EVERY,
         rethrow_stop,
+        locate,
     ))?;
     finish(&lua);
     let prelude = Prelude {
@@ -360,6 +362,21 @@ fn host_rethrow_stop(meter: &SharedMeter, error: Value) -> mlua::Result<()> {
         return Err(halt(meter, Stop::Memory));
     }
     Ok(())
+}
+
+/// `locate(message)` for the prelude's message handler: an error raised inside
+/// a library function names the prelude's line (`prelude:123: bad argument…`);
+/// this gives it the script's line that called the library instead, while the
+/// stack that raised it is still there.
+fn host_locate(lua: &Lua, message: &mlua::LuaString) -> mlua::Result<mlua::LuaString> {
+    let bytes = message.as_bytes();
+    let rest = bytes.strip_prefix(b"prelude:").unwrap_or(&bytes);
+    let after_line = rest.iter().position(|b| !b.is_ascii_digit()).map_or(rest, |i| &rest[i..]);
+    let text = after_line.strip_prefix(b": ").unwrap_or(after_line);
+    match innermost_script_place(lua) {
+        Some(place) => lua.create_string([place.as_bytes(), b": ", text].concat()),
+        None => lua.create_string(text),
+    }
 }
 
 /// Where in a script the run is: the innermost frame of a script's own file

@@ -89,6 +89,44 @@ fn decision_seeds_and_mutations() {
     run_all("decisions", checks::decisions, 40);
 }
 
+#[test]
+fn scenario_seeds_and_mutations() {
+    run_all("scenario", checks::scenario, 60);
+}
+
+#[test]
+fn script_seeds_and_mutations() {
+    run_all("scripts", checks::scripts, 150);
+}
+
+/// Prints the outcome of every script seed and mutation, one a line; run by
+/// [`generated_scripts_do_the_same_in_fresh_processes`] in two processes.
+#[test]
+#[ignore = "a helper: run through generated_scripts_do_the_same_in_fresh_processes"]
+fn print_script_outcomes() {
+    let seeds = inputs("scripts");
+    for input in seeds.iter().chain(mutations(&seeds, 60, 9).iter()) {
+        println!("OUTCOME {}", checks::script_outcome(input).0.replace('\n', " "));
+    }
+}
+
+/// The same generated scripts give the same outcomes in two fresh processes
+/// (other hash seeds, addresses and Lua string seeds).
+#[test]
+fn generated_scripts_do_the_same_in_fresh_processes() {
+    let run = || {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--ignored", "--exact", "fuzz_corpora::print_script_outcomes", "--nocapture", "--test-threads=1"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let lines: Vec<String> = text.lines().filter(|l| l.starts_with("OUTCOME ")).map(str::to_string).collect();
+        assert!(lines.len() > 60, "the outcomes were printed: {text}");
+        lines
+    };
+    assert_eq!(run(), run());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 

@@ -12,10 +12,10 @@
 //! changed files are named and the first difference is reported ([`Replay`]).
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -609,6 +609,8 @@ pub fn read_record(path: &Path) -> Result<Record, String> {
 /// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over
 /// `path`. `fail_after` lets tests break the write partway (it sees the bytes
 /// written so far); a failure removes the temporary file and leaves `path` alone.
+/// The temporary file is a new one of a random name ([`create_temporary`]);
+/// those that saves killed midway left are removed first ([`remove_stale_temporaries`]).
 pub fn write_atomically(
     path: &Path,
     bytes: &[u8],
@@ -622,12 +624,10 @@ pub fn write_atomically(
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;
-    // Unique per process and per call, so two saves at once never share a file.
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let tmp: PathBuf = dir.join(format!(".{}.tmp-{}-{call}", name.to_string_lossy(), std::process::id()));
+    remove_stale_temporaries(dir);
+    let failed = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
+    let (tmp, mut file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
     let result = (|| -> std::io::Result<()> {
-        let mut file = File::create(&tmp)?;
         let mut written = 0;
         for chunk in bytes.chunks(4096) {
             file.write_all(chunk)?;
@@ -643,6 +643,77 @@ pub fn write_atomically(
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        format!("cannot save to {}: {e}", path.display())
+        failed(e)
     })
+}
+
+/// The prefix of this program's temporary files beside `name`; a random token
+/// follows ([`temporary_name`]).
+const TMP_MARK: &str = ".tmp-";
+/// How long a temporary file of a process that may still be alive is left
+/// alone before it is taken for the remains of a crash.
+const STALE_AFTER: Duration = Duration::from_secs(3600);
+
+/// `.NAME.tmp-<pid>-<16 random hex digits>`: no one can guess it and plant a
+/// link there first.
+fn temporary_name(name: &str) -> String {
+    format!(".{name}{TMP_MARK}{}-{:016x}", std::process::id(), rand::random::<u64>())
+}
+
+/// Creates a temporary file beside `name` in `dir`: a new file (never one that
+/// is there, nor a link's target), under a fresh random name.
+fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, File)> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        /// O_NOFOLLOW on Linux: a link at the last component is refused, not followed.
+        const O_NOFOLLOW: i32 = 0o400000;
+        options.custom_flags(O_NOFOLLOW);
+    }
+    let mut last = None;
+    // A name taken already is a collision of 64 random bits, or a planted file.
+    for _ in 0..8 {
+        let tmp = dir.join(temporary_name(name));
+        match options.open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+}
+
+/// Removes this program's temporary files in `dir` left by saves that died
+/// midway: those of a process that is gone, or older than [`STALE_AFTER`]. A
+/// save in progress in another process is left alone. Failures are ignored:
+/// this is tidying, not saving.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_pid) else { continue };
+        let Ok(meta) = fs::symlink_metadata(entry.path()) else { continue };
+        let age = meta.modified().ok().and_then(|m| SystemTime::now().duration_since(m).ok());
+        let old = age.is_some_and(|a| a > STALE_AFTER);
+        if !meta.is_dir() && (old || process_is_gone(pid)) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process id in a name of this program's temporary files
+/// (`.NAME.tmp-<pid>-<hex>`), or `None` for any other name.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let (before, after) = name.rsplit_once(TMP_MARK)?;
+    let (pid, token) = after.split_once('-')?;
+    let hex = !token.is_empty() && token.bytes().all(|b| b.is_ascii_hexdigit());
+    if before.len() > 1 && before.starts_with('.') && hex { pid.parse().ok() } else { None }
+}
+
+/// Whether no process has the id `pid` (Linux: no /proc entry, /proc being
+/// there). Elsewhere unknown, so `false`: only age makes such files stale.
+fn process_is_gone(pid: u32) -> bool {
+    cfg!(target_os = "linux") && Path::new("/proc/self").exists() && !Path::new("/proc").join(pid.to_string()).exists()
 }

@@ -458,3 +458,86 @@ fn a_save_of_a_modded_root_records_it_and_loads_from_it() {
     let record = read_record(Path::new(&shipped)).unwrap();
     assert_eq!((record.version, record.root), (2, None));
 }
+
+/// The temporary file a save writes first has a name no one can guess (64
+/// random bits), so a link planted where it would be is never followed: here
+/// links at the names earlier versions used (`.NAME.tmp-<pid>-<count>`), planted
+/// before the process saves, point at a file that must stay as it was.
+#[test]
+fn a_link_planted_at_a_temporary_name_is_not_followed() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = scratch("planted_link");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(["--seed", "7", "--light", "human"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    for name in ["game.json", "alien-checkers-autosave-7.json"] {
+        for call in 0..8 {
+            let link = dir.join(format!(".{name}.tmp-{}-{call}", child.id()));
+            std::os::unix::fs::symlink(&victim, link).unwrap();
+        }
+    }
+    child.stdin.take().unwrap().write_all(b"c3-d4\nsave game.json\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("saved 1 decisions to game.json"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious", "a planted link was followed");
+    for name in ["game.json", "alien-checkers-autosave-7.json"] {
+        assert!(std::fs::symlink_metadata(dir.join(name)).unwrap().is_file(), "{name} is a file, not a link");
+        assert_eq!(read_record(&dir.join(name)).unwrap().decisions, ["c3-d4"]);
+    }
+
+    // The names themselves: the same file saved twice gets two unrelated names.
+    let ours = format!(".game.json.tmp-{}-", std::process::id());
+    let mut names = Vec::new();
+    for _ in 0..2 {
+        let _ = write_atomically(&dir.join("game.json"), b"{}", &mut |_| {
+            names.extend(files_in(&dir).into_iter().filter(|f| f.starts_with(&ours)));
+            Err(std::io::Error::other("stop"))
+        });
+    }
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_ne!(names[0], names[1]);
+    for name in &names {
+        let token = &name[ours.len()..];
+        assert!(token.len() >= 16, "a random part of 64 bits: {name}");
+    }
+}
+
+/// A save killed mid-write leaves its temporary file; the next save in that
+/// folder removes such files once they are stale (their process is gone, or
+/// they are over an hour old), and leaves everything else alone: a save in
+/// progress, and files that are not this program's.
+#[test]
+fn stale_temporary_files_are_removed_by_the_next_save() {
+    let dir = scratch("stale");
+    let pid = std::process::id();
+    let write = |name: &str| std::fs::write(dir.join(name), "partial").unwrap();
+    // A process id above any kernel's limit: no such process.
+    let dead = format!(".game.json.tmp-999999999-{:016x}", 7);
+    let old = format!(".other.json.tmp-{pid}-00ff00ff00ff00ff");
+    let fresh = format!(".third.json.tmp-{pid}-0123456789abcdef");
+    for name in [&dead, &old, &fresh, ".notes.tmp-draft", "notes.txt", ".hidden.tmp-12-zz"] {
+        write(name);
+    }
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+    std::fs::File::options().write(true).open(dir.join(&old)).unwrap().set_modified(two_hours_ago).unwrap();
+
+    game(&repo(), 8, 10).save(&dir.join("game.json"), seats()).unwrap();
+    let mut kept = vec![fresh.clone(), ".hidden.tmp-12-zz".into(), ".notes.tmp-draft".into()];
+    kept.extend(["game.json".to_string(), "notes.txt".into()]);
+    if !cfg!(target_os = "linux") {
+        // Elsewhere a process is not looked up: only the age tells.
+        kept.push(dead);
+    }
+    kept.sort();
+    assert_eq!(files_in(&dir), kept, "the stale temporary files go, and only they");
+}

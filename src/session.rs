@@ -42,7 +42,8 @@ const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 pub struct Record {
     pub format: String,
     pub version: u32,
-    /// The deck by name or path.
+    /// The deck by name, or by absolute path (a relative path in saves made
+    /// before decks were recorded so, resolved against `root` on load).
     pub deck: String,
     /// Content hash (FNV-1a) of every manifest and script, by file relative to
     /// the content root.
@@ -78,7 +79,11 @@ impl Record {
 /// A game with its engine and its decisions so far.
 pub struct Session {
     pub engine: ScriptEngine,
+    /// The deck as given (shown to the player).
     deck: String,
+    /// The deck as saves record it: a path made absolute, so that the save
+    /// loads from any folder; a name as it is.
+    saved_deck: String,
     seed: u64,
     state: GameState,
     decisions: Vec<Choice>,
@@ -126,10 +131,18 @@ impl Session {
     /// Deals a new game of `deck` with `seed`.
     pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, String> {
         let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
+        // A deck given as a path is the manifest path itself (ContentRoot::deck_path).
+        let saved_deck = match std::path::absolute(deck) {
+            Ok(absolute) if engine.content().deck_path == Path::new(deck) => {
+                absolute.to_str().map_or_else(|| deck.to_string(), str::to_string)
+            }
+            _ => deck.to_string(),
+        };
         let mut session = Session {
             state: GameState::new(&engine.content().setup(), seed),
             engine,
             deck: deck.to_string(),
+            saved_deck,
             seed,
             decisions: Vec::new(),
             deciders: Vec::new(),
@@ -155,6 +168,11 @@ impl Session {
 
     pub fn deck(&self) -> &str {
         &self.deck
+    }
+
+    /// The deck as a save records it: a path made absolute; a name as it is.
+    pub fn saved_deck(&self) -> &str {
+        &self.saved_deck
     }
 
     pub fn decisions(&self) -> &[Choice] {
@@ -413,7 +431,7 @@ impl Session {
                 (None, Some(_)) => 3,
                 (None, None) => 2,
             },
-            deck: self.deck.clone(),
+            deck: self.saved_deck.clone(),
             hashes: self.engine.content().hashes(),
             seed: self.seed,
             seats,
@@ -436,7 +454,7 @@ impl Session {
     /// or manifest changed (the file was edited or damaged).
     pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), String> {
         let record = read_record(path)?;
-        let mut session = Session::new(root, &record.deck, record.seed)
+        let mut session = Session::new(root, &saved_deck(&record), record.seed)
             .map_err(|e| format!("{}: cannot load its deck '{}': {e}", path.display(), record.deck))?;
         let replay = session.replay(&record);
         if let (true, Some((_, why))) = (replay.changed.is_empty(), &replay.diverged) {
@@ -551,19 +569,33 @@ impl Session {
     }
 }
 
-/// Reads and checks a save file: size, format, version, fields, and that it has
-/// one digest per position. Every error names the file, and the line and column
-/// when the problem is in its text.
 /// The content root to load the save at `path` from
 /// ([`ContentRoot::for_saved_deck`]); a save that cannot be read gets `root` or
 /// `named`, and loading it then says why.
 pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
     match read_record(path) {
-        Ok(record) => ContentRoot::for_saved_deck(root, &record.deck, record.root.as_deref(), named),
+        Ok(record) => ContentRoot::for_saved_deck(root, &saved_deck(&record), record.root.as_deref(), named),
         Err(_) => root.map_or_else(named, ContentRoot::new),
     }
 }
 
+/// The deck a save names, to be loaded: a name as it is; a relative path
+/// (saves made before decks were recorded as absolute paths) taken from the
+/// recorded content root when it is there.
+fn saved_deck(record: &Record) -> String {
+    let deck = &record.deck;
+    let as_path = Path::new(deck);
+    if !deck.contains('/') && !deck.ends_with(".yaml") {
+        return deck.clone();
+    }
+    let in_root = record.root.as_deref().filter(|_| as_path.is_relative()).map(|root| root.join(as_path));
+    let found = in_root.filter(|p| p.is_file()).and_then(|p| p.to_str().map(str::to_string));
+    found.unwrap_or_else(|| deck.clone())
+}
+
+/// Reads and checks a save file: size, format, version, fields, and that it has
+/// one digest per position. Every error names the file, and the line and column
+/// when the problem is in its text.
 pub fn read_record(path: &Path) -> Result<Record, String> {
     let shown = path.display();
     let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;

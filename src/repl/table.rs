@@ -335,7 +335,8 @@ impl Repl {
         // `--root` too when `--load` alone would look for the deck elsewhere.
         let root = self.session.engine.content().root.clone();
         let saved = root.outside_shipped();
-        let found = ContentRoot::for_saved_deck(None, self.session.deck(), saved.as_deref(), ContentRoot::discover);
+        let deck = self.session.saved_deck();
+        let found = ContentRoot::for_saved_deck(None, deck, saved.as_deref(), ContentRoot::discover);
         let flag = match root.path().to_str() {
             _ if found.same_folder(&root) => String::new(),
             Some("") => " --root .".to_string(),

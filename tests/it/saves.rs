@@ -541,3 +541,42 @@ fn stale_temporary_files_are_removed_by_the_next_save() {
     kept.sort();
     assert_eq!(files_in(&dir), kept, "the stale temporary files go, and only they");
 }
+
+/// A deck given by a path relative to the folder the game was started in is
+/// recorded so that the save replays and loads from any other folder, with
+/// `--root` or without.
+#[test]
+fn a_save_of_a_deck_given_by_a_relative_path_loads_from_any_folder() {
+    let card = "function play(ctx)\n  ctx:place_terrain('d4', 'water')\nend\n";
+    let never = "function check(ctx, player) return false end\n";
+    let root = common::scratch_content("saves-relative", &[("ember", card)], &[("mud", never), ("dust", never)]);
+    let deck = "cards/decks/test.yaml";
+    let args = ["--deck", deck, "--seed", "5", "--light", "human"];
+    let run = common::run_binary(root.path(), &args, &[], "c3-d4\nsave game.json\nquit\n");
+    assert!(run.stdout.contains("saved 1 decisions to game.json"), "{}{}", run.stdout, run.stderr);
+    let save = root.path().join("game.json").display().to_string();
+    let autosave = root.path().join("alien-checkers-autosave-test-5.json");
+    let autosave = if autosave.exists() { autosave } else { root.path().join("alien-checkers-autosave-5.json") };
+    let autosave = autosave.display().to_string();
+    let elsewhere = scratch("relative_elsewhere");
+    let root_arg = root.path().display().to_string();
+    for file in [&save, &autosave] {
+        for extra in [&[][..], &["--root", &root_arg][..]] {
+            let run = common::run_binary(&elsewhere, &[&["replay", file.as_str()][..], extra].concat(), &[], "");
+            assert!(run.success, "replay {file} {extra:?}: {}", run.stderr);
+            assert!(!run.stdout.contains("changed") && run.stdout.contains("after 1 decisions"), "{}", run.stdout);
+            let load = [&["--load", file.as_str(), "--light", "human"][..], extra].concat();
+            let run = common::run_binary(&elsewhere, &load, &[], "digest\n");
+            assert!(run.success, "--load {file} {extra:?}: {}", run.stderr);
+            assert!(run.stdout.contains("after 1 decisions") && !run.stdout.contains("changed"), "{}", run.stdout);
+        }
+    }
+    // A save made before, which recorded the relative path as given, is read
+    // against the content root it records.
+    let record = read_record(Path::new(&save)).unwrap();
+    assert!(Path::new(&record.deck).is_absolute(), "{}", record.deck);
+    let old = edited(&record, |o| o["deck"] = deck.into());
+    std::fs::write(elsewhere.join("old.json"), old).unwrap();
+    let run = common::run_binary(&elsewhere, &["replay", "old.json"], &[], "");
+    assert!(run.success && run.stdout.contains("after 1 decisions"), "{}{}", run.stdout, run.stderr);
+}

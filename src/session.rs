@@ -7,9 +7,10 @@
 //!
 //! Loading never changes anything before it succeeds: a save that cannot be read
 //! (truncated, corrupt, from a newer version, hand-edited into nonsense) is an
-//! error; so is a decision that no longer applies while every script is as it
-//! was (the file was edited). When scripts did change, the save loads, the
-//! changed files are named and the first difference is reported ([`Replay`]).
+//! error; so is an edited save — one that contradicts itself whatever its
+//! scripts ([`Replay::edited`]) — unless it is accepted outright ([`Edits`]).
+//! When scripts did change, the save loads, the changed files are named and the
+//! first difference is reported ([`Replay`]).
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -19,7 +20,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::ContentRoot;
+use crate::content::{ContentRoot, Problems};
 use crate::game::{Choice, Decision, EndReason, Event, EventLog, GameEvent, GameState, Outcome, Step};
 use crate::kernel::{Bitboard, Board, Player};
 use crate::script::ScriptEngine;
@@ -118,6 +119,16 @@ pub struct Replay {
     /// is not the recorded one, though its decisions still applied, with a
     /// description. Needs the record's digests.
     pub differs: Option<(usize, String)>,
+    /// The save contradicts itself whatever its scripts, so it was edited (or
+    /// damaged): the first decision (1-based; 0 for the deal) from which the game
+    /// may not be the one played, with why. Set when it differs or stops though
+    /// no file changed; when its digests are missing from a format that always
+    /// has them; and when, whatever changed, the saved position after a decision
+    /// is the one another option gives (that option was played).
+    pub edited: Option<(usize, String)>,
+    /// The save has no digests, as format 1 had none: the game cannot be
+    /// checked against the one played.
+    pub unchecked: bool,
 }
 
 impl Replay {
@@ -125,12 +136,44 @@ impl Replay {
     pub fn same_game(&self) -> bool {
         self.diverged.is_none() && self.differs.is_none()
     }
+
+    /// Why the save at `path` is not loaded unless accepted: it was edited.
+    pub fn refusal(&self, path: &Path) -> Option<String> {
+        let (_, why) = self.edited.as_ref()?;
+        Some(format!(
+            "{}: {why}; it is not loaded (--accept-edited, or 'load!' in a game, loads it anyway)",
+            path.display()
+        ))
+    }
+
+    /// What loading an edited save anyway means, to be said when it is done.
+    pub fn edited_note(&self) -> Option<String> {
+        let note = match self.edited.as_ref()? {
+            (0, _) => "loading an edited save: its deal and decisions may not be the game that was played".into(),
+            (n, _) => format!("loading an edited save: decisions from {n} on may not be the game that was played"),
+        };
+        Some(note)
+    }
+}
+
+/// Whether a load takes an edited save ([`Replay::edited`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edits {
+    /// Refuse it, saying from which decision it may not be the game played.
+    Refuse,
+    /// Load it: the player asked for it (`--accept-edited`, `load!`).
+    Accept,
 }
 
 impl Session {
     /// Deals a new game of `deck` with `seed`.
     pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, String> {
         let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
+        Ok(Session::deal(engine, deck, seed))
+    }
+
+    /// Deals a new game of `deck` (which `engine` was loaded from) with `seed`.
+    fn deal(engine: ScriptEngine, deck: &str, seed: u64) -> Session {
         // A deck given as a path is the manifest path itself (ContentRoot::deck_path).
         let saved_deck = match std::path::absolute(deck) {
             Ok(absolute) if engine.content().deck_path == Path::new(deck) => {
@@ -155,7 +198,7 @@ impl Session {
             table_end: None,
         };
         session.restart();
-        Ok(session)
+        session
     }
 
     pub fn state(&self) -> &GameState {
@@ -450,20 +493,24 @@ impl Session {
 
     /// Reads a save and replays it on the scripts as they are now. Fails, leaving
     /// everything as it was, when the file cannot be read as a save, when its deck
-    /// cannot be loaded, or when a decision no longer applies although no script
-    /// or manifest changed (the file was edited or damaged).
+    /// cannot be loaded, or when it was edited ([`Replay::edited`]; see
+    /// [`Session::open`] to load such a save anyway).
     pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), String> {
+        Session::open(root, path, Edits::Refuse)
+    }
+
+    /// [`Session::load`], with an edited save refused or accepted as `edits` says.
+    pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), String> {
         let record = read_record(path)?;
-        let mut session = Session::new(root, &saved_deck(&record), record.seed)
-            .map_err(|e| format!("{}: cannot load its deck '{}': {e}", path.display(), record.deck))?;
+        let cannot = |why: String| format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck);
+        let deck = saved_deck(&record).map_err(cannot)?;
+        let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(deck_problems(&deck, &p)))?;
+        let mut session = Session::deal(engine, &deck, record.seed);
         let replay = session.replay(&record);
-        if let (true, Some((_, why))) = (replay.changed.is_empty(), &replay.diverged) {
-            return Err(format!(
-                "{}: {why}, though no script or manifest changed since it was saved: the file was edited or damaged (or this program's rules changed)",
-                path.display()
-            ));
+        match (edits, replay.refusal(path)) {
+            (Edits::Refuse, Some(refusal)) => Err(refusal),
+            _ => Ok((session, replay, record)),
         }
-        Ok((session, replay, record))
     }
 
     /// Replays `record`'s decisions from the deal, stopping at the first that no
@@ -484,8 +531,17 @@ impl Session {
             _ => None,
         };
         let mut diverged = None;
+        // The first decision whose saved position another option gives, with that
+        // option's text: looked for only when files changed (when none did, any
+        // difference shows an edit already).
+        let mut played_instead: Option<(usize, String)> = None;
+        let look_for_edits = !changed.is_empty();
         for (i, text) in record.decisions.iter().enumerate() {
+            let saved = record.digests.get(i + 1).copied();
             let Some(choice) = self.find_choice(text) else {
+                if look_for_edits && differs.is_none() {
+                    played_instead = self.option_giving(&self.state, saved, None).map(|o| (i + 1, o));
+                }
                 let offered = self.pending.as_ref().map_or_else(
                     || "the game was already over".to_string(),
                     |d| {
@@ -498,16 +554,20 @@ impl Session {
                 diverged = Some((i + 1, format!("decision {} '{text}' is not possible now ({offered})", i + 1)));
                 break;
             };
+            let before = (look_for_edits && differs.is_none()).then(|| self.state.clone());
             if let Err(e) = self.apply(&choice) {
                 diverged = Some((i + 1, format!("decision {} '{text}' failed: {e}", i + 1)));
                 break;
             }
             if differs.is_none()
-                && let Some(&saved) = record.digests.get(i + 1)
+                && let Some(saved) = saved
                 && saved != self.state.digest()
             {
                 let what = self.log.last().cloned().unwrap_or_default();
                 differs = Some((i + 1, format!("after decision {} ({what}) the game is not the one saved", i + 1)));
+                if let Some(before) = before {
+                    played_instead = self.option_giving(&before, Some(saved), Some(&choice)).map(|o| (i + 1, o));
+                }
             }
         }
         if let (None, Some(outcome)) = (&diverged, record.ended)
@@ -515,7 +575,22 @@ impl Session {
         {
             diverged = Some((record.decisions.len(), format!("the recorded end ({e})")));
         }
-        Replay { changed, diverged, differs }
+        let edited = edited(record, &changed, &differs, &diverged, played_instead);
+        let unchecked = record.digests.is_empty() && edited.is_none();
+        Replay { changed, diverged, differs, edited, unchecked }
+    }
+
+    /// The text of an option of the decision pending in `before`, other than
+    /// `except`, that leads to the position whose digest is `saved`.
+    fn option_giving(&self, before: &GameState, saved: Option<u64>, except: Option<&Choice>) -> Option<String> {
+        let saved = saved?;
+        let decision = before.pending(&self.engine)?;
+        let gives = |option: &Choice| {
+            let mut state = before.clone();
+            state.apply(&self.engine, option).is_ok() && state.digest() == saved
+        };
+        let option = decision.options.iter().filter(|o| Some(*o) != except).find(|o| gives(o))?;
+        Some(self.choice_text(option))
     }
 
     /// Reloads the scripts from disk and replays this game's decisions on them.
@@ -574,23 +649,81 @@ impl Session {
 /// `named`, and loading it then says why.
 pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
     match read_record(path) {
-        Ok(record) => ContentRoot::for_saved_deck(root, &saved_deck(&record), record.root.as_deref(), named),
+        Ok(record) => {
+            let deck = saved_deck(&record).unwrap_or_else(|_| record.deck.clone());
+            ContentRoot::for_saved_deck(root, &deck, record.root.as_deref(), named)
+        }
         Err(_) => root.map_or_else(named, ContentRoot::new),
     }
 }
 
-/// The deck a save names, to be loaded: a name as it is; a relative path
-/// (saves made before decks were recorded as absolute paths) taken from the
-/// recorded content root when it is there.
-fn saved_deck(record: &Record) -> String {
+/// The deck a save names, to be loaded: a name as it is; a path only to a deck
+/// manifest (a `.yaml` file: the save may name any file). A relative path
+/// (saves made before decks were recorded as absolute paths) is taken from
+/// the recorded content root when it is there.
+fn saved_deck(record: &Record) -> Result<String, String> {
     let deck = &record.deck;
     let as_path = Path::new(deck);
     if !deck.contains('/') && !deck.ends_with(".yaml") {
-        return deck.clone();
+        return Ok(deck.clone());
+    }
+    if as_path.extension().is_none_or(|e| e != "yaml") {
+        return Err("that is not a deck manifest (a deck is a name, or a path to a .yaml file)".into());
     }
     let in_root = record.root.as_deref().filter(|_| as_path.is_relative()).map(|root| root.join(as_path));
     let found = in_root.filter(|p| p.is_file()).and_then(|p| p.to_str().map(str::to_string));
-    found.unwrap_or_else(|| deck.clone())
+    Ok(found.unwrap_or_else(|| deck.clone()))
+}
+
+/// Why a save's deck did not load, each problem on a line. The deck's own file
+/// may be any file (the save names it), so a problem located in its text is
+/// given by place only, never with the words it quotes.
+fn deck_problems(deck: &str, problems: &Problems) -> String {
+    let shown: Vec<String> = problems
+        .0
+        .iter()
+        .map(|p| match (p.line, p.column) {
+            (Some(line), column) if p.file == Path::new(deck) => format!(
+                "{}:{line}:{}: not a deck manifest this program reads ('alien-checkers check {deck}' says why)",
+                p.file.display(),
+                column.unwrap_or(1)
+            ),
+            _ => p.to_string(),
+        })
+        .collect();
+    shown.join("\n")
+}
+
+/// Whether, and from which decision, a replayed save was edited
+/// ([`Replay::edited`]).
+fn edited(
+    record: &Record,
+    changed: &[String],
+    differs: &Option<(usize, String)>,
+    diverged: &Option<(usize, String)>,
+    played_instead: Option<(usize, String)>,
+) -> Option<(usize, String)> {
+    if changed.is_empty()
+        && let Some((n, why)) = differs.as_ref().or(diverged.as_ref())
+    {
+        let why = format!(
+            "{why}, though no script or manifest changed since it was saved: the file was edited or damaged (or this program's rules changed)"
+        );
+        return Some((*n, why));
+    }
+    if record.version >= 2 && record.digests.is_empty() {
+        let why = format!(
+            "it has no position digests, though saves of its format (version {}) always have them: the file was edited, and its decisions cannot be checked",
+            record.version
+        );
+        return Some((0, why));
+    }
+    let (n, other) = played_instead?;
+    let text = record.decisions.get(n - 1).map_or("", String::as_str);
+    let why = format!(
+        "decision {n} '{text}' is not the one played: the position saved after it is the one '{other}' gives, whatever scripts changed, so the file was edited"
+    );
+    Some((n, why))
 }
 
 /// Reads and checks a save file: size, format, version, fields, and that it has

@@ -19,7 +19,7 @@ use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, Piles, QuestionKind};
 use crate::kernel::{Board, Player};
 use crate::script::engine_factory;
-use crate::session::Session;
+use crate::session::{Edits, Session};
 use input::{Input, Line};
 use render::View;
 
@@ -62,6 +62,8 @@ pub struct PlayOptions {
     pub light: Option<Seat>,
     /// A save to continue instead of dealing a new game.
     pub load: Option<PathBuf>,
+    /// Whether that save loads if it was edited (`--accept-edited`).
+    pub edits: Edits,
 }
 
 /// Who sits where when nobody says: a human Dark against the `normal` computer.
@@ -107,7 +109,15 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let (session, seats) = match &options.load {
         Some(path) => {
-            let (session, replay, record) = Session::load(&options.root, path)?;
+            let (session, replay, record) = Session::open(&options.root, path, Edits::Accept)?;
+            if let Some(refusal) = replay.refusal(path).filter(|_| options.edits == Edits::Refuse) {
+                // What was found, then why it is not played on.
+                report_replay(&replay, "this game was saved");
+                return Err(refusal);
+            }
+            if let Some(note) = replay.edited_note() {
+                println!("{note}");
+            }
             report_replay(&replay, "this game was saved");
             // A seat given on the command line wins over the saved one.
             let seat = |p: Player, given: &Option<Seat>| {
@@ -213,6 +223,9 @@ fn report_replay(replay: &crate::session::Replay, since: &str) {
     }
     if replay.same_game() && !replay.changed.is_empty() {
         println!("Every decision replays as before.");
+    }
+    if replay.unchecked {
+        println!("This save has no position digests (format 1): the game cannot be checked against the one played.");
     }
 }
 
@@ -368,7 +381,8 @@ impl Repl {
                 }
             }
             Command::Save(file) => self.save(&file),
-            Command::Load(file) => self.load(&file),
+            Command::Load(file) => self.load(&file, Edits::Refuse),
+            Command::LoadEdited(file) => self.load(&file, Edits::Accept),
             Command::New(seed) => self.new_game(seed),
             Command::Reload => self.reload(),
             Command::Digest => {
@@ -509,14 +523,18 @@ impl Repl {
         }
     }
 
-    fn load(&mut self, file: &str) {
+    /// `load FILE` (an edited save refused) and `load! FILE` (accepted).
+    fn load(&mut self, file: &str, edits: Edits) {
         let current = || self.session.engine.content().root.clone();
         let root = crate::session::root_for_save(None, Path::new(file), current);
-        match Session::load(&root, &PathBuf::from(file)) {
+        match Session::open(&root, &PathBuf::from(file), edits) {
             Ok((session, replay, record)) => {
                 if let Err(e) = self.keep_unfinished(Some(Path::new(file))) {
                     println!("{e}; the current game is kept (save it elsewhere with 'save <file>' first)");
                     return;
+                }
+                if let Some(note) = replay.edited_note() {
+                    println!("{note}");
                 }
                 report_replay(&replay, "this game was saved");
                 for p in Player::BOTH {
@@ -622,8 +640,10 @@ pub enum Command {
     Undo(usize),
     /// `save <file>`.
     Save(String),
-    /// `load <file>`.
+    /// `load <file>`: an edited save is refused.
     Load(String),
+    /// `load! <file>`: an edited save is loaded, saying so.
+    LoadEdited(String),
     /// `new [seed]`: `None` for a fresh seed.
     New(Option<u64>),
     Reload,
@@ -675,6 +695,7 @@ pub fn parse_command(line: &str) -> Command {
         },
         "save" => needs_file("save", Command::Save),
         "load" => needs_file("load", Command::Load),
+        "load!" => needs_file("load!", Command::LoadEdited),
         "new" if rest.is_empty() => Command::New(None),
         "new" => match rest.parse() {
             Ok(seed) => Command::New(Some(seed)),
@@ -784,7 +805,12 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
     ("undo", "[n]", "take back your last decision (and the computer's replies), or the last n"),
     ("save", "<file>", "save the game (deck, script hashes, seed, decisions)"),
-    ("load", "<file>", "continue a saved game"),
+    (
+        "load",
+        "<file>",
+        "continue a saved game; a save edited by hand is refused, naming the first decision that differs",
+    ),
+    ("load!", "<file>", "continue a saved game even if it was edited, saying from which decision it may differ"),
     ("new", "[seed]", "start a new game with the same deck and players"),
     ("reload", "", "reload the card scripts and replay this game on them"),
     (

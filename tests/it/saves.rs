@@ -542,6 +542,107 @@ fn stale_temporary_files_are_removed_by_the_next_save() {
     assert_eq!(files_in(&dir), kept, "the stale temporary files go, and only they");
 }
 
+/// A save whose position digests are wrong, or missing from a format that
+/// always has them, is refused, naming the first decision that differs; it
+/// loads only when asked outright (`--accept-edited`, `load!`), which says so.
+#[test]
+fn a_save_with_a_wrong_or_missing_digest_is_refused_unless_accepted() {
+    use serde_json::json;
+    let dir = scratch("wrong_digest");
+    // Both seats human, so that no computer plays on after a load.
+    let humans = BTreeMap::from([(Player::Dark, "human".to_string()), (Player::Light, "human".to_string())]);
+    let good = game(&repo(), 4, 40).record(humans);
+    assert!(good.decisions.len() > 12);
+    let wrong = refused(&dir, "wrong.json", &edited(&good, |o| o["digests"][12] = json!(1)), &["decision 12"]);
+    assert!(wrong.contains("edited") && wrong.contains("--accept-edited"), "{wrong}");
+    let missing = edited(&good, |o| drop(o.remove("digests")));
+    let error = refused(&dir, "missing.json", &missing, &["no position digests"]);
+    assert!(error.contains("--accept-edited"), "{error}");
+    refused(&dir, "empty.json", &edited(&good, |o| o["digests"] = json!([])), &["no position digests"]);
+
+    let file = |name: &str| dir.join(name).display().to_string();
+    let (wrong, missing) = (file("wrong.json"), file("missing.json"));
+    // The command line: refused with status 2, or loaded when accepted.
+    let run = common::run_binary(&dir, &["--load", &wrong], &[], "quit\n");
+    assert!(!run.success && run.stderr.contains("decision 12"), "{}{}", run.stdout, run.stderr);
+    let run = common::run_binary(&dir, &["--load", &wrong, "--accept-edited"], &[], "digest\n");
+    assert!(run.success, "{}", run.stderr);
+    let said = "loading an edited save: decisions from 12 on may not be the game that was played";
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("after {} decisions", good.decisions.len())), "{}", run.stdout);
+    let run = common::run_binary(&dir, &["replay", &missing], &[], "");
+    assert!(!run.success && run.stderr.contains("no position digests"), "{}", run.stderr);
+    let run = common::run_binary(&dir, &["replay", &missing, "--accept-edited"], &[], "");
+    assert!(run.success && run.stdout.contains("loading an edited save"), "{}{}", run.stdout, run.stderr);
+    // In a game: `load` refuses and keeps the game, `load!` loads.
+    let input = format!("load {wrong}\ndigest\nload! {wrong}\ndigest\n");
+    let run = common::run_binary(&dir, &["--seed", "3", "--light", "human"], &[], &input);
+    assert!(
+        run.stdout.contains("decision 12") && run.stdout.contains("the current game is unchanged"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("after 0 decisions"), "{}", run.stdout);
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("after {} decisions", good.decisions.len())), "{}", run.stdout);
+}
+
+/// The file a save's deck names is read only as a deck: a save whose deck is
+/// some other file is refused without quoting a word of it.
+#[test]
+fn a_save_whose_deck_is_another_file_is_refused_without_quoting_it() {
+    let dir = scratch("not_a_deck");
+    let good = game(&repo(), 4, 10).record(seats());
+    for name in ["secret.txt", "secret.yaml"] {
+        let secret = dir.join(name);
+        std::fs::write(&secret, "hunter2 is the password\nand more\n").unwrap();
+        let deck = secret.display().to_string();
+        let save = format!("deck-{name}.json");
+        let error =
+            refused(&dir, &save, &edited(&good, |o| o["deck"] = deck.clone().into()), &["cannot load its deck"]);
+        assert!(!error.contains("hunter2") && !error.contains("password"), "{error}");
+        let run = common::run_binary(&dir, &["replay", &dir.join(&save).display().to_string()], &[], "");
+        assert!(!run.success && run.stderr.contains(name), "{}", run.stderr);
+        assert!(!run.stderr.contains("hunter2") && !run.stderr.contains("password"), "{}", run.stderr);
+    }
+}
+
+/// An edited decision is not let in by claiming a script changed: when the
+/// saved position after a decision is the one another option gives, that
+/// option was played and the save was edited, whatever its hashes say.
+#[test]
+fn a_false_script_hash_does_not_let_an_edited_decision_in() {
+    use serde_json::json;
+    let dir = scratch("false_hash");
+    let session = game(&repo(), 6, 40);
+    let good = session.record(seats());
+    // The first decision from the tenth on with another option that changes the game.
+    let mut replayed = Session::new(&repo(), "standard", 6).unwrap();
+    let mut edit = None;
+    for (i, choice) in session.decisions().iter().enumerate() {
+        if i >= 9 && edit.is_none() {
+            let options = replayed.pending().unwrap().options.clone();
+            edit = options.iter().filter(|o| *o != choice).find_map(|o| {
+                let mut other = Session::new(&repo(), "standard", 6).unwrap();
+                for c in &session.decisions()[..i] {
+                    other.apply(c).unwrap();
+                }
+                other.apply(o).unwrap();
+                (other.digest() != good.digests[i + 1]).then(|| (i + 1, replayed.choice_text(o)))
+            });
+        }
+        replayed.apply(choice).unwrap();
+    }
+    let (n, other) = edit.expect("a decision with another option");
+    let bytes = edited(&good, |o| {
+        o["decisions"][n - 1] = json!(other);
+        let hash = o["hashes"]["cards/water.lua"].as_u64().unwrap();
+        o["hashes"]["cards/water.lua"] = json!(hash ^ 1);
+    });
+    let error = refused(&dir, "false_hash.json", &bytes, &[&format!("decision {n}"), "edited"]);
+    assert!(error.contains(&format!("'{other}'")), "{error}");
+}
+
 /// A deck given by a path relative to the folder the game was started in is
 /// recorded so that the save replays and loads from any other folder, with
 /// `--root` or without.

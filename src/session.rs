@@ -75,6 +75,21 @@ impl Record {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a record serializes")
     }
+
+    /// Whether `later` is this game, as it is or played on: the same deck,
+    /// content root and seed, this record's decisions the first of `later`'s,
+    /// and this record's end (a resignation, a draw) `later`'s too. Writing
+    /// `later` over this record loses nothing.
+    pub fn is_continued_by(&self, later: &Record) -> bool {
+        let same_deal = (&self.deck, &self.root, self.seed) == (&later.deck, &later.root, later.seed);
+        let ended_alike = self.ended.is_none() || (self.ended == later.ended && self.decisions == later.decisions);
+        same_deal && ended_alike && later.decisions.starts_with(&self.decisions)
+    }
+
+    /// "another game (deck standard, seed 7, 12 decisions)", to say what a file holds.
+    pub fn summary(&self) -> String {
+        format!("another game (deck {}, seed {}, {} decisions)", self.deck, self.seed, self.decisions.len())
+    }
 }
 
 /// A game with its engine and its decisions so far.
@@ -491,6 +506,13 @@ impl Session {
         write_atomically(path, self.record(seats).to_json().as_bytes(), &mut |_| Ok(()))
     }
 
+    /// Like [`Session::save`], but only to a file that does not exist yet:
+    /// `Ok(false)`, with nothing written, when `path` exists (even if it appeared
+    /// a moment ago, written by another process).
+    pub fn save_new(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<bool, String> {
+        write_file(path, self.record(seats).to_json().as_bytes(), Replace::No, &mut |_| Ok(()))
+    }
+
     /// Reads a save and replays it on the scripts as they are now. Fails, leaving
     /// everything as it was, when the file cannot be read as a save, when its deck
     /// cannot be loaded, or when it was edited ([`Replay::edited`]; see
@@ -771,6 +793,14 @@ pub fn read_record(path: &Path) -> Result<Record, String> {
     Ok(record)
 }
 
+/// Whether a write may take the place of a file already at its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Replace {
+    Yes,
+    /// Write only a new file; one already there is left alone.
+    No,
+}
+
 /// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over
 /// `path`. `fail_after` lets tests break the write partway (it sees the bytes
 /// written so far); a failure removes the temporary file and leaves `path` alone.
@@ -781,6 +811,24 @@ pub fn write_atomically(
     bytes: &[u8],
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
 ) -> Result<(), String> {
+    write_file(path, bytes, Replace::Yes, fail_after).map(|_| ())
+}
+
+/// The prefix of this program's temporary files beside `name`; a random token
+/// follows ([`temporary_name`]).
+const TMP_MARK: &str = ".tmp-";
+/// How long a temporary file of a process that may still be alive is left
+/// alone before it is taken for the remains of a crash.
+const STALE_AFTER: Duration = Duration::from_secs(3600);
+
+/// [`write_atomically`], or with `Replace::No` a write that never takes the place
+/// of a file: `Ok(false)`, with nothing written, when `path` exists.
+fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    replace: Replace,
+    fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
+) -> Result<bool, String> {
     if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
         return Err(format!(
             "cannot save to {}: that is a folder; give a file name, such as game.json",
@@ -792,7 +840,7 @@ pub fn write_atomically(
     remove_stale_temporaries(dir);
     let failed = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
     let (tmp, mut file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
-    let result = (|| -> std::io::Result<()> {
+    let result = (|| -> std::io::Result<bool> {
         let mut written = 0;
         for chunk in bytes.chunks(4096) {
             file.write_all(chunk)?;
@@ -800,24 +848,32 @@ pub fn write_atomically(
             fail_after(written)?;
         }
         file.sync_all()?;
-        fs::rename(&tmp, path)?;
+        let placed = match replace {
+            Replace::Yes => fs::rename(&tmp, path).map(|()| true)?,
+            Replace::No => place_new(&tmp, path)?,
+        };
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(())
+        Ok(placed)
     })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        failed(e)
-    })
+    // After a rename the temporary name is gone; otherwise it goes now.
+    let _ = fs::remove_file(&tmp);
+    result.map_err(failed)
 }
 
-/// The prefix of this program's temporary files beside `name`; a random token
-/// follows ([`temporary_name`]).
-const TMP_MARK: &str = ".tmp-";
-/// How long a temporary file of a process that may still be alive is left
-/// alone before it is taken for the remains of a crash.
-const STALE_AFTER: Duration = Duration::from_secs(3600);
+/// Gives the written temporary file `tmp` the name `path` unless a file has it:
+/// a hard link fails rather than replace one. Where hard links are not to be had
+/// (some file systems), a rename after a look, which a file appearing in
+/// between would lose to.
+fn place_new(tmp: &Path, path: &Path) -> std::io::Result<bool> {
+    match fs::hard_link(tmp, path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
+        Err(_) if fs::symlink_metadata(path).is_ok() => Ok(false),
+        Err(_) => fs::rename(tmp, path).map(|()| true),
+    }
+}
 
 /// `.NAME.tmp-<pid>-<16 random hex digits>`: no one can guess it and plant a
 /// link there first.

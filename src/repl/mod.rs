@@ -156,6 +156,9 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         repl.seats[0],
         repl.seats[1]
     );
+    if options.load.is_none() {
+        repl.offer_autosaves();
+    }
     let mut input = Input::new(interactive);
     loop {
         repl.play_computers();
@@ -380,7 +383,8 @@ impl Repl {
                     }
                 }
             }
-            Command::Save(file) => self.save(&file),
+            Command::Save(file) => self.save(&file, table::Over::Ask, input),
+            Command::SaveOver(file) => self.save(&file, table::Over::Anything, input),
             Command::Load(file) => self.load(&file, Edits::Refuse),
             Command::LoadEdited(file) => self.load(&file, Edits::Accept),
             Command::New(seed) => self.new_game(seed),
@@ -516,7 +520,11 @@ impl Repl {
         true
     }
 
-    fn save(&self, file: &str) {
+    /// `save FILE` (`over`: ask before saving over another game) and `save! FILE`.
+    fn save(&self, file: &str, over: table::Over, input: &mut Input) {
+        if !self.may_save_over(file, over, input) {
+            return;
+        }
         match self.session.save(&PathBuf::from(file), self.seats_record()) {
             Ok(()) => println!("saved {} decisions to {file}", self.session.decisions().len()),
             Err(e) => println!("{e}"),
@@ -638,8 +646,10 @@ pub enum Command {
     Log,
     /// `undo [n]`: take back the last decision (with the computer's replies), n times.
     Undo(usize),
-    /// `save <file>`.
+    /// `save <file>`: asks before saving over another game.
     Save(String),
+    /// `save! <file>`: saves over whatever the file holds.
+    SaveOver(String),
     /// `load <file>`: an edited save is refused.
     Load(String),
     /// `load! <file>`: an edited save is loaded, saying so.
@@ -694,6 +704,7 @@ pub fn parse_command(line: &str) -> Command {
             _ => Command::Invalid(format!("'{rest}' is not a count; write undo or undo <1 to 1000>")),
         },
         "save" => needs_file("save", Command::Save),
+        "save!" => needs_file("save!", Command::SaveOver),
         "load" => needs_file("load", Command::Load),
         "load!" => needs_file("load!", Command::LoadEdited),
         "new" if rest.is_empty() => Command::New(None),
@@ -804,7 +815,12 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("planet", "", "your secret planet (in hot-seat it asks first)"),
     ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
     ("undo", "[n]", "take back your last decision (and the computer's replies), or the last n"),
-    ("save", "<file>", "save the game (deck, script hashes, seed, decisions)"),
+    (
+        "save",
+        "<file>",
+        "save the game (deck, script hashes, seed, decisions); over a file holding another game it asks first (piped: refuses)",
+    ),
+    ("save!", "<file>", "save the game over whatever the file holds, without asking"),
     (
         "load",
         "<file>",
@@ -825,7 +841,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "quit",
         "",
-        "leave (also: exit, Ctrl-D); an unfinished game is saved to alien-checkers-autosave-<seed>.json first",
+        "leave (also: exit, Ctrl-D); an unfinished game is first saved to a file of its own, alien-checkers-autosave-[<deck>-]<seed>[-<n>].json, never over another game",
     ),
 ];
 

@@ -603,13 +603,16 @@ impl Session {
     }
 
     /// The text of an option of the decision pending in `before`, other than
-    /// `except`, that leads to the position whose digest is `saved`.
+    /// `except`, that leads to the position whose digest is `saved`. Each try
+    /// runs as a decision does, under its wall-clock limit; one cut short by
+    /// it gives nothing (its position may depend on the machine).
     fn option_giving(&self, before: &GameState, saved: Option<u64>, except: Option<&Choice>) -> Option<String> {
         let saved = saved?;
         let decision = before.pending(&self.engine)?;
         let gives = |option: &Choice| {
             let mut state = before.clone();
-            state.apply(&self.engine, option).is_ok() && state.digest() == saved
+            let (applied, tripped) = self.engine.within_decision(|| state.apply(&self.engine, option));
+            applied.is_ok() && tripped.is_none() && state.digest() == saved
         };
         let option = decision.options.iter().filter(|o| Some(*o) != except).find(|o| gives(o))?;
         Some(self.choice_text(option))

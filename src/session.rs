@@ -7,19 +7,20 @@
 //!
 //! Loading never changes anything before it succeeds: a save that cannot be read
 //! (truncated, corrupt, from a newer version, hand-edited into nonsense) is an
-//! error; so is a decision that no longer applies while every script is as it
-//! was (the file was edited). When scripts did change, the save loads, the
-//! changed files are named and the first difference is reported ([`Replay`]).
+//! error; so is an edited save — one that contradicts itself whatever its
+//! scripts ([`Replay::edited`]) — unless it is accepted outright ([`Edits`]).
+//! When scripts did change, the save loads, the changed files are named and the
+//! first difference is reported ([`Replay`]).
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::ContentRoot;
+use crate::content::{ContentRoot, Problems};
 use crate::game::{Choice, Decision, EndReason, Event, EventLog, GameEvent, GameState, Outcome, Step};
 use crate::kernel::{Bitboard, Board, Player};
 use crate::script::ScriptEngine;
@@ -42,7 +43,8 @@ const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 pub struct Record {
     pub format: String,
     pub version: u32,
-    /// The deck by name or path.
+    /// The deck by name, or by absolute path (a relative path in saves made
+    /// before decks were recorded so, resolved against `root` on load).
     pub deck: String,
     /// Content hash (FNV-1a) of every manifest and script, by file relative to
     /// the content root.
@@ -73,12 +75,31 @@ impl Record {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a record serializes")
     }
+
+    /// Whether `later` is this game, as it is or played on: the same deck,
+    /// content root and seed, this record's decisions the first of `later`'s,
+    /// and this record's end (a resignation, a draw) `later`'s too. Writing
+    /// `later` over this record loses nothing.
+    pub fn is_continued_by(&self, later: &Record) -> bool {
+        let same_deal = (&self.deck, &self.root, self.seed) == (&later.deck, &later.root, later.seed);
+        let ended_alike = self.ended.is_none() || (self.ended == later.ended && self.decisions == later.decisions);
+        same_deal && ended_alike && later.decisions.starts_with(&self.decisions)
+    }
+
+    /// "another game (deck standard, seed 7, 12 decisions)", to say what a file holds.
+    pub fn summary(&self) -> String {
+        format!("another game (deck {}, seed {}, {} decisions)", self.deck, self.seed, self.decisions.len())
+    }
 }
 
 /// A game with its engine and its decisions so far.
 pub struct Session {
     pub engine: ScriptEngine,
+    /// The deck as given (shown to the player).
     deck: String,
+    /// The deck as saves record it: a path made absolute, so that the save
+    /// loads from any folder; a name as it is.
+    saved_deck: String,
     seed: u64,
     state: GameState,
     decisions: Vec<Choice>,
@@ -113,6 +134,16 @@ pub struct Replay {
     /// is not the recorded one, though its decisions still applied, with a
     /// description. Needs the record's digests.
     pub differs: Option<(usize, String)>,
+    /// The save contradicts itself whatever its scripts, so it was edited (or
+    /// damaged): the first decision (1-based; 0 for the deal) from which the game
+    /// may not be the one played, with why. Set when it differs or stops though
+    /// no file changed; when its digests are missing from a format that always
+    /// has them; and when, whatever changed, the saved position after a decision
+    /// is the one another option gives (that option was played).
+    pub edited: Option<(usize, String)>,
+    /// The save has no digests, as format 1 had none: the game cannot be
+    /// checked against the one played.
+    pub unchecked: bool,
 }
 
 impl Replay {
@@ -120,16 +151,56 @@ impl Replay {
     pub fn same_game(&self) -> bool {
         self.diverged.is_none() && self.differs.is_none()
     }
+
+    /// Why the save at `path` is not loaded unless accepted: it was edited.
+    pub fn refusal(&self, path: &Path) -> Option<String> {
+        let (_, why) = self.edited.as_ref()?;
+        Some(format!(
+            "{}: {why}; it is not loaded (--accept-edited, or 'load!' in a game, loads it anyway)",
+            path.display()
+        ))
+    }
+
+    /// What loading an edited save anyway means, to be said when it is done.
+    pub fn edited_note(&self) -> Option<String> {
+        let note = match self.edited.as_ref()? {
+            (0, _) => "loading an edited save: its deal and decisions may not be the game that was played".into(),
+            (n, _) => format!("loading an edited save: decisions from {n} on may not be the game that was played"),
+        };
+        Some(note)
+    }
+}
+
+/// Whether a load takes an edited save ([`Replay::edited`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edits {
+    /// Refuse it, saying from which decision it may not be the game played.
+    Refuse,
+    /// Load it: the player asked for it (`--accept-edited`, `load!`).
+    Accept,
 }
 
 impl Session {
     /// Deals a new game of `deck` with `seed`.
     pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, String> {
         let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
+        Ok(Session::deal(engine, deck, seed))
+    }
+
+    /// Deals a new game of `deck` (which `engine` was loaded from) with `seed`.
+    fn deal(engine: ScriptEngine, deck: &str, seed: u64) -> Session {
+        // A deck given as a path is the manifest path itself (ContentRoot::deck_path).
+        let saved_deck = match std::path::absolute(deck) {
+            Ok(absolute) if engine.content().deck_path == Path::new(deck) => {
+                absolute.to_str().map_or_else(|| deck.to_string(), str::to_string)
+            }
+            _ => deck.to_string(),
+        };
         let mut session = Session {
             state: GameState::new(&engine.content().setup(), seed),
             engine,
             deck: deck.to_string(),
+            saved_deck,
             seed,
             decisions: Vec::new(),
             deciders: Vec::new(),
@@ -142,7 +213,7 @@ impl Session {
             table_end: None,
         };
         session.restart();
-        Ok(session)
+        session
     }
 
     pub fn state(&self) -> &GameState {
@@ -155,6 +226,11 @@ impl Session {
 
     pub fn deck(&self) -> &str {
         &self.deck
+    }
+
+    /// The deck as a save records it: a path made absolute; a name as it is.
+    pub fn saved_deck(&self) -> &str {
+        &self.saved_deck
     }
 
     pub fn decisions(&self) -> &[Choice] {
@@ -413,7 +489,7 @@ impl Session {
                 (None, Some(_)) => 3,
                 (None, None) => 2,
             },
-            deck: self.deck.clone(),
+            deck: self.saved_deck.clone(),
             hashes: self.engine.content().hashes(),
             seed: self.seed,
             seats,
@@ -430,22 +506,33 @@ impl Session {
         write_atomically(path, self.record(seats).to_json().as_bytes(), &mut |_| Ok(()))
     }
 
+    /// Like [`Session::save`], but only to a file that does not exist yet:
+    /// `Ok(false)`, with nothing written, when `path` exists (even if it appeared
+    /// a moment ago, written by another process).
+    pub fn save_new(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<bool, String> {
+        write_file(path, self.record(seats).to_json().as_bytes(), Replace::No, &mut |_| Ok(()))
+    }
+
     /// Reads a save and replays it on the scripts as they are now. Fails, leaving
     /// everything as it was, when the file cannot be read as a save, when its deck
-    /// cannot be loaded, or when a decision no longer applies although no script
-    /// or manifest changed (the file was edited or damaged).
+    /// cannot be loaded, or when it was edited ([`Replay::edited`]; see
+    /// [`Session::open`] to load such a save anyway).
     pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), String> {
+        Session::open(root, path, Edits::Refuse)
+    }
+
+    /// [`Session::load`], with an edited save refused or accepted as `edits` says.
+    pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), String> {
         let record = read_record(path)?;
-        let mut session = Session::new(root, &record.deck, record.seed)
-            .map_err(|e| format!("{}: cannot load its deck '{}': {e}", path.display(), record.deck))?;
+        let cannot = |why: String| format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck);
+        let deck = saved_deck(&record).map_err(cannot)?;
+        let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(deck_problems(&deck, &p)))?;
+        let mut session = Session::deal(engine, &deck, record.seed);
         let replay = session.replay(&record);
-        if let (true, Some((_, why))) = (replay.changed.is_empty(), &replay.diverged) {
-            return Err(format!(
-                "{}: {why}, though no script or manifest changed since it was saved: the file was edited or damaged (or this program's rules changed)",
-                path.display()
-            ));
+        match (edits, replay.refusal(path)) {
+            (Edits::Refuse, Some(refusal)) => Err(refusal),
+            _ => Ok((session, replay, record)),
         }
-        Ok((session, replay, record))
     }
 
     /// Replays `record`'s decisions from the deal, stopping at the first that no
@@ -466,8 +553,17 @@ impl Session {
             _ => None,
         };
         let mut diverged = None;
+        // The first decision whose saved position another option gives, with that
+        // option's text: looked for only when files changed (when none did, any
+        // difference shows an edit already).
+        let mut played_instead: Option<(usize, String)> = None;
+        let look_for_edits = !changed.is_empty();
         for (i, text) in record.decisions.iter().enumerate() {
+            let saved = record.digests.get(i + 1).copied();
             let Some(choice) = self.find_choice(text) else {
+                if look_for_edits && differs.is_none() {
+                    played_instead = self.option_giving(&self.state, saved, None).map(|o| (i + 1, o));
+                }
                 let offered = self.pending.as_ref().map_or_else(
                     || "the game was already over".to_string(),
                     |d| {
@@ -480,16 +576,20 @@ impl Session {
                 diverged = Some((i + 1, format!("decision {} '{text}' is not possible now ({offered})", i + 1)));
                 break;
             };
+            let before = (look_for_edits && differs.is_none()).then(|| self.state.clone());
             if let Err(e) = self.apply(&choice) {
                 diverged = Some((i + 1, format!("decision {} '{text}' failed: {e}", i + 1)));
                 break;
             }
             if differs.is_none()
-                && let Some(&saved) = record.digests.get(i + 1)
+                && let Some(saved) = saved
                 && saved != self.state.digest()
             {
                 let what = self.log.last().cloned().unwrap_or_default();
                 differs = Some((i + 1, format!("after decision {} ({what}) the game is not the one saved", i + 1)));
+                if let Some(before) = before {
+                    played_instead = self.option_giving(&before, Some(saved), Some(&choice)).map(|o| (i + 1, o));
+                }
             }
         }
         if let (None, Some(outcome)) = (&diverged, record.ended)
@@ -497,7 +597,25 @@ impl Session {
         {
             diverged = Some((record.decisions.len(), format!("the recorded end ({e})")));
         }
-        Replay { changed, diverged, differs }
+        let edited = edited(record, &changed, &differs, &diverged, played_instead);
+        let unchecked = record.digests.is_empty() && edited.is_none();
+        Replay { changed, diverged, differs, edited, unchecked }
+    }
+
+    /// The text of an option of the decision pending in `before`, other than
+    /// `except`, that leads to the position whose digest is `saved`. Each try
+    /// runs as a decision does, under its wall-clock limit; one cut short by
+    /// it gives nothing (its position may depend on the machine).
+    fn option_giving(&self, before: &GameState, saved: Option<u64>, except: Option<&Choice>) -> Option<String> {
+        let saved = saved?;
+        let decision = before.pending(&self.engine)?;
+        let gives = |option: &Choice| {
+            let mut state = before.clone();
+            let (applied, tripped) = self.engine.within_decision(|| state.apply(&self.engine, option));
+            applied.is_ok() && tripped.is_none() && state.digest() == saved
+        };
+        let option = decision.options.iter().filter(|o| Some(*o) != except).find(|o| gives(o))?;
+        Some(self.choice_text(option))
     }
 
     /// Reloads the scripts from disk and replays this game's decisions on them.
@@ -551,19 +669,91 @@ impl Session {
     }
 }
 
-/// Reads and checks a save file: size, format, version, fields, and that it has
-/// one digest per position. Every error names the file, and the line and column
-/// when the problem is in its text.
 /// The content root to load the save at `path` from
 /// ([`ContentRoot::for_saved_deck`]); a save that cannot be read gets `root` or
 /// `named`, and loading it then says why.
 pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> ContentRoot) -> ContentRoot {
     match read_record(path) {
-        Ok(record) => ContentRoot::for_saved_deck(root, &record.deck, record.root.as_deref(), named),
+        Ok(record) => {
+            let deck = saved_deck(&record).unwrap_or_else(|_| record.deck.clone());
+            ContentRoot::for_saved_deck(root, &deck, record.root.as_deref(), named)
+        }
         Err(_) => root.map_or_else(named, ContentRoot::new),
     }
 }
 
+/// The deck a save names, to be loaded: a name as it is; a path only to a deck
+/// manifest (a `.yaml` file: the save may name any file). A relative path
+/// (saves made before decks were recorded as absolute paths) is taken from
+/// the recorded content root when it is there.
+fn saved_deck(record: &Record) -> Result<String, String> {
+    let deck = &record.deck;
+    let as_path = Path::new(deck);
+    if !deck.contains('/') && !deck.ends_with(".yaml") {
+        return Ok(deck.clone());
+    }
+    if as_path.extension().is_none_or(|e| e != "yaml") {
+        return Err("that is not a deck manifest (a deck is a name, or a path to a .yaml file)".into());
+    }
+    let in_root = record.root.as_deref().filter(|_| as_path.is_relative()).map(|root| root.join(as_path));
+    let found = in_root.filter(|p| p.is_file()).and_then(|p| p.to_str().map(str::to_string));
+    Ok(found.unwrap_or_else(|| deck.clone()))
+}
+
+/// Why a save's deck did not load, each problem on a line. The deck's own file
+/// may be any file (the save names it), so a problem located in its text is
+/// given by place only, never with the words it quotes.
+fn deck_problems(deck: &str, problems: &Problems) -> String {
+    let shown: Vec<String> = problems
+        .0
+        .iter()
+        .map(|p| match (p.line, p.column) {
+            (Some(line), column) if p.file == Path::new(deck) => format!(
+                "{}:{line}:{}: not a deck manifest this program reads ('alien-checkers check {deck}' says why)",
+                p.file.display(),
+                column.unwrap_or(1)
+            ),
+            _ => p.to_string(),
+        })
+        .collect();
+    shown.join("\n")
+}
+
+/// Whether, and from which decision, a replayed save was edited
+/// ([`Replay::edited`]).
+fn edited(
+    record: &Record,
+    changed: &[String],
+    differs: &Option<(usize, String)>,
+    diverged: &Option<(usize, String)>,
+    played_instead: Option<(usize, String)>,
+) -> Option<(usize, String)> {
+    if changed.is_empty()
+        && let Some((n, why)) = differs.as_ref().or(diverged.as_ref())
+    {
+        let why = format!(
+            "{why}, though no script or manifest changed since it was saved: the file was edited or damaged (or this program's rules changed)"
+        );
+        return Some((*n, why));
+    }
+    if record.version >= 2 && record.digests.is_empty() {
+        let why = format!(
+            "it has no position digests, though saves of its format (version {}) always have them: the file was edited, and its decisions cannot be checked",
+            record.version
+        );
+        return Some((0, why));
+    }
+    let (n, other) = played_instead?;
+    let text = record.decisions.get(n - 1).map_or("", String::as_str);
+    let why = format!(
+        "decision {n} '{text}' is not the one played: the position saved after it is the one '{other}' gives, whatever scripts changed, so the file was edited"
+    );
+    Some((n, why))
+}
+
+/// Reads and checks a save file: size, format, version, fields, and that it has
+/// one digest per position. Every error names the file, and the line and column
+/// when the problem is in its text.
 pub fn read_record(path: &Path) -> Result<Record, String> {
     let shown = path.display();
     let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
@@ -606,14 +796,42 @@ pub fn read_record(path: &Path) -> Result<Record, String> {
     Ok(record)
 }
 
+/// Whether a write may take the place of a file already at its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Replace {
+    Yes,
+    /// Write only a new file; one already there is left alone.
+    No,
+}
+
 /// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over
 /// `path`. `fail_after` lets tests break the write partway (it sees the bytes
 /// written so far); a failure removes the temporary file and leaves `path` alone.
+/// The temporary file is a new one of a random name ([`create_temporary`]);
+/// those that saves killed midway left are removed first ([`remove_stale_temporaries`]).
 pub fn write_atomically(
     path: &Path,
     bytes: &[u8],
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
 ) -> Result<(), String> {
+    write_file(path, bytes, Replace::Yes, fail_after).map(|_| ())
+}
+
+/// The prefix of this program's temporary files beside `name`; a random token
+/// follows ([`temporary_name`]).
+const TMP_MARK: &str = ".tmp-";
+/// How long a temporary file of a process that may still be alive is left
+/// alone before it is taken for the remains of a crash.
+const STALE_AFTER: Duration = Duration::from_secs(3600);
+
+/// [`write_atomically`], or with `Replace::No` a write that never takes the place
+/// of a file: `Ok(false)`, with nothing written, when `path` exists.
+fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    replace: Replace,
+    fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
+) -> Result<bool, String> {
     if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
         return Err(format!(
             "cannot save to {}: that is a folder; give a file name, such as game.json",
@@ -622,12 +840,10 @@ pub fn write_atomically(
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;
-    // Unique per process and per call, so two saves at once never share a file.
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let tmp: PathBuf = dir.join(format!(".{}.tmp-{}-{call}", name.to_string_lossy(), std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = File::create(&tmp)?;
+    remove_stale_temporaries(dir);
+    let failed = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
+    let (tmp, mut file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
+    let result = (|| -> std::io::Result<bool> {
         let mut written = 0;
         for chunk in bytes.chunks(4096) {
             file.write_all(chunk)?;
@@ -635,14 +851,93 @@ pub fn write_atomically(
             fail_after(written)?;
         }
         file.sync_all()?;
-        fs::rename(&tmp, path)?;
+        let placed = match replace {
+            Replace::Yes => fs::rename(&tmp, path).map(|()| true)?,
+            Replace::No => place_new(&tmp, path)?,
+        };
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(())
+        Ok(placed)
     })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        format!("cannot save to {}: {e}", path.display())
-    })
+    // After a rename the temporary name is gone; otherwise it goes now.
+    let _ = fs::remove_file(&tmp);
+    result.map_err(failed)
+}
+
+/// Gives the written temporary file `tmp` the name `path` unless a file has it:
+/// a hard link fails rather than replace one. Where hard links are not to be had
+/// (some file systems), a rename after a look, which a file appearing in
+/// between would lose to.
+fn place_new(tmp: &Path, path: &Path) -> std::io::Result<bool> {
+    match fs::hard_link(tmp, path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
+        Err(_) if fs::symlink_metadata(path).is_ok() => Ok(false),
+        Err(_) => fs::rename(tmp, path).map(|()| true),
+    }
+}
+
+/// `.NAME.tmp-<pid>-<16 random hex digits>`: no one can guess it and plant a
+/// link there first.
+fn temporary_name(name: &str) -> String {
+    format!(".{name}{TMP_MARK}{}-{:016x}", std::process::id(), rand::random::<u64>())
+}
+
+/// Creates a temporary file beside `name` in `dir`: a new file (never one that
+/// is there, nor a link's target), under a fresh random name.
+fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, File)> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        /// O_NOFOLLOW on Linux: a link at the last component is refused, not followed.
+        const O_NOFOLLOW: i32 = 0o400000;
+        options.custom_flags(O_NOFOLLOW);
+    }
+    let mut last = None;
+    // A name taken already is a collision of 64 random bits, or a planted file.
+    for _ in 0..8 {
+        let tmp = dir.join(temporary_name(name));
+        match options.open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+}
+
+/// Removes this program's temporary files in `dir` left by saves that died
+/// midway: those of a process that is gone, or older than [`STALE_AFTER`]. A
+/// save in progress in another process is left alone. Failures are ignored:
+/// this is tidying, not saving.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_pid) else { continue };
+        let Ok(meta) = fs::symlink_metadata(entry.path()) else { continue };
+        let age = meta.modified().ok().and_then(|m| SystemTime::now().duration_since(m).ok());
+        let old = age.is_some_and(|a| a > STALE_AFTER);
+        if !meta.is_dir() && (old || process_is_gone(pid)) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process id in a name of this program's temporary files
+/// (`.NAME.tmp-<pid>-<hex>`), or `None` for any other name.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let (before, after) = name.rsplit_once(TMP_MARK)?;
+    let (pid, token) = after.split_once('-')?;
+    let hex = !token.is_empty() && token.bytes().all(|b| b.is_ascii_hexdigit());
+    if before.len() > 1 && before.starts_with('.') && hex { pid.parse().ok() } else { None }
+}
+
+/// Whether no process has the id `pid` (Linux: no /proc entry, /proc being
+/// there). Elsewhere unknown, so `false`: only age makes such files stale.
+fn process_is_gone(pid: u32) -> bool {
+    cfg!(target_os = "linux") && Path::new("/proc/self").exists() && !Path::new("/proc").join(pid.to_string()).exists()
 }

@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 use alien_checkers::content::ContentRoot;
 use alien_checkers::plain::{Position, pdn_move, perft};
 use alien_checkers::repl::{PlayOptions, Seat};
+use alien_checkers::session::Edits;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -51,6 +52,11 @@ struct PlayArgs {
     /// Continue a saved game instead of dealing a new one.
     #[arg(long)]
     load: Option<std::path::PathBuf>,
+    /// With --load: load the save even if it was edited (its decisions do not
+    /// match its position digests), saying from which decision on it may not be
+    /// the game that was played.
+    #[arg(long, requires = "load")]
+    accept_edited: bool,
     /// The content root (the folder holding cards/ and planets/); default: the
     /// deck's own, for a deck given as a path, else the current folder if it
     /// holds cards/, else the shipped content.
@@ -92,6 +98,10 @@ enum Command {
         /// Print the game's events instead, one JSON object per line (README, "Events").
         #[arg(long)]
         events: bool,
+        /// Replay the save even if it was edited (its decisions do not match its
+        /// position digests); the first line says from which decision on.
+        #[arg(long)]
+        accept_edited: bool,
         /// The content root the save's deck comes from (default: the current
         /// folder if it holds cards/, else the shipped content).
         #[arg(long, value_name = "DIR")]
@@ -129,7 +139,9 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),
-        Some(Command::Replay { file, events, root }) => replay(&file, events, root.as_deref()),
+        Some(Command::Replay { file, events, accept_edited, root }) => {
+            replay(&file, events, edits(accept_edited), root.as_deref())
+        }
         Some(Command::Play(args)) => play(args),
         None => play(cli.play),
     };
@@ -182,10 +194,24 @@ fn run_moves(fen: &str) -> Outcome {
     Ok(())
 }
 
-fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) -> Outcome {
+/// `--accept-edited` given or not.
+fn edits(accept_edited: bool) -> Edits {
+    if accept_edited { Edits::Accept } else { Edits::Refuse }
+}
+
+fn replay(file: &std::path::Path, events: bool, edits: Edits, root: Option<&std::path::Path>) -> Outcome {
     let root = alien_checkers::session::root_for_save(root, file, ContentRoot::discover);
-    let (session, replay, _) = alien_checkers::session::Session::load(&root, file).map_err(|e| anyhow!("{e}"))?;
+    let (session, replay, _) =
+        alien_checkers::session::Session::open(&root, file, edits).map_err(|e| anyhow!("{e}"))?;
     let mut out = stdout();
+    if let Some(note) = replay.edited_note() {
+        // Standard output is the events' alone.
+        if events {
+            eprintln!("{note}");
+        } else {
+            writeln!(out, "{note}")?;
+        }
+    }
     if events {
         for event in alien_checkers::narrate::events_json(session.engine.content(), session.events()) {
             writeln!(out, "{event}")?;
@@ -200,6 +226,9 @@ fn replay(file: &std::path::Path, events: bool, root: Option<&std::path::Path>) 
     }
     if let Some((_, why)) = &replay.diverged {
         writeln!(out, "stops: {why}")?;
+    }
+    if replay.unchecked {
+        writeln!(out, "unchecked: the save has no position digests (format 1); the game cannot be checked")?;
     }
     write!(out, "{}", alien_checkers::narrate::record_text(&session.turns(None)))?;
     writeln!(out, "digest {:016x} after {} decisions", session.digest(), session.decisions().len())?;
@@ -217,6 +246,7 @@ fn play(args: PlayArgs) -> Outcome {
         dark: args.dark,
         light: args.light,
         load: args.load,
+        edits: edits(args.accept_edited),
     };
     alien_checkers::repl::run(options).map_err(anyhow::Error::msg)
 }

@@ -19,7 +19,7 @@ use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, Piles, QuestionKind};
 use crate::kernel::{Board, Player};
 use crate::script::engine_factory;
-use crate::session::Session;
+use crate::session::{Edits, Session};
 use input::{Input, Line};
 use render::View;
 
@@ -62,6 +62,8 @@ pub struct PlayOptions {
     pub light: Option<Seat>,
     /// A save to continue instead of dealing a new game.
     pub load: Option<PathBuf>,
+    /// Whether that save loads if it was edited (`--accept-edited`).
+    pub edits: Edits,
 }
 
 /// Who sits where when nobody says: a human Dark against the `normal` computer.
@@ -107,7 +109,15 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let (session, seats) = match &options.load {
         Some(path) => {
-            let (session, replay, record) = Session::load(&options.root, path)?;
+            let (session, replay, record) = Session::open(&options.root, path, Edits::Accept)?;
+            if let Some(refusal) = replay.refusal(path).filter(|_| options.edits == Edits::Refuse) {
+                // What was found, then why it is not played on.
+                report_replay(&replay, "this game was saved");
+                return Err(refusal);
+            }
+            if let Some(note) = replay.edited_note() {
+                println!("{note}");
+            }
             report_replay(&replay, "this game was saved");
             // A seat given on the command line wins over the saved one.
             let seat = |p: Player, given: &Option<Seat>| {
@@ -146,6 +156,9 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         repl.seats[0],
         repl.seats[1]
     );
+    if options.load.is_none() {
+        repl.offer_autosaves();
+    }
     let mut input = Input::new(interactive);
     loop {
         repl.play_computers();
@@ -213,6 +226,9 @@ fn report_replay(replay: &crate::session::Replay, since: &str) {
     }
     if replay.same_game() && !replay.changed.is_empty() {
         println!("Every decision replays as before.");
+    }
+    if replay.unchecked {
+        println!("This save has no position digests (format 1): the game cannot be checked against the one played.");
     }
 }
 
@@ -367,8 +383,10 @@ impl Repl {
                     }
                 }
             }
-            Command::Save(file) => self.save(&file),
-            Command::Load(file) => self.load(&file),
+            Command::Save(file) => self.save(&file, table::Over::Ask, input),
+            Command::SaveOver(file) => self.save(&file, table::Over::Anything, input),
+            Command::Load(file) => self.load(&file, Edits::Refuse),
+            Command::LoadEdited(file) => self.load(&file, Edits::Accept),
             Command::New(seed) => self.new_game(seed),
             Command::Reload => self.reload(),
             Command::Digest => {
@@ -502,21 +520,29 @@ impl Repl {
         true
     }
 
-    fn save(&self, file: &str) {
+    /// `save FILE` (`over`: ask before saving over another game) and `save! FILE`.
+    fn save(&self, file: &str, over: table::Over, input: &mut Input) {
+        if !self.may_save_over(file, over, input) {
+            return;
+        }
         match self.session.save(&PathBuf::from(file), self.seats_record()) {
             Ok(()) => println!("saved {} decisions to {file}", self.session.decisions().len()),
             Err(e) => println!("{e}"),
         }
     }
 
-    fn load(&mut self, file: &str) {
+    /// `load FILE` (an edited save refused) and `load! FILE` (accepted).
+    fn load(&mut self, file: &str, edits: Edits) {
         let current = || self.session.engine.content().root.clone();
         let root = crate::session::root_for_save(None, Path::new(file), current);
-        match Session::load(&root, &PathBuf::from(file)) {
+        match Session::open(&root, &PathBuf::from(file), edits) {
             Ok((session, replay, record)) => {
                 if let Err(e) = self.keep_unfinished(Some(Path::new(file))) {
                     println!("{e}; the current game is kept (save it elsewhere with 'save <file>' first)");
                     return;
+                }
+                if let Some(note) = replay.edited_note() {
+                    println!("{note}");
                 }
                 report_replay(&replay, "this game was saved");
                 for p in Player::BOTH {
@@ -620,10 +646,14 @@ pub enum Command {
     Log,
     /// `undo [n]`: take back the last decision (with the computer's replies), n times.
     Undo(usize),
-    /// `save <file>`.
+    /// `save <file>`: asks before saving over another game.
     Save(String),
-    /// `load <file>`.
+    /// `save! <file>`: saves over whatever the file holds.
+    SaveOver(String),
+    /// `load <file>`: an edited save is refused.
     Load(String),
+    /// `load! <file>`: an edited save is loaded, saying so.
+    LoadEdited(String),
     /// `new [seed]`: `None` for a fresh seed.
     New(Option<u64>),
     Reload,
@@ -674,7 +704,9 @@ pub fn parse_command(line: &str) -> Command {
             _ => Command::Invalid(format!("'{rest}' is not a count; write undo or undo <1 to 1000>")),
         },
         "save" => needs_file("save", Command::Save),
+        "save!" => needs_file("save!", Command::SaveOver),
         "load" => needs_file("load", Command::Load),
+        "load!" => needs_file("load!", Command::LoadEdited),
         "new" if rest.is_empty() => Command::New(None),
         "new" => match rest.parse() {
             Ok(seed) => Command::New(Some(seed)),
@@ -783,8 +815,18 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("planet", "", "your secret planet (in hot-seat it asks first)"),
     ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
     ("undo", "[n]", "take back your last decision (and the computer's replies), or the last n"),
-    ("save", "<file>", "save the game (deck, script hashes, seed, decisions)"),
-    ("load", "<file>", "continue a saved game"),
+    (
+        "save",
+        "<file>",
+        "save the game (deck, script hashes, seed, decisions); over a file holding another game it asks first (piped: refuses)",
+    ),
+    ("save!", "<file>", "save the game over whatever the file holds, without asking"),
+    (
+        "load",
+        "<file>",
+        "continue a saved game; a save edited by hand is refused, naming the first decision that differs",
+    ),
+    ("load!", "<file>", "continue a saved game even if it was edited, saying from which decision it may differ"),
     ("new", "[seed]", "start a new game with the same deck and players"),
     ("reload", "", "reload the card scripts and replay this game on them"),
     (
@@ -799,7 +841,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "quit",
         "",
-        "leave (also: exit, Ctrl-D); an unfinished game is saved to alien-checkers-autosave-<seed>.json first",
+        "leave (also: exit, Ctrl-D); an unfinished game is first saved to a file of its own, alien-checkers-autosave-[<deck>-]<seed>[-<n>].json, never over another game",
     ),
 ];
 

@@ -1,9 +1,12 @@
-//! The table around a game: resigning, offering a draw,
-//! leaving with an autosave, handing the screen over in hot-seat, hints, and the
-//! words Tab completes. No rules live here: the game ends through
+//! The table around a game: resigning, offering a draw, leaving with an
+//! autosave (never over another game), saving over a file only when that loses
+//! nothing or the player says so, handing the screen over in hot-seat, hints,
+//! and the words Tab completes. No rules live here: the game ends through
 //! [`Session::end_at_table`], hints come from an agent that only reads the state.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::input::{Input, Line};
 use super::{COMMANDS, Repl, Seat, render};
@@ -12,16 +15,49 @@ use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, EndReason, Outcome};
 use crate::kernel::Player;
 use crate::script::engine_factory;
-use crate::session::Session;
+use crate::session::{Record, Session, read_record};
 
 /// ANSI: clear the screen and put the cursor top left.
 const CLEAR: &str = "\x1b[2J\x1b[H";
 /// Printed instead of clearing the screen when output is not a terminal.
 pub const SEPARATOR: &str = "----------------------------------------";
 
-/// The file `quit` and Ctrl-D save an unfinished game to, in the current folder.
-pub fn autosave_file(seed: u64) -> PathBuf {
-    PathBuf::from(format!("alien-checkers-autosave-{seed}.json"))
+/// How every autosave file's name begins.
+const AUTOSAVE_PREFIX: &str = "alien-checkers-autosave-";
+/// How many autosave names a game tries before giving up.
+const AUTOSAVE_NAMES: u32 = 1000;
+
+/// The `n`th (from 1) name `quit`, Ctrl-D, `new` and `load` may autosave an
+/// unfinished game of `deck` with `seed` to, in the current folder:
+/// `alien-checkers-autosave-<seed>.json` for the standard deck,
+/// `alien-checkers-autosave-<deck>-<seed>.json` for another, and `-<n>` before
+/// `.json` from the second on.
+pub fn autosave_file(deck: &str, seed: u64, n: u32) -> PathBuf {
+    let tag = deck_tag(deck);
+    let deck = if tag.is_empty() || tag == "standard" { String::new() } else { format!("{tag}-") };
+    let count = if n > 1 { format!("-{n}") } else { String::new() };
+    PathBuf::from(format!("{AUTOSAVE_PREFIX}{deck}{seed}{count}.json"))
+}
+
+/// A deck's name as a part of a file name: a path's file stem, with letters,
+/// digits, `_` and `-` only, at most 32 of them.
+fn deck_tag(deck: &str) -> String {
+    let stem = Path::new(deck).file_stem().map_or_else(|| deck.into(), |s| s.to_string_lossy());
+    stem.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').take(32).collect()
+}
+
+/// Whether `save` asks before saving over a file that holds another game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// `save FILE`: ask (piped: refuse) when the file holds another game.
+    Ask,
+    /// `save! FILE`: save over whatever the file holds.
+    Anything,
+}
+
+/// A yes to a y/N question.
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 /// Whether the computer playing `player` accepts a draw: iff the built-in
@@ -265,7 +301,7 @@ impl Repl {
                     if !self.interactive {
                         println!("{question}{}", t.trim());
                     }
-                    matches!(t.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+                    is_yes(&t)
                 }
                 _ => false,
             }
@@ -322,48 +358,157 @@ impl Repl {
         if self.session.outcome().is_some() || self.session.decisions().is_empty() {
             return Ok(());
         }
-        let loaded = loading.and_then(|l| std::fs::canonicalize(l).ok());
-        let taken = |f: &PathBuf| loaded.is_some() && std::fs::canonicalize(f).ok() == loaded;
-        let mut file = autosave_file(self.session.seed());
-        for n in 2.. {
-            if !taken(&file) {
-                break;
+        let file = self.autosave(loading)?;
+        println!("saved the game to {}; continue it with: {}", file.display(), self.continue_command(&file));
+        Ok(())
+    }
+
+    /// Writes this game to [`Repl::autosave_target`]; the file written.
+    fn autosave(&self, loading: Option<&Path>) -> Result<PathBuf, String> {
+        // A name found free may be taken by another process before the write
+        // (which then leaves it alone): the next is tried.
+        for _ in 0..3 {
+            let (file, free) = self.autosave_target(loading)?;
+            if !free {
+                self.session.save(&file, self.seats_record())?;
+                return Ok(file);
             }
-            file = PathBuf::from(format!("alien-checkers-autosave-{}-{n}.json", self.session.seed()));
+            if self.session.save_new(&file, self.seats_record())? {
+                return Ok(file);
+            }
         }
-        self.session.save(&file, self.seats_record())?;
-        // `--root` too when `--load` alone would look for the deck elsewhere.
+        Err("cannot autosave: other processes keep taking the autosave names in this folder".into())
+    }
+
+    /// Where this game is autosaved: the first of its [`autosave_file`] names
+    /// that is free (`true`) or holds this game as it is or earlier, so that
+    /// saving over it loses nothing (`false`). Never `loading`, nor a file that
+    /// holds anything else (another game, or a file that is not a save).
+    pub(super) fn autosave_target(&self, loading: Option<&Path>) -> Result<(PathBuf, bool), String> {
+        let record = self.session.record(self.seats_record());
+        let loaded = loading.and_then(|l| std::fs::canonicalize(l).ok());
+        let is_loading = |f: &Path| loaded.is_some() && std::fs::canonicalize(f).ok() == loaded;
+        for n in 1..=AUTOSAVE_NAMES {
+            let file = autosave_file(self.session.saved_deck(), self.session.seed(), n);
+            if is_loading(&file) {
+                continue;
+            }
+            match std::fs::symlink_metadata(&file) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((file, true)),
+                Err(_) => {}
+                Ok(_) if read_record(&file).is_ok_and(|saved| saved.is_continued_by(&record)) => {
+                    return Ok((file, false));
+                }
+                Ok(_) => {}
+            }
+        }
+        let first = autosave_file(self.session.saved_deck(), self.session.seed(), 1);
+        Err(format!("cannot autosave: {} and the {} names after it are taken", first.display(), AUTOSAVE_NAMES - 1))
+    }
+
+    /// The command that continues the game saved in `file`: `--root` too when
+    /// `--load` alone would look for the deck elsewhere.
+    fn continue_command(&self, file: &Path) -> String {
         let root = self.session.engine.content().root.clone();
         let saved = root.outside_shipped();
-        let found = ContentRoot::for_saved_deck(None, self.session.deck(), saved.as_deref(), ContentRoot::discover);
+        let deck = self.session.saved_deck();
+        let found = ContentRoot::for_saved_deck(None, deck, saved.as_deref(), ContentRoot::discover);
         let flag = match root.path().to_str() {
             _ if found.same_folder(&root) => String::new(),
             Some("") => " --root .".to_string(),
             _ => format!(" --root {}", root.path().display()),
         };
-        println!(
-            "saved the game to {}; continue it with: alien-checkers --load {}{flag}",
-            file.display(),
-            file.display()
-        );
-        Ok(())
+        format!("alien-checkers --load {}{flag}", file.display())
+    }
+
+    /// Start-up: the unfinished games of this deck autosaved in the current
+    /// folder, newest first (at most three), each with the command that
+    /// continues it. On standard error: what it says depends on the folder, not
+    /// on the game, and standard output stays the game's alone (the same game
+    /// prints the same wherever it is played).
+    pub(super) fn offer_autosaves(&self) {
+        const SHOWN: usize = 3;
+        let this = self.session.record(BTreeMap::new());
+        let Ok(entries) = std::fs::read_dir(".") else { return };
+        let mut found: Vec<(SystemTime, PathBuf, Record)> = entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                if !name.starts_with(AUTOSAVE_PREFIX) || !name.ends_with(".json") {
+                    return None;
+                }
+                let saved = read_record(Path::new(&name)).ok()?;
+                let unfinished = saved.ended.is_none() && !saved.decisions.is_empty();
+                let ours = (&saved.deck, &saved.root) == (&this.deck, &this.root);
+                let when = entry.metadata().and_then(|m| m.modified()).unwrap_or(SystemTime::UNIX_EPOCH);
+                (unfinished && ours).then(|| (when, PathBuf::from(name), saved))
+            })
+            .collect();
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        for (_, file, saved) in found.iter().take(SHOWN) {
+            eprintln!(
+                "An unfinished game of this deck was saved in {} (seed {}, {} decisions); continue it with: {}",
+                file.display(),
+                saved.seed,
+                saved.decisions.len(),
+                self.continue_command(file)
+            );
+        }
+        if found.len() > SHOWN {
+            eprintln!("({} more unfinished games of this deck are autosaved in this folder)", found.len() - SHOWN);
+        }
+    }
+
+    /// Whether `save` may write `file`: yes when it is not there, is a folder
+    /// (which saving refuses, saying so), or holds this game as it is or
+    /// earlier; else, with [`Over::Ask`], the player is asked (piped, nobody can
+    /// answer: no, saying how to insist).
+    pub(super) fn may_save_over(&self, file: &str, over: Over, input: &mut Input) -> bool {
+        let path = Path::new(file);
+        let Ok(meta) = std::fs::symlink_metadata(path) else { return true };
+        if over == Over::Anything || meta.is_dir() {
+            return true;
+        }
+        let this = self.session.record(self.seats_record());
+        let held = match read_record(path) {
+            Ok(saved) if saved.is_continued_by(&this) => return true,
+            // Taken back since (`undo`): saving would lose the decisions after.
+            Ok(saved) if this.is_continued_by(&saved) => {
+                format!("this game further on ({} decisions; now {})", saved.decisions.len(), this.decisions.len())
+            }
+            Ok(saved) => saved.summary(),
+            // Its contents are not quoted: it may be anything.
+            Err(_) => "a file that is not a save of this game".to_string(),
+        };
+        if !self.interactive {
+            println!("{file} holds {held}; not saved ('save! {file}' saves over it)");
+            return false;
+        }
+        match input.read(&format!("{file} holds {held}. Save over it? [y/N] ")) {
+            Line::Text(t) if is_yes(&t) => true,
+            _ => {
+                println!("not saved");
+                false
+            }
+        }
     }
 
     /// `quit`, `exit` or end of input: true to leave. A finished game (or one
     /// with no decision yet) leaves at once. An unfinished game on a terminal asks
     /// first (a second Ctrl-D is yes); piped, nobody can answer, so it saves
-    /// without asking. Either way it is saved to [`autosave_file`] and the
-    /// command that continues it is printed.
+    /// without asking. Either way it is saved to its autosave file
+    /// ([`Repl::autosave_target`]) and the command that continues it is printed.
     pub(super) fn leave(&mut self, input: &mut Input) -> bool {
         if self.session.outcome().is_some() || self.session.decisions().is_empty() {
             return true;
         }
-        let file = autosave_file(self.session.seed());
         if self.interactive {
-            let question = format!("The game is not over. Leave and save it to {}? [y/N] ", file.display());
+            let to =
+                self.autosave_target(None).map_or_else(|_| "an autosave file".into(), |(f, _)| f.display().to_string());
+            let question = format!("The game is not over. Leave and save it to {to}? [y/N] ");
             match input.read(&question) {
                 Line::Eof => {}
-                Line::Text(t) if matches!(t.trim().to_ascii_lowercase().as_str(), "y" | "yes") => {}
+                Line::Text(t) if is_yes(&t) => {}
                 _ => {
                     println!("play on");
                     return false;

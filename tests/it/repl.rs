@@ -883,3 +883,81 @@ fn the_log_names_a_block_as_the_decider_saw_it() {
     }
     panic!("no random game asked for a block on a turned board");
 }
+
+/// The file `quit` said it saved the game to.
+fn autosaved_to(out: &str) -> String {
+    let line = out.lines().find_map(|l| l.strip_prefix("saved the game to ")).unwrap_or_else(|| panic!("{out}"));
+    line.split(';').next().unwrap().to_string()
+}
+
+/// An autosave never takes the place of another game: a second game of the
+/// same seed, of the same deck or another, goes to a file of its own, while
+/// the same game played on goes back to its own file.
+#[test]
+fn an_autosave_never_overwrites_another_game() {
+    use alien_checkers::session::read_record;
+    let dir = common::scratch_dir("repl", "autosave_names");
+    let record = |file: &str| read_record(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+    let human = ["--seed", "7", "--dark", "human", "--light", "human"];
+    let first = autosaved_to(&run_in(&dir, &human, "c3-d4\nquit\n").0);
+    assert_eq!(first, "alien-checkers-autosave-7.json");
+    // Another game of the same deal.
+    let second = autosaved_to(&run_in(&dir, &human, "e3-f4\nquit\n").0);
+    // The same seed on another deck.
+    let plain = [&["--deck", "plain"][..], &human].concat();
+    let third = autosaved_to(&run_in(&dir, &plain, "a3-b4\nquit\n").0);
+    assert!(third.contains("plain"), "the deck is in the name: {third}");
+    let files = [&first, &second, &third];
+    for (i, (file, (deck, decision))) in
+        files.iter().zip([("standard", "c3-d4"), ("standard", "e3-f4"), ("plain", "a3-b4")]).enumerate()
+    {
+        assert!(!files[..i].contains(file), "{files:?}");
+        let saved = record(file);
+        assert_eq!((saved.deck.as_str(), saved.decisions.as_slice()), (deck, &[decision.to_string()][..]), "{file}");
+    }
+    // The first game continued and left again: back to its own file.
+    let (out, _, _) = run_in(&dir, &["--load", &first], "1\nquit\n");
+    assert_eq!(autosaved_to(&out), first, "{out}");
+    assert_eq!(record(&first).decisions.len(), 2);
+    assert_eq!(record(&second).decisions, ["e3-f4"]);
+}
+
+/// Starting a game where an unfinished game of the same deck was autosaved
+/// says so, with the command that continues it (on standard error, so that
+/// the game's own output does not depend on the folder); a game of another
+/// deck is not offered.
+#[test]
+fn starting_offers_an_unfinished_autosave_of_the_deck() {
+    let dir = common::scratch_dir("repl", "autosave_offer");
+    let (out, _, _) = run_in(&dir, &["--seed", "7", "--light", "human"], "c3-d4\nquit\n");
+    let file = autosaved_to(&out);
+    let (_, said, _) = run_in(&dir, &["--seed", "8", "--light", "human"], "quit\n");
+    let offer = said.lines().find(|l| l.contains("unfinished")).unwrap_or_else(|| panic!("no offer: {said}"));
+    assert!(offer.contains(&format!("alien-checkers --load {file}")), "{offer}");
+    let (out, said, _) = run_in(&dir, &["--deck", "plain", "--seed", "8", "--light", "human"], "quit\n");
+    assert!(!said.contains(&file) && !out.contains(&file), "another deck's game is not offered: {said}");
+}
+
+/// `save FILE` over a file that holds another game (or is no save at all)
+/// asks first; piped, nobody can answer, so it refuses and says how to insist
+/// (`save! FILE`). The same game played on is saved over silently.
+#[test]
+fn save_over_another_game_is_refused_when_piped_unless_insisted() {
+    use alien_checkers::session::read_record;
+    let dir = common::scratch_dir("repl", "save_over");
+    let seed = |file: &str| read_record(&dir.join(file)).unwrap_or_else(|e| panic!("{e}")).seed;
+    let humans = |seed: &'static str| ["--seed", seed, "--dark", "human", "--light", "human"];
+    let (out, _, _) = run_in(&dir, &humans("1"), "c3-d4\nsave g.json\nquit\n");
+    assert!(out.contains("saved 1 decisions to g.json"), "{out}");
+    std::fs::write(dir.join("notes.txt"), "my notes").unwrap();
+    let (out, _, _) = run_in(&dir, &humans("2"), "c3-d4\nsave g.json\nsave notes.txt\nquit\n");
+    assert!(out.contains("save! g.json") && out.contains("save! notes.txt"), "how to insist is said: {out}");
+    assert_eq!(seed("g.json"), 1, "the other game is kept: {out}");
+    assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "my notes");
+    let (out, _, _) = run_in(&dir, &humans("2"), "c3-d4\nsave! g.json\nquit\n");
+    assert!(out.contains("saved 1 decisions to g.json"), "{out}");
+    assert_eq!(seed("g.json"), 2);
+    // The same game, played on: no question.
+    let (out, _, _) = run_in(&dir, &["--load", "g.json"], "1\nsave g.json\nquit\n");
+    assert!(out.contains("saved 2 decisions to g.json") && !out.contains("save!"), "{out}");
+}

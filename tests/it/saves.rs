@@ -458,3 +458,226 @@ fn a_save_of_a_modded_root_records_it_and_loads_from_it() {
     let record = read_record(Path::new(&shipped)).unwrap();
     assert_eq!((record.version, record.root), (2, None));
 }
+
+/// The temporary file a save writes first has a name no one can guess (64
+/// random bits), so a link planted where it would be is never followed: here
+/// links at the names earlier versions used (`.NAME.tmp-<pid>-<count>`), planted
+/// before the process saves, point at a file that must stay as it was.
+#[test]
+fn a_link_planted_at_a_temporary_name_is_not_followed() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = scratch("planted_link");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(["--seed", "7", "--light", "human"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    for name in ["game.json", "alien-checkers-autosave-7.json"] {
+        for call in 0..8 {
+            let link = dir.join(format!(".{name}.tmp-{}-{call}", child.id()));
+            std::os::unix::fs::symlink(&victim, link).unwrap();
+        }
+    }
+    child.stdin.take().unwrap().write_all(b"c3-d4\nsave game.json\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("saved 1 decisions to game.json"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious", "a planted link was followed");
+    for name in ["game.json", "alien-checkers-autosave-7.json"] {
+        assert!(std::fs::symlink_metadata(dir.join(name)).unwrap().is_file(), "{name} is a file, not a link");
+        assert_eq!(read_record(&dir.join(name)).unwrap().decisions, ["c3-d4"]);
+    }
+
+    // The names themselves: the same file saved twice gets two unrelated names.
+    let ours = format!(".game.json.tmp-{}-", std::process::id());
+    let mut names = Vec::new();
+    for _ in 0..2 {
+        let _ = write_atomically(&dir.join("game.json"), b"{}", &mut |_| {
+            names.extend(files_in(&dir).into_iter().filter(|f| f.starts_with(&ours)));
+            Err(std::io::Error::other("stop"))
+        });
+    }
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_ne!(names[0], names[1]);
+    for name in &names {
+        let token = &name[ours.len()..];
+        assert!(token.len() >= 16, "a random part of 64 bits: {name}");
+    }
+}
+
+/// A save killed mid-write leaves its temporary file; the next save in that
+/// folder removes such files once they are stale (their process is gone, or
+/// they are over an hour old), and leaves everything else alone: a save in
+/// progress, and files that are not this program's.
+#[test]
+fn stale_temporary_files_are_removed_by_the_next_save() {
+    let dir = scratch("stale");
+    let pid = std::process::id();
+    let write = |name: &str| std::fs::write(dir.join(name), "partial").unwrap();
+    // A process id above any kernel's limit: no such process.
+    let dead = format!(".game.json.tmp-999999999-{:016x}", 7);
+    let old = format!(".other.json.tmp-{pid}-00ff00ff00ff00ff");
+    let fresh = format!(".third.json.tmp-{pid}-0123456789abcdef");
+    for name in [&dead, &old, &fresh, ".notes.tmp-draft", "notes.txt", ".hidden.tmp-12-zz"] {
+        write(name);
+    }
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+    std::fs::File::options().write(true).open(dir.join(&old)).unwrap().set_modified(two_hours_ago).unwrap();
+
+    game(&repo(), 8, 10).save(&dir.join("game.json"), seats()).unwrap();
+    let mut kept = vec![fresh.clone(), ".hidden.tmp-12-zz".into(), ".notes.tmp-draft".into()];
+    kept.extend(["game.json".to_string(), "notes.txt".into()]);
+    if !cfg!(target_os = "linux") {
+        // Elsewhere a process is not looked up: only the age tells.
+        kept.push(dead);
+    }
+    kept.sort();
+    assert_eq!(files_in(&dir), kept, "the stale temporary files go, and only they");
+}
+
+/// A save whose position digests are wrong, or missing from a format that
+/// always has them, is refused, naming the first decision that differs; it
+/// loads only when asked outright (`--accept-edited`, `load!`), which says so.
+#[test]
+fn a_save_with_a_wrong_or_missing_digest_is_refused_unless_accepted() {
+    use serde_json::json;
+    let dir = scratch("wrong_digest");
+    // Both seats human, so that no computer plays on after a load.
+    let humans = BTreeMap::from([(Player::Dark, "human".to_string()), (Player::Light, "human".to_string())]);
+    let good = game(&repo(), 4, 40).record(humans);
+    assert!(good.decisions.len() > 12);
+    let wrong = refused(&dir, "wrong.json", &edited(&good, |o| o["digests"][12] = json!(1)), &["decision 12"]);
+    assert!(wrong.contains("edited") && wrong.contains("--accept-edited"), "{wrong}");
+    let missing = edited(&good, |o| drop(o.remove("digests")));
+    let error = refused(&dir, "missing.json", &missing, &["no position digests"]);
+    assert!(error.contains("--accept-edited"), "{error}");
+    refused(&dir, "empty.json", &edited(&good, |o| o["digests"] = json!([])), &["no position digests"]);
+
+    let file = |name: &str| dir.join(name).display().to_string();
+    let (wrong, missing) = (file("wrong.json"), file("missing.json"));
+    // The command line: refused with status 2, or loaded when accepted.
+    let run = common::run_binary(&dir, &["--load", &wrong], &[], "quit\n");
+    assert!(!run.success && run.stderr.contains("decision 12"), "{}{}", run.stdout, run.stderr);
+    let run = common::run_binary(&dir, &["--load", &wrong, "--accept-edited"], &[], "digest\n");
+    assert!(run.success, "{}", run.stderr);
+    let said = "loading an edited save: decisions from 12 on may not be the game that was played";
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("after {} decisions", good.decisions.len())), "{}", run.stdout);
+    let run = common::run_binary(&dir, &["replay", &missing], &[], "");
+    assert!(!run.success && run.stderr.contains("no position digests"), "{}", run.stderr);
+    let run = common::run_binary(&dir, &["replay", &missing, "--accept-edited"], &[], "");
+    assert!(run.success && run.stdout.contains("loading an edited save"), "{}{}", run.stdout, run.stderr);
+    // In a game: `load` refuses and keeps the game, `load!` loads.
+    let input = format!("load {wrong}\ndigest\nload! {wrong}\ndigest\n");
+    let run = common::run_binary(&dir, &["--seed", "3", "--light", "human"], &[], &input);
+    assert!(
+        run.stdout.contains("decision 12") && run.stdout.contains("the current game is unchanged"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("after 0 decisions"), "{}", run.stdout);
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("after {} decisions", good.decisions.len())), "{}", run.stdout);
+}
+
+/// The file a save's deck names is read only as a deck: a save whose deck is
+/// some other file is refused without quoting a word of it.
+#[test]
+fn a_save_whose_deck_is_another_file_is_refused_without_quoting_it() {
+    let dir = scratch("not_a_deck");
+    let good = game(&repo(), 4, 10).record(seats());
+    for name in ["secret.txt", "secret.yaml"] {
+        let secret = dir.join(name);
+        std::fs::write(&secret, "hunter2 is the password\nand more\n").unwrap();
+        let deck = secret.display().to_string();
+        let save = format!("deck-{name}.json");
+        let error =
+            refused(&dir, &save, &edited(&good, |o| o["deck"] = deck.clone().into()), &["cannot load its deck"]);
+        assert!(!error.contains("hunter2") && !error.contains("password"), "{error}");
+        let run = common::run_binary(&dir, &["replay", &dir.join(&save).display().to_string()], &[], "");
+        assert!(!run.success && run.stderr.contains(name), "{}", run.stderr);
+        assert!(!run.stderr.contains("hunter2") && !run.stderr.contains("password"), "{}", run.stderr);
+    }
+}
+
+/// An edited decision is not let in by claiming a script changed: when the
+/// saved position after a decision is the one another option gives, that
+/// option was played and the save was edited, whatever its hashes say.
+#[test]
+fn a_false_script_hash_does_not_let_an_edited_decision_in() {
+    use serde_json::json;
+    let dir = scratch("false_hash");
+    let session = game(&repo(), 6, 40);
+    let good = session.record(seats());
+    // The first decision from the tenth on with another option that changes the game.
+    let mut replayed = Session::new(&repo(), "standard", 6).unwrap();
+    let mut edit = None;
+    for (i, choice) in session.decisions().iter().enumerate() {
+        if i >= 9 && edit.is_none() {
+            let options = replayed.pending().unwrap().options.clone();
+            edit = options.iter().filter(|o| *o != choice).find_map(|o| {
+                let mut other = Session::new(&repo(), "standard", 6).unwrap();
+                for c in &session.decisions()[..i] {
+                    other.apply(c).unwrap();
+                }
+                other.apply(o).unwrap();
+                (other.digest() != good.digests[i + 1]).then(|| (i + 1, replayed.choice_text(o)))
+            });
+        }
+        replayed.apply(choice).unwrap();
+    }
+    let (n, other) = edit.expect("a decision with another option");
+    let bytes = edited(&good, |o| {
+        o["decisions"][n - 1] = json!(other);
+        let hash = o["hashes"]["cards/water.lua"].as_u64().unwrap();
+        o["hashes"]["cards/water.lua"] = json!(hash ^ 1);
+    });
+    let error = refused(&dir, "false_hash.json", &bytes, &[&format!("decision {n}"), "edited"]);
+    assert!(error.contains(&format!("'{other}'")), "{error}");
+}
+
+/// A deck given by a path relative to the folder the game was started in is
+/// recorded so that the save replays and loads from any other folder, with
+/// `--root` or without.
+#[test]
+fn a_save_of_a_deck_given_by_a_relative_path_loads_from_any_folder() {
+    let card = "function play(ctx)\n  ctx:place_terrain('d4', 'water')\nend\n";
+    let never = "function check(ctx, player) return false end\n";
+    let root = common::scratch_content("saves-relative", &[("ember", card)], &[("mud", never), ("dust", never)]);
+    let deck = "cards/decks/test.yaml";
+    let args = ["--deck", deck, "--seed", "5", "--light", "human"];
+    let run = common::run_binary(root.path(), &args, &[], "c3-d4\nsave game.json\nquit\n");
+    assert!(run.stdout.contains("saved 1 decisions to game.json"), "{}{}", run.stdout, run.stderr);
+    let save = root.path().join("game.json").display().to_string();
+    let autosave = root.path().join("alien-checkers-autosave-test-5.json");
+    let autosave = if autosave.exists() { autosave } else { root.path().join("alien-checkers-autosave-5.json") };
+    let autosave = autosave.display().to_string();
+    let elsewhere = scratch("relative_elsewhere");
+    let root_arg = root.path().display().to_string();
+    for file in [&save, &autosave] {
+        for extra in [&[][..], &["--root", &root_arg][..]] {
+            let run = common::run_binary(&elsewhere, &[&["replay", file.as_str()][..], extra].concat(), &[], "");
+            assert!(run.success, "replay {file} {extra:?}: {}", run.stderr);
+            assert!(!run.stdout.contains("changed") && run.stdout.contains("after 1 decisions"), "{}", run.stdout);
+            let load = [&["--load", file.as_str(), "--light", "human"][..], extra].concat();
+            let run = common::run_binary(&elsewhere, &load, &[], "digest\n");
+            assert!(run.success, "--load {file} {extra:?}: {}", run.stderr);
+            assert!(run.stdout.contains("after 1 decisions") && !run.stdout.contains("changed"), "{}", run.stdout);
+        }
+    }
+    // A save made before, which recorded the relative path as given, is read
+    // against the content root it records.
+    let record = read_record(Path::new(&save)).unwrap();
+    assert!(Path::new(&record.deck).is_absolute(), "{}", record.deck);
+    let old = edited(&record, |o| o["deck"] = deck.into());
+    std::fs::write(elsewhere.join("old.json"), old).unwrap();
+    let run = common::run_binary(&elsewhere, &["replay", "old.json"], &[], "");
+    assert!(run.success && run.stdout.contains("after 1 decisions"), "{}{}", run.stdout, run.stderr);
+}

@@ -448,17 +448,24 @@ fn script_root() -> &'static Path {
     })
 }
 
-/// How long a run that spends the whole budget on the costliest plain work
-/// (making tables and strings) takes on this machine: the yardstick for
-/// "every run ends within its budget".
+/// How long a run that spends the whole budget takes on this machine, on the
+/// costlier of two kinds of work: instructions that make tables and strings,
+/// and the string work the library charges for (`string.rep`). The yardstick
+/// for "every run ends within its budget".
 fn budget_time() -> std::time::Duration {
     static TIME: OnceLock<std::time::Duration> = OnceLock::new();
     *TIME.get_or_init(|| {
-        let source = "function play(ctx)\n  local n = 0\n  while true do local t = { tostring(n) .. 'y', {} } n = n + 1 end\nend\n";
-        let engine = script_engine(source).expect("the yardstick compiles");
-        let mut times: Vec<_> = (0..5).map(|_| run_script(&engine).1).collect();
-        times.sort();
-        times[2]
+        let kinds = [
+            "local n = 0\n  while true do local t = { tostring(n) .. 'y', {} } n = n + 1 end",
+            "while true do local s = string.rep('ab', 40000) end",
+        ];
+        let median = |body: &str| {
+            let engine = script_engine(&format!("function play(ctx)\n  {body}\nend\n")).expect("a yardstick compiles");
+            let mut times: Vec<_> = (0..5).map(|_| run_script(&engine).1).collect();
+            times.sort();
+            times[2]
+        };
+        kinds.iter().map(|body| median(body)).max().expect("two kinds")
     })
 }
 
@@ -526,15 +533,15 @@ pub fn scripts(data: &[u8]) {
 
 /// A scenario file of arbitrary text, run as `alien-checkers test` runs it, and
 /// the same text read as a board diagram: neither ever panics, and every
-/// scenario the file holds has an outcome with a name.
+/// scenario that passed has a name.
 pub fn scenario(data: &[u8]) {
     use alien_checkers::kernel::{Crowning, Supply};
     let text = String::from_utf8_lossy(data);
     let _ = alien_checkers::diagram::parse(&text, Supply::STANDARD, Crowning::FromReserve);
     let path = scratch_root().join(format!("cards/fuzz-{}.test.yaml", std::process::id()));
     std::fs::write(&path, text.as_bytes()).expect("write the scenario");
+    // A file may hold no scenario at all (`scenarios: []`).
     let outcomes = alien_checkers::scenario::run_file(&ContentRoot::new(scratch_root()), &path);
-    assert!(!outcomes.is_empty(), "a scenario file with no outcome at all");
     for outcome in outcomes {
         assert!(!outcome.name.is_empty() || outcome.failure.is_some(), "an unnamed scenario passed");
     }

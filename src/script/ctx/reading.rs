@@ -264,7 +264,12 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // At most MAX_LOG_LINES lines a run, the last of them saying that more were
     // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…". Both
     // players read it: `{user}` and `{opponent}` become the players' names.
-    add(m, "log", |lua, text: String| {
+    // Only the line's first bytes are read (each character is at most four, so
+    // they hold more than MAX_LOG_CHARS of them): the host's work does not grow
+    // with the string the script chose.
+    add(m, "log", |lua, text: mlua::LuaString| {
+        let bytes = text.as_bytes();
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(8 * MAX_LOG_CHARS)]).into_owned();
         with_run(lua, |r| {
             let text = crate::content::with_names(&crate::text::visible(&text), r.user);
             let text = match r.log.len() + 1 {

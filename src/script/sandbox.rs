@@ -45,6 +45,10 @@ const HOOK_EVERY: u32 = 1000;
 /// depends on the machine, so reaching it only ever refuses the decision
 /// (`Session::apply`), never changes the game.
 pub const WALL_CLOCK_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// What one call of a `ctx` method costs, in instructions: a host call takes
+/// about as long as this many VM instructions, so a loop of calls is metered
+/// for what it costs.
+pub const HOST_CALL_COST: u64 = 64;
 /// The whole Lua heap, all scripts included.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
 
@@ -108,6 +112,21 @@ impl Meter {
     fn spend(&mut self, units: u64) -> bool {
         self.used = self.used.saturating_add(units);
         self.used <= self.limit && self.in_time()
+    }
+
+    /// Charges one `ctx` call ([`HOST_CALL_COST`]); false when the run is halted
+    /// or the budget is spent (then the run is halted at `lua`'s script
+    /// line). The clock is left to the hook, which looks at it often enough.
+    pub fn charge_host_call(&mut self, lua: &Lua) -> bool {
+        if self.stop.is_some() {
+            return false;
+        }
+        self.used = self.used.saturating_add(HOST_CALL_COST);
+        if self.used <= self.limit {
+            return true;
+        }
+        self.stop_at(innermost_script_place(lua).unwrap_or_else(|| "?".into()));
+        false
     }
 
     fn in_time(&self) -> bool {

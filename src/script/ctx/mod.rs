@@ -83,9 +83,10 @@ where
     // The first argument is the script's ctx, ignored: taken as a `bool`, the
     // one conversion that reads nothing from it (a `Value` would pin the table).
     let function = m.lua.create_function(move |lua, (_, args): (bool, A)| {
-        // A halted run does nothing more: a script that somehow went on after
-        // its stop (it cannot catch one) could not ask or change anything.
-        if shared.meter.borrow().halted() {
+        // Each call is charged to the run's budget; a halted run does nothing
+        // more (a script that somehow went on after its stop, which it cannot
+        // catch, could not ask or change anything).
+        if !shared.meter.borrow_mut().charge_host_call(lua) {
             return Err(LuaError::runtime("the script was stopped"));
         }
         let _unlimited = Unlimited::new(lua);

@@ -464,9 +464,9 @@ fn budget_time() -> std::time::Duration {
         ];
         let median = |body: &str| {
             let engine = script_engine(&format!("function play(ctx)\n  {body}\nend\n")).expect("a yardstick compiles");
-            let mut times: Vec<_> = (0..5).map(|_| run_script(&engine).1).collect();
+            let mut times: Vec<_> = (0..7).map(|_| run_script(&engine).1).collect();
             times.sort();
-            times[2]
+            times[3]
         };
         kinds.iter().map(|body| median(body)).max().expect("two kinds")
     })
@@ -529,11 +529,11 @@ pub fn script_outcome(data: &[u8]) -> (String, std::time::Duration) {
 
 /// A generated card script: no panic; its run ends within its budget (no
 /// longer than 1.1 times a run that spends the whole budget on plain work, plus
-/// 50 ms for the machine's noise), and a second fresh engine (another hash
-/// seed, other addresses) gives the same outcome.
+/// 100 ms for the noise of a shared machine under sanitizers), and a second
+/// fresh engine (another hash seed, other addresses) gives the same outcome.
 pub fn scripts(data: &[u8]) {
     let (outcome, took) = script_outcome(data);
-    let allowed = budget_time().mul_f64(1.1) + std::time::Duration::from_millis(50);
+    let allowed = budget_time().mul_f64(1.1) + std::time::Duration::from_millis(100);
     assert!(took <= allowed, "the run took {took:?}, more than {allowed:?}:\n{}", script_text(data));
     let (again, _) = script_outcome(data);
     assert_eq!(outcome, again, "the same script gave another outcome:\n{}", script_text(data));

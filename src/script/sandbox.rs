@@ -430,6 +430,10 @@ unsafe extern "C-unwind" fn restart_hook_count(state: *mut mlua::lua_State) -> s
 
 /// `pcall` for scripts: like Lua's, but a halted run is never caught.
 fn host_pcall(lua: &Lua, meter: &SharedMeter, (f, args): (Value, MultiValue)) -> mlua::Result<MultiValue> {
+    // A host call like ctx's, charged as one.
+    if !meter.borrow_mut().charge_host_call(lua) {
+        return Err(LuaError::runtime("the script was stopped"));
+    }
     let result = match &f {
         Value::Function(f) => f.call::<MultiValue>(args),
         other => Err(LuaError::runtime(format!("attempt to call a {} value", other.type_name()))),
@@ -449,6 +453,9 @@ fn host_xpcall(
     meter: &SharedMeter,
     (f, handler, args): (Value, Value, MultiValue),
 ) -> mlua::Result<MultiValue> {
+    if !meter.borrow_mut().charge_host_call(lua) {
+        return Err(LuaError::runtime("the script was stopped"));
+    }
     let function = |pos: usize, v: Value| match v {
         Value::Function(f) => Ok(f),
         other => Err(LuaError::runtime(format!("bad argument #{pos}: expected function, got {}", other.type_name()))),

@@ -49,6 +49,9 @@ pub const WALL_CLOCK_LIMIT: std::time::Duration = std::time::Duration::from_secs
 /// about as long as this many VM instructions, so a loop of calls is metered
 /// for what it costs.
 pub const HOST_CALL_COST: u64 = 64;
+/// What a `ctx` call that fails costs on top: raising its error (a message, a
+/// traceback) takes about as long as this many VM instructions.
+pub const HOST_ERROR_COST: u64 = 1024;
 /// The whole Lua heap, all scripts included.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
 
@@ -127,6 +130,12 @@ impl Meter {
         }
         self.stop_at(innermost_script_place(lua).unwrap_or_else(|| "?".into()));
         false
+    }
+
+    /// Charges the raising of a `ctx` call's error ([`HOST_ERROR_COST`]); the
+    /// next hook or charge stops a run this took past its budget.
+    pub fn charge_host_error(&mut self) {
+        self.used = self.used.saturating_add(HOST_ERROR_COST);
     }
 
     fn in_time(&self) -> bool {

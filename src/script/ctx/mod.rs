@@ -90,7 +90,11 @@ where
             return Err(LuaError::runtime("the script was stopped"));
         }
         let _unlimited = Unlimited::new(lua);
-        f(&Cx { lua, shared: &shared }, args)
+        let result = f(&Cx { lua, shared: &shared }, args);
+        if result.is_err() {
+            shared.meter.borrow_mut().charge_host_error();
+        }
+        result
     });
     match function.and_then(|function| m.table.raw_set(name, function)) {
         Ok(()) => {}

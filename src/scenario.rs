@@ -239,7 +239,7 @@ pub struct Expect {
     /// frame of the player who started the scene.
     #[serde(default)]
     pub narration: Option<Vec<String>>,
-    /// Whole-turn: these event kinds (README, "Events") happened in this order
+    /// Whole-turn: these event kinds (cards/README.md, "Events") happened in this order
     /// since the previous point, among others.
     #[serde(default)]
     pub events: Option<Vec<String>>,

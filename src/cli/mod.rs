@@ -95,7 +95,7 @@ enum Command {
     Replay {
         /// The save file.
         file: std::path::PathBuf,
-        /// Print the game's events instead, one JSON object per line (README, "Events").
+        /// Print the game's events instead, one JSON object per line (cards/README.md, "Events").
         #[arg(long)]
         events: bool,
         /// Replay the save even if it was edited (its decisions do not match its

@@ -1,9 +1,11 @@
 -- Trusted set-up code, run once before any card or planet script is loaded.
 -- It receives the host's pcall and xpcall, `charge` (adds work one instruction
 -- does not measure to the run's budget), `restart_count` (restarts the running
--- thread's hook count), the hook's period and `rethrow_stop` (raises again an
--- error a script's own coroutine caught, when it is an engine stop), and
--- returns what the engine needs to run scripts (see the `return` at the end).
+-- thread's hook count), the hook's period, `rethrow_stop` (raises again an
+-- error a script's own coroutine caught, when it is an engine stop) and
+-- `locate` (gives an error raised inside a library function the script's
+-- line), and returns what the engine needs to run scripts (see the `return`
+-- at the end).
 --
 -- Invariant: a run of a script depends only on the game state and the answers
 -- (ENGINEERING.md invariant 3). Every run therefore starts from nothing: the
@@ -12,8 +14,9 @@
 -- between runs (the libraries, ctx, the halt sentinel) is read-only.
 local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY, rethrow_stop, locate = ...
 
--- THE SCRIPT LIBRARY (default deny). Scripts reach only the functions listed
--- in LIBRARY below; cards/README.md ("The script library") lists the same
+-- THE SCRIPT LIBRARY (default deny). Scripts reach only the functions of
+-- string_lib, table_lib, utf8_lib, math_lib and script_coroutine below and the
+-- base functions of BASE; cards/README.md ("The script library") lists the same
 -- functions with the same costs, and a test holds the two together. The
 -- instruction hook does not run inside C functions, so every function whose
 -- work grows with its input is charged first, from its inputs as the C code
@@ -21,23 +24,20 @@ local host_pcall, host_xpcall, charge, restart_count, HOOK_EVERY, rethrow_stop, 
 -- length is read once and that length is what runs, and a charge beyond the
 -- run's budget stops the run before the C function starts. Costs are in
 -- instructions; `n` is a length in characters or items.
-local raw = {
-  string = string, table = table, math = math, utf8 = utf8, coroutine = coroutine,
-}
 -- The C functions, called through these tables so that their own error
 -- messages name them as scripts know them ("bad argument #2 to 'rep'").
 local C = {
   string = { find = string.find, match = string.match, gmatch = string.gmatch, gsub = string.gsub,
     sub = string.sub, rep = string.rep, format = string.format, byte = string.byte, char = string.char,
     len = string.len, upper = string.upper, lower = string.lower, reverse = string.reverse },
-  table = { concat = table.concat, unpack = table.unpack, pack = table.pack },
+  table = { concat = table.concat, unpack = table.unpack },
   utf8 = { char = utf8.char, codepoint = utf8.codepoint, len = utf8.len, offset = utf8.offset },
 }
 local CS, CT, CU = C.string, C.table, C.utf8
 local sfind, ssub = string.find, string.sub
 local raw_unpack, raw_pack = table.unpack, table.pack
 local tointeger, raw_tonumber, raw_type, raw_select = math.tointeger, tonumber, type, select
-local floor, log = math.floor, math.log
+local log = math.log
 
 -- Arguments as the C library reads them (luaL_checkinteger, luaL_checklstring):
 -- a numeric string is a number, a number is a string.

@@ -63,12 +63,11 @@ pub(super) fn dedup_keep_first(options: &mut Vec<Answer>) {
 pub(super) fn ask(
     lua: &Cx,
     kind: QuestionKind,
-    prompt: String,
+    mut prompt: String,
     options: Vec<Answer>,
     optional: bool,
     table: usize,
 ) -> R<Asked> {
-    let mut prompt = prompt;
     crate::text::make_visible(&mut prompt);
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));

@@ -35,8 +35,8 @@ use crate::choice_text::Unread;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, EVENT_KINDS, Effect, Event, EventLog,
-    GameState, Lasting, Moved, Pile, Resolution, Step,
+    Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, Effect, EventKind, EventLog, GameState,
+    Lasting, Logged, Moved, Pile, Resolution, Step,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -431,13 +431,23 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         let lasts = match &spec.lasts {
             LastsSpec::Turns(n) => Lasting::OwnerTurns(*n),
             LastsSpec::Game(_) => Lasting::Game,
-            LastsSpec::Until { ends_at } if EVENT_KINDS.contains(&ends_at.as_str()) => Lasting::Until(ends_at.clone()),
-            LastsSpec::Until { ends_at: until } => return Err(format!("no event is called '{until}'")),
+            LastsSpec::Until { ends_at } => {
+                Lasting::Until(EventKind::named(ends_at).ok_or_else(|| format!("no event is called '{ends_at}'"))?)
+            }
         };
         let affects = spec.affects.unwrap_or(Affected::Owner);
         // Made before the scene, so the scene's first turn counts.
-        let effect =
-            Effect { id: 0, card, owner: spec.owner, affects, moves, lasts, made: None, data: spec.data.clone() };
+        let effect = Effect {
+            id: 0,
+            card,
+            owner: spec.owner,
+            affects,
+            moves,
+            lasts,
+            made: None,
+            data: spec.data.clone(),
+            deck: false,
+        };
         // A scene is held to the rules play keeps (at most 16 effects, each
         // lasting at least a turn, data within its bounds).
         state.check_new_effect(&effect)?;
@@ -639,7 +649,7 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
 /// What happened since the last check: the board then, and the events since.
 struct Checked {
     board: crate::kernel::Board,
-    events: Vec<Event>,
+    events: Vec<Logged>,
 }
 
 /// The pending option a scenario's decision names: a move (`c3-d4`,
@@ -749,7 +759,8 @@ fn reason_name(reason: crate::game::EndReason) -> String {
 }
 
 fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario) -> Result<(), String> {
-    let snapshot = state.card_snapshot(card);
+    let mut snapshot = state.card_snapshot(card);
+    snapshot.journal.set_cause(crate::game::Cause::Card { card });
     let mut answers: Vec<Answer> = Vec::new();
     let mut given = s.answers.iter();
     let after = loop {
@@ -807,7 +818,7 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
     }
     check_state(engine, &after, &s.expect)?;
     if let Some(want) = &s.expect.narration {
-        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move)).in_card(Some(card));
+        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move));
         let got: Vec<String> = after.journal.events().iter().filter_map(|e| narrator.line(e)).collect();
         if *want != got {
             return Err(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));

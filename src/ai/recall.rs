@@ -18,7 +18,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use crate::game::{Answer, CardHost, CardId, Effect, Event, GameState, Inputs, PlanetId, Question, Resolution};
+use crate::game::{Answer, CardHost, CardId, Effect, GameState, Inputs, PlanetId, Question, Resolution};
 use crate::hash::{FxBuild, fx};
 use crate::kernel::Player;
 
@@ -156,11 +156,11 @@ impl CardHost for Recall<'_> {
         self.host.planet_progress(state, planet, player)
     }
 
-    fn reacts(&self, card: CardId, kind: &str) -> bool {
+    fn reacts(&self, card: CardId, kind: crate::game::EventKind) -> bool {
         self.host.reacts(card, kind)
     }
 
-    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    fn react(&self, state: &GameState, effect: &Effect, event: &crate::game::Logged, answers: &[Answer]) -> Resolution {
         self.host.react(state, effect, event, answers)
     }
 

@@ -17,7 +17,7 @@ use std::fmt;
 
 pub use data::{Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data};
 pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, PlanetId, Question, QuestionKind};
-pub use event::{EVENT_KINDS, Event, EventLog, GameEvent, SkipReason, SkippedStep};
+pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
@@ -60,13 +60,13 @@ pub trait CardHost {
 
     /// Whether `card`'s script reacts to events of `kind` (react.rs). By default
     /// no card reacts.
-    fn reacts(&self, _card: CardId, _kind: &str) -> bool {
+    fn reacts(&self, _card: CardId, _kind: EventKind) -> bool {
         false
     }
 
     /// Runs the handler of `effect` for `event` from `state` with the answers so
     /// far, like [`CardHost::resolve`].
-    fn react(&self, _state: &GameState, effect: &Effect, event: &Event, _answers: &[Answer]) -> Resolution {
+    fn react(&self, _state: &GameState, effect: &Effect, event: &Logged, _answers: &[Answer]) -> Resolution {
         Resolution::Failed(format!("card '{}' has no handler for '{}'", self.card_label(effect.card), event.kind()))
     }
 
@@ -424,7 +424,8 @@ impl GameState {
     }
 
     fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {
-        let snapshot = self.card_snapshot(card);
+        let mut snapshot = self.card_snapshot(card);
+        snapshot.journal.set_cause(Cause::Card { card });
         match host.resolve(&snapshot, card, &answers) {
             Resolution::Done(after) => {
                 // The script ran on a scratch copy; commit it whole (invariant 3),
@@ -437,6 +438,7 @@ impl GameState {
                 let before = (self.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
                 let newest = self.effect_serial;
                 self.commit(*after);
+                self.journal.set_cause(Cause::Turn);
                 self.step = Step::Card;
                 self.piles.discard.push(card);
                 self.journal.push(|| GameEvent::CardDiscarded { card });
@@ -510,7 +512,7 @@ impl GameState {
         self.constraint = self.next_constraint.take();
         self.moved = None;
         self.step = Step::Move;
-        self.journal.push(|| GameEvent::TurnBegan { turn: self.turn, player: self.to_move });
+        self.journal.push(|| GameEvent::TurnBegan { turn: self.turn + 1, player: self.to_move });
         true
     }
 
@@ -528,7 +530,15 @@ impl GameState {
         self.constraint = None;
         self.next_constraint = None;
         let planets = self.planets;
-        self.journal.push(|| GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason, planets });
+        let cause = match outcome.reason {
+            EndReason::Planet(planet) => Cause::Planet { planet },
+            _ => Cause::Turn,
+        };
+        self.journal.push_caused(cause, || GameEvent::GameOver {
+            winner: outcome.winner,
+            reason: outcome.reason,
+            planets,
+        });
     }
 
     /// Runs the steps that need no decision (a move step with no legal move, a card

@@ -8,6 +8,8 @@
 //!   order they came into force (oldest first);
 //! - an effect reacts only to events after the decision that made it: a card's
 //!   own events (and those of the handler that made it) are not given to it;
+//! - an effect never hears the events its own handlers caused (their cause
+//!   names it), so a handler that moves a checker does not react to its move;
 //! - a handler's own changes are new events, dispatched after every reaction
 //!   already waiting (breadth first), one generation deeper. A chain deeper than
 //!   [`MAX_DEPTH`], or more than [`MAX_REACTIONS`] handler runs for one decision,
@@ -22,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::{GameState, Resolving, Step};
-use super::{CardHost, Event, GameError, GameEvent, Lasting, Resolution, SkipReason, SkippedStep, WhenStuck};
+use super::{CardHost, Cause, GameError, GameEvent, Lasting, Logged, Resolution, SkipReason, SkippedStep, WhenStuck};
 use super::{EndReason, Outcome};
 use crate::game::Answer;
 use crate::kernel::{Bitboard, legal_moves_under};
@@ -37,7 +39,7 @@ pub const MAX_REACTIONS: u32 = 200;
 pub struct Reaction {
     /// The effect's id.
     pub effect: u32,
-    pub event: Event,
+    pub event: Logged,
     /// 0 for events of the turn itself, 1 for those of a handler, and so on.
     pub depth: u8,
     /// Whether the effect's script has a handler for the event.
@@ -114,7 +116,7 @@ impl GameState {
                     Then::EndTurn
                 }
                 Then::EndTurn => {
-                    self.journal.push(|| GameEvent::TurnEnded { turn: self.turn, player: self.to_move });
+                    self.journal.push(|| GameEvent::TurnEnded { turn: self.turn + 1, player: self.to_move });
                     Then::NextTurn
                 }
                 Then::NextTurn => {
@@ -190,13 +192,13 @@ impl GameState {
     }
 
     /// The reactions `events` call for, in the documented order.
-    fn reactions_to(&self, host: &dyn CardHost, events: &[Event], depth: u8, newest: u32) -> Vec<Reaction> {
+    fn reactions_to(&self, host: &dyn CardHost, events: &[Logged], depth: u8, newest: u32) -> Vec<Reaction> {
         let mut queue = Vec::new();
         for event in events {
             let kind = event.kind();
-            for effect in self.effects.iter().filter(|e| e.id <= newest) {
+            for effect in self.effects.iter().filter(|e| e.id <= newest && !e.caused(&event.cause)) {
                 let handler = host.reacts(effect.card, kind);
-                let ends = matches!(&effect.lasts, Lasting::Until(k) if k == kind);
+                let ends = effect.lasts == Lasting::Until(kind);
                 if handler || ends {
                     queue.push(Reaction { effect: effect.id, event: event.clone(), depth, handler, ends });
                 }
@@ -224,7 +226,9 @@ impl GameState {
             };
             if reaction.handler {
                 let newest = self.effect_serial;
-                match host.react(&self.scratch(), &effect, &reaction.event, &answers) {
+                let mut scratch = self.scratch();
+                scratch.journal.set_cause(effect.cause());
+                match host.react(&scratch, &effect, &reaction.event, &answers) {
                     Resolution::Done(after) => {
                         runs += 1;
                         if runs > MAX_REACTIONS {
@@ -238,14 +242,15 @@ impl GameState {
                         }
                         // Told only when the handler changed something.
                         if !after.journal.events().is_empty() {
-                            let to = reaction.event.kind().to_string();
-                            self.journal.push(|| GameEvent::EffectReacted {
+                            let to = reaction.event.kind();
+                            self.journal.push_caused(effect.cause(), || GameEvent::EffectReacted {
                                 card: effect.card,
                                 owner: effect.owner,
                                 to,
                             });
                         }
                         self.commit(*after);
+                        self.journal.set_cause(Cause::Turn);
                         ran = true;
                         answers.clear();
                         let events = self.journal.undispatched();

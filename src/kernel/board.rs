@@ -537,7 +537,7 @@ impl Board {
         let owner = self.wall_owner(edge)?;
         self.walls[owner.index()].remove(edge);
         self.supply.walls[owner.index()] += 1;
-        log.record(|| BoardEvent::WallRemoved { edge, owner, cause });
+        log.record(|| BoardEvent::WallRemoved { edge, owner, reason: cause });
         Some(owner)
     }
 
@@ -560,7 +560,7 @@ impl Board {
     pub fn remove_checker(&mut self, sq: Square, cause: Removal, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         self.lift(sq, checker);
-        log.record(|| BoardEvent::Removed { at: sq, checker, cause });
+        log.record(|| BoardEvent::Removed { at: sq, checker, reason: cause });
         self.settle_crowns(log);
         Ok(checker)
     }
@@ -628,7 +628,7 @@ impl Board {
             refuse!("{pawn} must hold a pawn and {king} a king of the same player (R8.3)");
         }
         self.sacrifice(pawn, p);
-        log.record(|| BoardEvent::Removed { at: pawn, checker: p, cause: Removal::Sacrificed });
+        log.record(|| BoardEvent::Removed { at: pawn, checker: p, reason: Removal::Sacrificed });
         self.emperors.insert(king);
         log.record(|| BoardEvent::MadeEmperor { king, pawn });
         Ok(())
@@ -690,7 +690,7 @@ impl Board {
         if token == Token::Snookle && checker.hippo {
             // R8.8: the hippo leaves the checker that gets a snookle.
             self.set_token(sq, Token::Hippo, false);
-            log.record(|| BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, cause: Clearing::Snookle });
+            log.record(|| BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, reason: Clearing::Snookle });
         }
         self.set_token(sq, token, true);
         log.record(|| BoardEvent::TokenPlaced { at: sq, token });
@@ -702,7 +702,7 @@ impl Board {
             refuse!("there is no {} on {sq}", token.name());
         }
         self.set_token(sq, token, false);
-        log.record(|| BoardEvent::TokenRemoved { at: sq, token, cause: Clearing::Card });
+        log.record(|| BoardEvent::TokenRemoved { at: sq, token, reason: Clearing::Card });
         Ok(())
     }
 
@@ -768,7 +768,7 @@ impl Board {
             refuse!("there is no such marker on {sq}");
         }
         self.set_marker(sq, kind, false);
-        log.record(|| BoardEvent::MarkerRemoved { at: sq, marker: kind, cause: Clearing::Card });
+        log.record(|| BoardEvent::MarkerRemoved { at: sq, marker: kind, reason: Clearing::Card });
         Ok(())
     }
 
@@ -802,7 +802,7 @@ impl Board {
     fn clear_terrain(&mut self, sq: Square, cause: Clearing, log: &mut impl Journal) -> RuleResult<Terrain> {
         let Some(terrain) = self.terrain_at(sq) else { refuse!("{sq} holds no water or fire") };
         self.move_terrain(sq, terrain, false);
-        log.record(|| BoardEvent::TerrainRemoved { at: sq, terrain, cause });
+        log.record(|| BoardEvent::TerrainRemoved { at: sq, terrain, reason: cause });
         Ok(terrain)
     }
 
@@ -902,7 +902,7 @@ impl Board {
             if let (Some(&last), Some(cause)) = (chain.squares.last(), chain.removal) {
                 let checker = self.checker(last).expect("planned chain holds checkers");
                 self.lift(last, checker);
-                log.record(|| BoardEvent::Removed { at: last, checker, cause });
+                log.record(|| BoardEvent::Removed { at: last, checker, reason: cause });
                 report.removed.push(last);
             }
             let moving =

@@ -222,7 +222,7 @@ pub fn panel(session: &Session, view: View) -> String {
             let lasts = match &effect.lasts {
                 Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
                 Lasting::Game => "for the rest of the game".to_string(),
-                Lasting::Until(kind) => format!("until the next {}", kind.replace('_', " ")),
+                Lasting::Until(kind) => format!("until the next {}", kind.name().replace('_', " ")),
             };
             let whose = match effect.affects {
                 Affected::Owner => format!("{}'s", effect.owner),

@@ -8,9 +8,9 @@ use mlua::{Lua, Table, Value};
 use serde_json::Value as Json;
 
 use crate::content::Content;
-use crate::game::{Affected, Data, Datum, Event, Lasting, MAX_DATA_DEPTH, Tally};
-use crate::game::{CardId, EVENT_KINDS, Effect};
-use crate::kernel::MoveRules;
+use crate::game::{Affected, Data, Datum, Lasting, MAX_DATA_DEPTH, Tally};
+use crate::game::{Effect, EventKind, Logged};
+use crate::kernel::{MoveRules, Player};
 use crate::script::convert::squares_of;
 
 type R<T> = mlua::Result<T>;
@@ -40,9 +40,8 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
         Value::Table(t) => {
             only_keys(&t, &["ends_at"], "lasts = {ends_at = kind} has only ends_at")?;
             let kind: String = t.raw_get::<Option<String>>("ends_at")?.unwrap_or_default();
-            if !EVENT_KINDS.contains(&kind.as_str()) {
-                return Err(err(format!("lasts: no event is called '{kind}' (README, \"Events\")")));
-            }
+            let kind = EventKind::named(&kind)
+                .ok_or_else(|| err(format!("lasts: no event is called '{kind}' (README, \"Events\")")))?;
             Lasting::Until(kind)
         }
         _ => {
@@ -186,30 +185,14 @@ fn datum_to_lua(lua: &Lua, datum: &Datum) -> R<Value> {
     })
 }
 
-/// The event a handler receives: its fields as in `replay --events` (squares
-/// by name, checkers as `{owner, kind, …}`), card ids and marker names for
-/// their numbers, and `player`, whose turn it happened in.
-pub fn event_to_lua(lua: &Lua, content: &Content, event: &Event, player: &str) -> R<Table> {
-    let Ok(Json::Object(fields)) = serde_json::to_value(event) else {
-        return Err(err("an event could not be read"));
-    };
-    let table = lua.create_table_with_capacity(0, fields.len() + 1)?;
-    for (key, value) in fields {
-        let value = match (key.as_str(), &value) {
-            ("card", Json::Number(n)) => {
-                let id = CardId(n.as_u64().unwrap_or(0) as u16);
-                Json::from(content.card(id).map_or_else(|| format!("#{}", id.0), |c| c.id.clone()))
-            }
-            ("marker", Json::Number(n)) => {
-                let name = content.markers().get(n.as_u64().unwrap_or(0) as usize).map(|m| m.name().to_string());
-                Json::from(name.unwrap_or_default())
-            }
-            _ => value,
-        };
-        table.raw_set(key, json_to_lua(lua, &value)?)?;
+/// The event a handler receives: the fields `replay --events` gives it
+/// (`narrate::event_json`: squares by name, checkers as `{owner, kind, …}`, card
+/// and planet ids, `cause`), and `player`, whose turn it happened in.
+pub fn event_to_lua(lua: &Lua, content: &Content, event: &Logged, player: Player) -> R<Table> {
+    match json_to_lua(lua, &crate::narrate::event_json(content, event, player))? {
+        Value::Table(table) => Ok(table),
+        _ => Err(err("an event could not be read")),
     }
-    table.raw_set("player", player)?;
-    Ok(table)
 }
 
 fn json_to_lua(lua: &Lua, value: &Json) -> R<Value> {

@@ -46,7 +46,7 @@ use mlua::{Function, Lua, Table, Value};
 pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
-use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, Inputs, PlanetId, Resolution};
+use crate::game::{Answer, CardHost, CardId, Effect, EventKind, GameState, Inputs, Logged, PlanetId, Resolution};
 use crate::kernel::Player;
 use memo::Memos;
 use questions::OnResume;
@@ -76,7 +76,7 @@ struct CardScript {
     chunk: Function,
     has_can_play: bool,
     /// The event kinds it has a handler (`on_<kind>`) for (game/react.rs).
-    handlers: Vec<&'static str>,
+    handlers: Vec<EventKind>,
 }
 
 struct PlanetScript {
@@ -233,7 +233,7 @@ impl ScriptEngine {
         source: &str,
         required: &[&str],
         optional: &[&'n str],
-    ) -> Result<(Function, Vec<&'n str>, Vec<&'static str>), CompileError> {
+    ) -> Result<(Function, Vec<&'n str>, Vec<EventKind>), CompileError> {
         let chunk = sandbox::compile_script(&self.lua, name, source, self.prelude.void.clone())?;
         let unplaced = |message: String| CompileError { at: None, message };
         sandbox::begin(&self.lua, self.budgets.load);
@@ -258,14 +258,11 @@ impl ScriptEngine {
             let Ok((Value::String(key), value)) = pair else { continue };
             let key = key.to_string_lossy();
             let Some(kind) = key.strip_prefix("on_") else { continue };
-            match EVENT_KINDS.iter().find(|&&k| k == kind) {
-                Some(&k) if matches!(value, Value::Function(_)) => handlers.push(k),
+            match EventKind::named(kind) {
+                Some(k) if matches!(value, Value::Function(_)) => handlers.push(k),
                 Some(_) => return Err(unplaced(format!("{key} must be a function, not a {}", value.type_name()))),
                 None => {
-                    let nearest = EVENT_KINDS.iter().min_by_key(|k| strsim::levenshtein(k, kind));
-                    let hint = nearest
-                        .filter(|k| strsim::levenshtein(k, kind) <= 2)
-                        .map_or(String::new(), |k| format!("; did you mean on_{k}?"));
+                    let hint = EventKind::nearest(kind).map_or(String::new(), |k| format!("; did you mean on_{k}?"));
                     return Err(CompileError {
                         at: sandbox::first_use(source, &key),
                         message: format!(
@@ -525,7 +522,7 @@ impl ScriptEngine {
     /// Runs the handler `on_<kind>` of `effect`'s card for `event` from `state`
     /// with the answers so far (game/react.rs). Like a card run, but always run
     /// afresh: a question unwinds it, and the answer runs it again.
-    pub fn run_handler(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    pub fn run_handler(&self, state: &GameState, effect: &Effect, event: &Logged, answers: &[Answer]) -> Resolution {
         let label = self.card_label(effect.card);
         let kind = event.kind();
         let failed =
@@ -539,7 +536,7 @@ impl ScriptEngine {
         // Made from Rust, as host functions make their values: without the
         // memory limit, under which mlua guards each allocation (ctx/mod.rs).
         let unlimited = ctx::Unlimited::new(&self.lua);
-        let args = lasting::event_to_lua(&self.lua, &self.content, event, &whose(state.to_move))
+        let args = lasting::event_to_lua(&self.lua, &self.content, event, state.to_move)
             .and_then(|e| Ok((e, lasting::effect_to_lua(&self.lua, &self.content, effect, &whose(effect.owner))?)));
         drop(unlimited);
         let (event_table, effect_table) = match args {
@@ -722,11 +719,11 @@ impl CardHost for ScriptEngine {
         (run.resolution, run.inputs)
     }
 
-    fn reacts(&self, card: CardId, kind: &str) -> bool {
+    fn reacts(&self, card: CardId, kind: EventKind) -> bool {
         self.cards.get(usize::from(card.0)).is_some_and(|c| c.handlers.contains(&kind))
     }
 
-    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    fn react(&self, state: &GameState, effect: &Effect, event: &Logged, answers: &[Answer]) -> Resolution {
         self.run_handler(state, effect, event, answers)
     }
 

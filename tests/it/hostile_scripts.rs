@@ -828,10 +828,13 @@ fn react_to_a_move(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, G
 fn triggers_that_loop_overrun_or_keep_state_are_refused_with_the_game_intact() {
     let effect = "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\nend\n";
     let cards = [
-        // Moves the checker back and forth forever: each move is an event it reacts to.
+        // Two effects move the checker back and forth forever: each hears the
+        // other's move (an effect never hears its own, react.rs).
         (
             "ping_pong",
-            format!("{effect}function on_moved(ctx, event)\n  ctx:relocate(event.to, event.from)\nend"),
+            "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\n  ctx:add_effect{ lasts = 'game' }\nend\n\
+             function on_moved(ctx, event)\n  if ctx:checker(event.to) then ctx:relocate(event.to, event.from) end\nend"
+                .to_string(),
             "chain of reactions",
         ),
         ("spinner", format!("{effect}function on_moved(ctx, event)\n  while true do end\nend"), "budget"),
@@ -882,7 +885,7 @@ fn a_handler_keeps_nothing_between_runs_but_its_effect_data() {
         .journal
         .events()
         .iter()
-        .filter_map(|e| match e {
+        .filter_map(|e| match &e.event {
             alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text }) => Some(text.clone()),
             _ => None,
         })

@@ -147,7 +147,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         writing(lua, |r| {
             let turn = Some(r.state.turn);
             let card = acting_card(r)?;
-            let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made: turn, data };
+            let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made: turn, data, deck: false };
             r.state.add_effect(effect).map_err(err)
         })
     });

@@ -368,6 +368,10 @@ impl<'a> Narrator<'a> {
                 )
             }
             GameEvent::Message { text } => format!("\"{text}\""),
+            GameEvent::CounterAdded { owner, counter, total, .. } => {
+                let label = self.content.counters().into_iter().find(|c| c.id == *counter).map(|c| c.label);
+                format!("{} {} count is now {total}", self.whose(*owner), label.unwrap_or_else(|| "counter".into()))
+            }
             GameEvent::EffectStarted { card, owner } => {
                 format!("{} {} is in force", self.whose(*owner), self.card_name(*card))
             }
@@ -511,6 +515,10 @@ fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String
     match (key, value) {
         ("card", Value::Number(n)) => Value::from(card_id(CardId(n.as_u64().unwrap_or(0) as u16))),
         ("planet", Value::Number(n)) => Value::from(planet_id(n.as_u64().unwrap_or(0))),
+        ("counter", Value::Number(n)) => {
+            let counters = content.counters();
+            counters.get(n.as_u64().unwrap_or(0) as usize).map_or(Value::Number(n), |c| Value::from(c.name.as_str()))
+        }
         ("marker", Value::Number(n)) => {
             let markers = content.markers();
             markers.get(n.as_u64().unwrap_or(0) as usize).map_or(Value::Number(n), |m| Value::from(m.name()))

@@ -35,8 +35,8 @@ use crate::choice_text::Unread;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, Effect, EventKind, EventLog, GameState,
-    Lasting, Logged, Moved, Pile, Resolution, Step,
+    Affected, Answer, CardId, Choice, Constraint, CounterId, Data, DecisionKind, Effect, EventKind, EventLog,
+    GameState, Lasting, Logged, Moved, Pile, Resolution, Step,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -79,7 +79,7 @@ pub struct Scenario {
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
     #[serde(default)]
-    pub counters: Option<BTreeMap<Player, Counters>>,
+    pub counters: Option<BTreeMap<Player, BTreeMap<String, u32>>>,
     /// The checker moved this turn (R8.11).
     #[serde(default)]
     pub moved: Option<Moved>,
@@ -221,7 +221,7 @@ pub struct Expect {
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
     #[serde(default)]
-    pub counters: Option<BTreeMap<Player, Counters>>,
+    pub counters: Option<BTreeMap<Player, BTreeMap<String, u32>>>,
     #[serde(default, deserialize_with = "cardinal")]
     pub orientation: Option<Dir>,
     /// Squares the opponent must move from next turn (R4.8).
@@ -457,8 +457,11 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;
     state.moved = s.moved;
-    for (&p, &c) in s.counters.iter().flatten() {
-        *state.counters_mut(p) = c;
+    for (&p, counts) in s.counters.iter().flatten() {
+        for (name, &n) in counts {
+            let id = counter_named(content, name)?;
+            state.counters[p.index()].0[usize::from(id.0)] = n;
+        }
     }
     // Piles not given: the card face up (for a card scenario), and the rest of
     // the deck, less what the other piles hold, as the draw pile.
@@ -857,9 +860,17 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
             let _ = writeln!(problems, "expected the supply to hold {counts:?}, it holds {got:?}");
         }
     }
-    for (&p, &c) in expect.counters.iter().flatten() {
-        if *after.counters(p) != c {
-            let _ = writeln!(problems, "expected {p}'s counters {c:?}, got {:?}", after.counters(p));
+    for (&p, counts) in expect.counters.iter().flatten() {
+        for (name, &want) in counts {
+            match counter_named(engine.content(), name) {
+                Ok(id) if after.counters(p).get(id) == want => {}
+                Ok(id) => {
+                    let _ = writeln!(problems, "expected {p}'s {name} {want}, got {}", after.counters(p).get(id));
+                }
+                Err(e) => {
+                    let _ = writeln!(problems, "{e}");
+                }
+            }
         }
     }
     if let Some(dir) = expect.orientation
@@ -910,4 +921,12 @@ fn side_by_side(want: &str, got: &str) -> String {
         let _ = writeln!(out, "{a:<44} {mark} {b}");
     }
     out
+}
+
+/// The deck's counter called `name`.
+fn counter_named(content: &Content, name: &str) -> Result<CounterId, String> {
+    content.counter(name).map(|c| c.id).ok_or_else(|| {
+        let known: Vec<String> = content.counters().into_iter().map(|c| c.name).collect();
+        format!("no counter is called '{name}' in this deck ({})", known.join(", "))
+    })
 }

@@ -7,6 +7,7 @@
 //! Architecture invariant: this module turns files into plain data and reports
 //! every problem with its file, line and column; it runs no script.
 
+mod counters;
 mod manifest;
 mod markers;
 mod problem;
@@ -14,9 +15,10 @@ mod problem;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use counters::CounterDef;
 pub use manifest::{
-    CardManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RulesManifest, ScriptManifest,
-    SupplyManifest, UniqueMap,
+    CardManifest, CounterManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RulesManifest,
+    ScriptManifest, SupplyManifest, UniqueMap,
 };
 pub use markers::{MarkerDef, RESERVED_GLYPHS};
 pub use problem::{MAX_FILE_BYTES, Problem, Problems, clip_quoted, parse_yaml as problem_parse_yaml, plain_type};
@@ -323,6 +325,23 @@ impl Content {
                 at(&mut problems, id, &message);
             }
         }
+        for id in &deck_manifest.effects {
+            if !valid_id(id) {
+                at(&mut problems, "effects", &format!("'{id}' is not a valid card id (use a-z, 0-9 and _)"));
+            } else if root.card_manifest(id).exists() {
+                content.load_card(id, &mut problems);
+            } else {
+                let message =
+                    format!("unknown card '{id}' in effects: there is no {}", root.card_manifest(id).display());
+                at(&mut problems, "effects", &message);
+            }
+        }
+        for (path, message) in content.counter_problems() {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => problems.at_key(&path, &text, "counters", &message),
+                Err(_) => problems.push(Problem::file(&path, message)),
+            }
+        }
         (Some(content), problems)
     }
 
@@ -390,7 +409,9 @@ impl Content {
             .collect();
         let planets = self.deck.planets.iter().filter_map(|id| self.planet_id(id)).collect();
         let markers = self.markers().iter().map(MarkerDef::rules).collect();
+        let effects = self.deck.effects.iter().filter_map(|id| self.card_id(id)).collect();
         Setup {
+            effects,
             rules: rules.options(),
             crowning: rules.crowning,
             supply: self.deck.supply.to_supply(),

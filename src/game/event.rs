@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::decision::{Answer, CardId, PlanetId, QuestionKind};
-use super::state::EndReason;
+use super::state::{CounterId, EndReason};
 use crate::kernel::{BoardEvent, Journal, Player, Square};
 
 /// One thing that happened.
@@ -107,6 +107,9 @@ pub enum GameEvent {
     /// The effect's script reacted to an event of kind `to` (react.rs); what it
     /// changed follows.
     EffectReacted { card: CardId, owner: Player, to: EventKind },
+    /// `owner`'s counter grew by `by` to `total` (a card's `ctx:add_counter`, or
+    /// the game's own count of emperor captures, R9.4).
+    CounterAdded { owner: Player, counter: CounterId, by: u32, total: u32 },
     /// A line a script wrote with `ctx:log`.
     Message { text: String },
     /// R10: the game ended; `winner` is `None` for a draw. Both secret planets
@@ -156,13 +159,14 @@ pub enum EventKind {
     EffectStarted,
     EffectEnded,
     EffectReacted,
+    CounterAdded,
     Message,
     GameOver,
 }
 
 impl EventKind {
     /// Every kind, in the order of [`EventKind::NAMES`].
-    pub const ALL: [EventKind; 38] = [
+    pub const ALL: [EventKind; 39] = [
         EventKind::Moved,
         EventKind::Captured,
         EventKind::Removed,
@@ -199,12 +203,13 @@ impl EventKind {
         EventKind::EffectStarted,
         EventKind::EffectEnded,
         EventKind::EffectReacted,
+        EventKind::CounterAdded,
         EventKind::Message,
         EventKind::GameOver,
     ];
 
     /// Each kind's name, in the order of the enum.
-    const NAMES: [&'static str; 38] = [
+    const NAMES: [&'static str; 39] = [
         "moved",
         "captured",
         "removed",
@@ -241,6 +246,7 @@ impl EventKind {
         "effect_started",
         "effect_ended",
         "effect_reacted",
+        "counter_added",
         "message",
         "game_over",
     ];
@@ -327,6 +333,7 @@ impl Event {
                 GameEvent::EffectStarted { .. } => EventKind::EffectStarted,
                 GameEvent::EffectEnded { .. } => EventKind::EffectEnded,
                 GameEvent::EffectReacted { .. } => EventKind::EffectReacted,
+                GameEvent::CounterAdded { .. } => EventKind::CounterAdded,
                 GameEvent::Message { .. } => EventKind::Message,
                 GameEvent::GameOver { .. } => EventKind::GameOver,
             },

@@ -22,7 +22,8 @@ pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
-    Constraint, Counters, EndReason, GameState, Moved, Outcome, Pile, Piles, Resolving, RuleOptions, Step, WhenStuck,
+    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, GameState, MAX_COUNTERS, Moved, Outcome, Pile,
+    Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
 use crate::kernel::{
@@ -157,6 +158,9 @@ pub struct Setup {
     pub planets: Vec<PlanetId>,
     /// The marker kinds the deck's cards declare (content/markers.rs).
     pub markers: Vec<MarkerRules>,
+    /// The cards whose lasting effects are the deck's own rules, in force from
+    /// the deal (`effects:` in the deck's manifest).
+    pub effects: Vec<CardId>,
 }
 
 impl Setup {
@@ -169,6 +173,7 @@ impl Setup {
             deck: Vec::new(),
             planets: Vec::new(),
             markers: Vec::new(),
+            effects: Vec::new(),
         }
     }
 
@@ -181,6 +186,7 @@ impl Setup {
             deck: (0..cards).map(CardId).collect(),
             planets: Vec::new(),
             markers: Vec::new(),
+            effects: Vec::new(),
         }
     }
 }
@@ -477,7 +483,7 @@ impl GameState {
         }
         let played = self.board.play(mv, &mut self.journal).expect("legal moves play");
         if played.by_emperor {
-            self.counters_mut(self.to_move).emperor_captures += played.captures;
+            let _ = self.add_to_counter(self.to_move, CounterId::EMPEROR_CAPTURES, played.captures);
         }
         self.moved = Some(Moved { start: mv.from(), now: mv.to() });
     }

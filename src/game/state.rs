@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::GameError;
 use super::decision::{Answer, CardId, PlanetId, Question};
-use super::event::EventLog;
+use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
 use super::react::Reacting;
 use super::rng::GameRng;
@@ -66,13 +67,32 @@ impl Clone for Piles {
 /// nothing for its piles.
 pub type Pile = smallvec::SmallVec<[CardId; 32]>;
 
-/// Per-player counts the planets read (R9.2, R9.4).
+/// Most counters a deck may have, the built-in one included.
+pub const MAX_COUNTERS: usize = 8;
+
+/// A counter of the deck: an index into [`Counters`]. Counters other than the
+/// built-in ones are declared in manifests (`counters:`), each kept per player,
+/// only growing, and shown in the panel; `content` gives their names.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct CounterId(pub u8);
+
+impl CounterId {
+    /// R9.4: checkers captured by a player's emperors, counted by the game itself
+    /// whenever an emperor captures. Every deck has it.
+    pub const EMPEROR_CAPTURES: CounterId = CounterId(0);
+}
+
+/// The counters the game keeps itself, by [`CounterId`]: name and panel label.
+pub const BUILT_IN_COUNTERS: [(&str, &str); 1] = [("emperor_captures", "emperor captures")];
+
+/// One player's counts, by [`CounterId`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
-pub struct Counters {
-    /// Pawns put back on the board by Revive (R8.4).
-    pub pawns_revived: u32,
-    /// Checkers captured by this player's emperors (R9.4).
-    pub emperor_captures: u32,
+pub struct Counters(pub [u32; MAX_COUNTERS]);
+
+impl Counters {
+    pub fn get(&self, counter: CounterId) -> u32 {
+        self.0.get(usize::from(counter.0)).copied().unwrap_or(0)
+    }
 }
 
 /// A card's restriction on which checker moves next turn (R4.8).
@@ -195,8 +215,22 @@ impl GameState {
         &self.counters[player.index()]
     }
 
-    pub fn counters_mut(&mut self, player: Player) -> &mut Counters {
-        &mut self.counters[player.index()]
+    /// Adds `by` to `player`'s `counter` (counters only grow) and records it;
+    /// refused, with nothing changed, for a counter the deck does not have room
+    /// for or a count that would overflow.
+    pub fn add_to_counter(&mut self, player: Player, counter: CounterId, by: u32) -> Result<u32, GameError> {
+        let slot = self.counters[player.index()]
+            .0
+            .get_mut(usize::from(counter.0))
+            .ok_or(GameError::Illegal(format!("there is no counter #{}", counter.0)))?;
+        let total = slot
+            .checked_add(by)
+            .ok_or_else(|| GameError::Illegal(format!("counter #{} cannot grow by {by}", counter.0)))?;
+        *slot = total;
+        if by > 0 {
+            self.journal.push(|| GameEvent::CounterAdded { owner: player, counter, by, total });
+        }
+        Ok(total)
     }
 
     pub fn planet(&self, player: Player) -> Option<PlanetId> {

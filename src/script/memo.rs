@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 
-use crate::game::GameState;
+use crate::game::{CounterId, GameState};
 use crate::kernel::{Bitboard, Board, Checker, Dir, MAX_MARKER_KINDS, MarkerKind, Player, Square, Terrain, Token};
 
 /// Traces longer than this are not kept (a check that reads this much is rare).
@@ -216,23 +216,6 @@ impl BlockFilter {
     }
 }
 
-/// A counter a planet reads (R9.2, R9.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CounterName {
-    PawnsRevived,
-    EmperorCaptures,
-}
-
-impl CounterName {
-    pub fn of(self, state: &GameState, player: Player) -> u32 {
-        let c = state.counters(player);
-        match self {
-            CounterName::PawnsRevived => c.pawns_revived,
-            CounterName::EmperorCaptures => c.emperor_captures,
-        }
-    }
-}
-
 /// One read a run made, with what it found.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Read {
@@ -250,7 +233,7 @@ pub enum Read {
     Blocks(BlockFilter, Bitboard),
     CountBlocks(BlockFilter, u32),
     MarkersLeft(MarkerKind, u8),
-    Counter(Player, CounterName, u32),
+    Counter(Player, CounterId, u32),
 }
 
 impl Read {
@@ -272,7 +255,7 @@ impl Read {
             Read::Blocks(f, set) => f.apply(board) == *set,
             Read::CountBlocks(f, n) => f.apply(board).count() == *n,
             Read::MarkersLeft(kind, n) => board.marks().supply[usize::from(kind.0)] == *n,
-            Read::Counter(p, c, n) => c.of(state, *p) == *n,
+            Read::Counter(p, c, n) => state.counters(*p).get(*c) == *n,
         }
     }
 }

@@ -155,7 +155,14 @@ impl ScriptEngine {
         let card_ids: Vec<String> = content.cards.iter().map(|c| c.id.clone()).collect();
         let names = names::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
         let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
-        let shared = Rc::new(run::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter), markers });
+        let counters = content.counters().into_iter().map(|c| c.name).collect();
+        let shared = Rc::new(run::Shared {
+            run: RefCell::new(None),
+            names,
+            meter: Rc::clone(&prelude.meter),
+            markers,
+            counters,
+        });
         let api = ctx::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
         sandbox::begin(&lua, Budgets::default().load);
         let ctx = prelude.make_ctx.call::<Table>(api);

@@ -137,6 +137,8 @@ pub(super) struct Shared {
     pub(super) meter: SharedMeter,
     /// The deck's marker kinds' names, by kind index (content/markers.rs).
     pub(super) markers: Vec<String>,
+    /// The deck's counters' names, by [`crate::game::CounterId`] (content/counters.rs).
+    pub(super) counters: Vec<String>,
 }
 
 /// A host function's view while it runs: the Lua state and the [`Shared`] data.

@@ -1416,8 +1416,8 @@ fn table_sort_is_deterministic_and_stable() {
 /// A counter only grows: a card cannot wrap it round to lower it.
 #[test]
 fn a_counter_cannot_be_wrapped_round() {
-    let wrap = "function play(ctx)\n  ctx:add_counter(ctx:player(), 'pawns_revived', 4294967295)\n\
-        ctx:add_counter(ctx:player(), 'pawns_revived', 3)\nend";
+    let wrap = "function play(ctx)\n  ctx:add_counter(ctx:player(), 'emperor_captures', 4294967295)\n\
+        ctx:add_counter(ctx:player(), 'emperor_captures', 3)\nend";
     let engine = engine(&[("wrap", wrap)], &[]);
     let m = failure(&engine, "wrap");
     assert!(m.contains("cannot grow"), "{m}");

@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use mlua::{Error as LuaError, Lua, Table};
 
-use crate::game::CardId;
+use crate::game::{CardId, CounterId};
 use crate::kernel::{Dir, MarkerKind, Square};
 use crate::script::convert::{MoveFilter, rule};
 use crate::script::run::{Cx, R, Run, RunKind, Shared, err};
@@ -31,6 +31,16 @@ pub(super) fn handler_effect(run: &Run) -> R<u32> {
         RunKind::Handler { effect, .. } => Ok(effect),
         _ => Err(err("only a lasting effect's handler (on_<event>) can read or change its effect")),
     }
+}
+
+pub(super) fn counter_id(cx: &Cx, name: &str) -> R<CounterId> {
+    let names = &cx.shared.counters;
+    names.iter().position(|n| n == name).map(|i| CounterId(i as u8)).ok_or_else(|| {
+        err(format!(
+            "'{name}' is not a counter of this deck ({}); declare it in a manifest's counters: (cards/README.md, \"Counters\")",
+            names.join(", ")
+        ))
+    })
 }
 
 pub(super) fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {

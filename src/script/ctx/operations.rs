@@ -3,7 +3,7 @@
 
 use mlua::Table;
 
-use super::{ApiBuilder, acting_card, add, direction, handler_effect, legal_moves_for, marker_kind};
+use super::{ApiBuilder, acting_card, add, counter_id, direction, handler_effect, legal_moves_for, marker_kind};
 use crate::game::{Constraint, Effect, GameEvent, check_data};
 use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
 use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, squares_of, terrain, token};
@@ -74,17 +74,15 @@ pub(super) fn register(m: &mut ApiBuilder) {
             Ok(())
         })
     });
+    // A counter only grows (R9.2, R9.4): a negative `n` is refused by its type,
+    // one that would wrap by the game.
     add(m, "add_counter", |lua, (p, name, n): (String, String, u32)| {
+        writing(lua, |_| Ok(()))?; // a read-only run is refused before the name is read
+        let counter = counter_id(lua, &name)?;
         writing(lua, |r| {
-            let c = r.state.counters_mut(player(&p)?);
-            let counter = match name.as_str() {
-                "pawns_revived" => &mut c.pawns_revived,
-                "emperor_captures" => &mut c.emperor_captures,
-                _ => return Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
-            };
-            // A counter only grows (R9.2, R9.4); one that would wrap is refused.
-            *counter = counter.checked_add(n).ok_or_else(|| err(format!("the counter {name} cannot grow by {n}")))?;
-            Ok(())
+            r.state
+                .add_to_counter(player(&p)?, counter, n)
+                .map_err(|_| err(format!("the counter {name} cannot grow by {n}")))
         })
     });
     add(m, "play_move", |lua, (text, filter): (String, Option<Table>)| {

@@ -3,12 +3,10 @@
 
 use mlua::{LuaString, Table, Value};
 
-use super::{ApiBuilder, add, legal_moves_for};
+use super::{ApiBuilder, add, counter_id, legal_moves_for};
 use crate::game::GameEvent;
 use crate::kernel::{Checker, Colour, Edge, EdgePair, Player, Square};
-use crate::script::convert::{
-    block_filter, checker_filter, counter_name, dir, dirs, move_filter, player, square, square_filter,
-};
+use crate::script::convert::{block_filter, checker_filter, dir, dirs, move_filter, player, square, square_filter};
 use crate::script::memo::Read;
 use crate::script::names::{checker_values, list, move_list, names, square_list};
 use crate::script::run::{Cx, R, Run, err, read, user, with_run, writing};
@@ -216,9 +214,9 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // ---- counters, piles, this turn ----
     add(m, "counter", |lua, (p, name): (String, String)| {
         let p = player(&p)?;
-        let counter = counter_name(&name)?;
+        let counter = counter_id(lua, &name)?;
         read(lua, |s| {
-            let n = counter.of(s, p);
+            let n = s.counters(p).get(counter);
             (n, Read::Counter(p, counter, n))
         })
     });

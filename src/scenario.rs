@@ -109,9 +109,13 @@ pub struct Scenario {
     /// Whole-turn: each player's secret planet (R2.3), by planet id.
     #[serde(default)]
     pub planets: Option<BTreeMap<Player, String>>,
-    /// Whole-turn: turns completed so far (R10.4's limit counts them).
+    /// Whole-turn: the number of the turn the scene is in, counted as
+    /// `ctx:turn()` and events count it (the first turn is 1; default 1).
     #[serde(default)]
     pub turn: Option<u32>,
+    /// Each player's planet's own data (game/deal.rs), as its script keeps it.
+    #[serde(default)]
+    pub planet_data: Option<BTreeMap<Player, Data>>,
     /// Lasting effects in force in the scene (made before it began).
     #[serde(default)]
     pub effects: Vec<EffectSpec>,
@@ -222,6 +226,9 @@ pub struct Expect {
     pub supply: Option<SupplyCounts>,
     #[serde(default)]
     pub counters: Option<BTreeMap<Player, BTreeMap<String, u32>>>,
+    /// Each player's planet's own data, compared whole for the players named.
+    #[serde(default)]
+    pub planet_data: Option<BTreeMap<Player, Data>>,
     #[serde(default, deserialize_with = "cardinal")]
     pub orientation: Option<Dir>,
     /// Squares the opponent must move from next turn (R4.8).
@@ -240,7 +247,8 @@ pub struct Expect {
     #[serde(default)]
     pub narration: Option<Vec<String>>,
     /// Whole-turn: these event kinds (cards/README.md, "Events") happened in this order
-    /// since the previous point, among others.
+    /// since the previous point, among others; `kind by cause` also names the
+    /// cause (`turn`, `card <id>`, `effect <card id>`, `rule <card id>`, `planet <id>`).
     #[serde(default)]
     pub events: Option<Vec<String>>,
     /// Whole-turn: the game is over and this player won (`dark`, `light`), or
@@ -457,6 +465,10 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     state.to_move = s.to_move.unwrap_or(Player::Dark);
     state.step = Step::Card;
     state.moved = s.moved;
+    for (&p, data) in s.planet_data.iter().flatten() {
+        crate::game::check_data(data).map_err(|e| format!("planet_data: {e}"))?;
+        state.planet_data[p.index()] = data.clone();
+    }
     for (&p, counts) in s.counters.iter().flatten() {
         for (name, &n) in counts {
             let id = counter_named(content, name)?;
@@ -546,6 +558,7 @@ fn given(e: &Expect) -> Vec<&'static str> {
         ("reserve", e.reserve.is_some()),
         ("supply", e.supply.is_some()),
         ("counters", e.counters.is_some()),
+        ("planet_data", e.planet_data.is_some()),
         ("orientation", e.orientation.is_some()),
         ("constraint", e.constraint.is_some()),
         ("draw", e.draw.is_some()),
@@ -563,8 +576,19 @@ fn given(e: &Expect) -> Vec<&'static str> {
 }
 
 /// What `check_state` compares: the game after a card, or at a point of turns.
-const STATE_CHECKS: &[&str] =
-    &["board", "reserve", "supply", "counters", "orientation", "constraint", "draw", "face_up", "discard", "effects"];
+const STATE_CHECKS: &[&str] = &[
+    "board",
+    "reserve",
+    "supply",
+    "counters",
+    "planet_data",
+    "orientation",
+    "constraint",
+    "draw",
+    "face_up",
+    "discard",
+    "effects",
+];
 
 /// Refuses an expectation the scenario's kind never checks, so that no test
 /// passes on what it did not look at: which ones a kind checks, and why.
@@ -614,7 +638,11 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
         StartStep::Move => Step::Move,
         StartStep::Card => Step::Card,
     };
-    state.turn = s.turn.unwrap_or(0);
+    state.turn = match s.turn {
+        None => 0,
+        Some(0) => return Err("turn: the first turn is 1".into()),
+        Some(n) => n - 1,
+    };
     let card = content.setup().deck.first().copied().unwrap_or(CardId(0));
     let constraint = |squares: &Option<Vec<Square>>| {
         squares.as_ref().map(|q| Constraint { card, movers: q.iter().copied().collect() })
@@ -725,14 +753,15 @@ fn check_point(
         }
     }
     if let Some(want) = &expect.events {
-        let kinds: Vec<String> = since
+        let told: Vec<(String, String)> = since
             .events
             .iter()
-            .filter_map(|e| serde_json::to_value(e).ok()?.get("kind")?.as_str().map(str::to_string))
+            .map(|e| (e.kind().name().to_string(), cause_text(engine.content(), &e.cause)))
             .collect();
-        let mut rest = kinds.iter();
-        if let Some(missing) = want.iter().find(|w| !rest.any(|k| k == *w)) {
-            problems.push(format!("expected the events {want:?} in this order; '{missing}' is missing from {kinds:?}"));
+        let mut rest = told.iter();
+        if let Some(missing) = want.iter().find(|w| !rest.any(|(kind, cause)| event_matches(w, kind, cause))) {
+            let all: Vec<String> = told.iter().map(|(kind, cause)| format!("{kind} by {cause}")).collect();
+            problems.push(format!("expected the events {want:?} in this order; '{missing}' is missing from {all:?}"));
         }
     }
     if let Some(want) = &expect.narration {
@@ -860,6 +889,12 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
             let _ = writeln!(problems, "expected the supply to hold {counts:?}, it holds {got:?}");
         }
     }
+    for (&p, want) in expect.planet_data.iter().flatten() {
+        let got = &after.planet_data[p.index()];
+        if got != want {
+            let _ = writeln!(problems, "expected {p}'s planet data {want:?}, got {got:?}");
+        }
+    }
     for (&p, counts) in expect.counters.iter().flatten() {
         for (name, &want) in counts {
             match counter_named(engine.content(), name) {
@@ -929,4 +964,26 @@ fn counter_named(content: &Content, name: &str) -> Result<CounterId, String> {
         let known: Vec<String> = content.counters().into_iter().map(|c| c.name).collect();
         format!("no counter is called '{name}' in this deck ({})", known.join(", "))
     })
+}
+
+/// A cause as a scenario writes it: `turn`, `card <id>`, `effect <card id>`,
+/// `rule <card id>`, `planet <id>`.
+fn cause_text(content: &Content, cause: &crate::game::Cause) -> String {
+    use crate::game::Cause;
+    let card = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
+    match *cause {
+        Cause::Turn => "turn".into(),
+        Cause::Card { card: c } => format!("card {}", card(c)),
+        Cause::Effect { card: c, .. } => format!("effect {}", card(c)),
+        Cause::Rule { card: c, .. } => format!("rule {}", card(c)),
+        Cause::Planet { planet } => format!("planet {}", content.planet(planet).map_or("?", |p| p.id.as_str())),
+    }
+}
+
+/// Whether an expected event (`kind`, or `kind by cause`) is this one.
+fn event_matches(want: &str, kind: &str, cause: &str) -> bool {
+    match want.split_once(" by ") {
+        Some((k, c)) => k.trim() == kind && c.trim() == cause,
+        None => want.trim() == kind,
+    }
 }

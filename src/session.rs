@@ -431,9 +431,11 @@ impl Session {
     }
 
     fn restart(&mut self) {
-        self.state = GameState::new(&self.engine.content().setup(), self.seed);
+        let setup = self.engine.content().setup();
+        self.state = GameState::new(&setup, self.seed);
         self.state.journal = EventLog::recording();
-        // A new game has no lasting effects, so nothing can refuse to settle.
+        self.state.begin(&setup, &self.engine);
+        // Nothing has happened yet for a lasting effect to refuse.
         let _ = self.state.settle(&self.engine);
         self.decisions.clear();
         self.deciders.clear();

@@ -64,8 +64,8 @@ fn play_one(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<GameSummar
             return Err(e.clone());
         }
     }
-    let mut state = GameState::new(&setup, seed);
-    // A new game has no lasting effects, so nothing can refuse to settle.
+    let mut state = GameState::deal(&setup, seed, engine);
+    // Nothing has happened yet for a lasting effect to refuse.
     let _ = state.settle(engine);
     let mut summary = GameSummary {
         seed,

@@ -91,6 +91,7 @@ impl<'a> Recall<'a> {
                 let mut after = after.clone();
                 after.piles.clone_from(&state.piles);
                 after.planets = state.planets;
+                after.planet_data.clone_from(&state.planet_data);
                 after.rng = state.rng;
                 Resolution::Done(after)
             }
@@ -166,5 +167,31 @@ impl CardHost for Recall<'_> {
 
     fn card_label(&self, card: CardId) -> String {
         self.host.card_label(card)
+    }
+
+    fn begins(&self, card: CardId) -> bool {
+        self.host.begins(card)
+    }
+
+    fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        self.host.game_begins(state, card)
+    }
+
+    fn planet_listens(&self, planet: PlanetId, kind: Option<crate::game::EventKind>) -> bool {
+        self.host.planet_listens(planet, kind)
+    }
+
+    fn planet_begins(&self, planet: PlanetId) -> bool {
+        self.host.planet_begins(planet)
+    }
+
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&crate::game::Logged>,
+    ) -> Result<crate::game::Data, String> {
+        self.host.planet_hears(state, planet, player, event)
     }
 }

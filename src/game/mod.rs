@@ -5,6 +5,7 @@
 //! are asked of a [`CardHost`], so this module knows nothing about Lua.
 
 mod data;
+mod deal;
 mod decision;
 mod effects;
 mod event;
@@ -69,6 +70,41 @@ pub trait CardHost {
     /// far, like [`CardHost::resolve`].
     fn react(&self, _state: &GameState, effect: &Effect, event: &Logged, _answers: &[Answer]) -> Resolution {
         Resolution::Failed(format!("card '{}' has no handler for '{}'", self.card_label(effect.card), event.kind()))
+    }
+
+    /// Whether `card`'s script defines `game_begins`, run at the deal (deal.rs).
+    fn begins(&self, _card: CardId) -> bool {
+        false
+    }
+
+    /// Runs `card`'s `game_begins` from `state`, as a card's `play` runs (it may
+    /// not ask questions: nobody is asked anything at the deal).
+    fn game_begins(&self, _state: &GameState, card: CardId) -> Resolution {
+        Resolution::Failed(format!("card '{}' has no game_begins", self.card_label(card)))
+    }
+
+    /// Whether `planet`'s script has a handler for events of `kind`; for `None`,
+    /// whether it has one for any kind (then the game keeps its events for it).
+    fn planet_listens(&self, _planet: PlanetId, _kind: Option<EventKind>) -> bool {
+        false
+    }
+
+    /// Whether `planet`'s script defines `game_begins`.
+    fn planet_begins(&self, _planet: PlanetId) -> bool {
+        false
+    }
+
+    /// Runs `player`'s `planet`'s handler for `event` (its `game_begins` for
+    /// `None`) on `state`: the planet's data after. A planet's script only reads
+    /// the game and keeps its own data, so that it stays secret (R2.3).
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        _planet: PlanetId,
+        player: Player,
+        _event: Option<&Logged>,
+    ) -> Result<Data, String> {
+        Ok(state.planet_data[player.index()].clone())
     }
 
     /// How a message names `card`: its id, where the host knows its cards.
@@ -211,7 +247,7 @@ impl GameState {
         if !setup.markers.is_empty() {
             board.declare_markers(&setup.markers);
         }
-        GameState {
+        let mut state = GameState {
             board,
             rules: setup.rules,
             piles,
@@ -226,8 +262,11 @@ impl GameState {
             rng,
             effects: Vec::new(),
             effect_serial: 0,
+            planet_data: Default::default(),
             journal: EventLog::default(),
-        }
+        };
+        state.put_deck_rules_in_force(&setup.effects);
+        state
     }
 
     /// The checker moves of the player to move now: those the constraint allows,
@@ -335,13 +374,13 @@ impl GameState {
 
     /// Takes one option of the pending decision. On error nothing changes.
     pub fn apply(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
+        self.journal.watch(self.listening(host));
+        self.journal.mark_dispatched();
         if self.effects.is_empty() {
             return self.take(host, choice);
         }
         // Lasting effects may refuse the decision after it changed the state
         // (react.rs), so keep what to go back to.
-        self.journal.watch(true);
-        self.journal.mark_dispatched();
         let before = self.clone();
         let result = self.take(host, choice);
         if result.is_err() {
@@ -425,6 +464,7 @@ impl GameState {
             rng: self.rng,
             effects: self.effects.clone(),
             effect_serial: self.effect_serial,
+            planet_data: self.planet_data.clone(),
             journal: self.journal.empty_like(),
         }
     }
@@ -551,11 +591,11 @@ impl GameState {
     /// step with no playable card) until a decision is pending or the game ends.
     /// Lasting effects react as in play; if one fails, the state is unchanged.
     pub fn settle(&mut self, host: &dyn CardHost) -> Result<(), GameError> {
+        self.journal.watch(self.listening(host));
+        self.journal.mark_dispatched();
         if self.effects.is_empty() {
             return self.carry_on(host, Then::Settle, u32::MAX);
         }
-        self.journal.watch(true);
-        self.journal.mark_dispatched();
         let before = self.clone();
         let result = self.carry_on(host, Then::Settle, u32::MAX);
         if result.is_err() {

@@ -27,7 +27,7 @@ use super::state::{GameState, Resolving, Step};
 use super::{CardHost, Cause, GameError, GameEvent, Lasting, Logged, Resolution, SkipReason, SkippedStep, WhenStuck};
 use super::{EndReason, Outcome};
 use crate::game::Answer;
-use crate::kernel::{Bitboard, legal_moves_under};
+use crate::kernel::{Bitboard, Player, legal_moves_under};
 
 /// Generations of reactions to reactions before the chain is stopped.
 pub const MAX_DEPTH: u8 = 8;
@@ -94,7 +94,7 @@ impl GameState {
     /// made by the decision being applied).
     pub(super) fn carry_on(&mut self, host: &dyn CardHost, mut then: Then, mut newest: u32) -> Result<(), GameError> {
         loop {
-            if !self.effects.is_empty() {
+            if self.listening(host) {
                 match self.react(host, then, newest)? {
                     Reacted::Asked => return Ok(()),
                     Reacted::Ran if self.check_end(host) => return Ok(()),
@@ -187,8 +187,40 @@ impl GameState {
         if events.is_empty() {
             return Ok(Reacted::Nothing);
         }
+        self.tell_planets(host, &events);
+        if self.effects.is_empty() {
+            return Ok(Reacted::Nothing);
+        }
         let queue = self.reactions_to(host, &events, 0, newest);
         self.run_reactions(host, queue, then, Vec::new(), 0)
+    }
+
+    /// Whether anything hears the events: a lasting effect in force, or a
+    /// planet dealt whose script has handlers.
+    pub(super) fn listening(&self, host: &dyn CardHost) -> bool {
+        !self.effects.is_empty() || self.planets_listen(host)
+    }
+
+    pub(super) fn planets_listen(&self, host: &dyn CardHost) -> bool {
+        self.planets.iter().flatten().any(|&p| host.planet_listens(p, None))
+    }
+
+    /// Gives `events` to the planets' handlers: Dark's planet hears them all in
+    /// order, then Light's. A planet's handler reads the game as it stands and
+    /// changes only its planet's data; one that fails changes nothing (the host
+    /// notes the failure, as for a planet's check, and play goes on).
+    fn tell_planets(&mut self, host: &dyn CardHost, events: &[Logged]) {
+        for player in Player::BOTH {
+            let Some(planet) = self.planet(player) else { continue };
+            if !host.planet_listens(planet, None) {
+                continue;
+            }
+            for event in events.iter().filter(|e| host.planet_listens(planet, Some(e.kind()))) {
+                if let Ok(data) = host.planet_hears(self, planet, player, Some(event)) {
+                    self.planet_data[player.index()] = data;
+                }
+            }
+        }
     }
 
     /// The reactions `events` call for, in the documented order.
@@ -254,6 +286,7 @@ impl GameState {
                         ran = true;
                         answers.clear();
                         let events = self.journal.undispatched();
+                        self.tell_planets(host, &events);
                         let depth = reaction.depth + 1;
                         let more = self.reactions_to(host, &events, depth, newest);
                         if !more.is_empty() && depth >= MAX_DEPTH {
@@ -333,6 +366,8 @@ impl GameState {
         journal.append(std::mem::take(&mut after.journal));
         *self = after;
         self.journal = journal;
-        self.journal.watch(!self.effects.is_empty());
+        if !self.effects.is_empty() {
+            self.journal.watch(true);
+        }
     }
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameError;
+use super::data::Data;
 use super::decision::{Answer, CardId, PlanetId, Question};
 use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
@@ -190,6 +191,10 @@ pub struct GameState {
     /// The id of the last effect put in force (0: none yet).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub effect_serial: u32,
+    /// Each player's planet's own data, which only its handlers change; secret
+    /// with the planet (R2.3), so outside the position.
+    #[serde(default, skip_serializing_if = "no_planet_data")]
+    pub planet_data: [Data; 2],
     /// What happened since the log was last taken (events.rs); not part of the
     /// position, so not compared, hashed or saved.
     #[serde(skip)]
@@ -208,6 +213,10 @@ type PositionFields<'a> = (
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+fn no_planet_data(data: &[Data; 2]) -> bool {
+    data.iter().all(Data::is_empty)
 }
 
 impl GameState {
@@ -275,6 +284,7 @@ impl GameState {
             rng: _,
             effects,
             effect_serial,
+            planet_data: _,
             journal: _,
         } = self;
         (

@@ -664,6 +664,23 @@ impl Board {
         }
     }
 
+    /// A card or a deck's rule crowns the pawn on `sq` wherever it stands, as
+    /// R6.1 crowns: with a piece from its owner's reserve, or none where
+    /// crowning is free (R11).
+    pub fn crown_pawn(&mut self, sq: Square, log: &mut impl Journal) -> RuleResult<()> {
+        let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
+        if checker.kind != Kind::Pawn {
+            refuse!("the checker on {sq} is already crowned (R6.4)");
+        }
+        let owner = checker.owner;
+        if self.crowning == Crowning::FromReserve && self.reserve[owner.index()] == 0 {
+            refuse!("{owner} has no piece in reserve to crown with (R6.1)");
+        }
+        self.crown(sq, owner);
+        log.record(|| BoardEvent::Crowned { at: sq, owner });
+        Ok(())
+    }
+
     /// Makes the pawn on `sq` a king, taking the piece from the reserve unless
     /// crowning is free.
     pub(super) fn crown(&mut self, sq: Square, player: Player) {

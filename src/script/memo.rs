@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 
-use crate::game::{CounterId, GameState};
+use crate::game::{CounterId, Data, GameState};
 use crate::kernel::{Bitboard, Board, Checker, Dir, MAX_MARKER_KINDS, MarkerKind, Player, Square, Terrain, Token};
 
 /// Traces longer than this are not kept (a check that reads this much is rare).
@@ -234,6 +234,7 @@ pub enum Read {
     CountBlocks(BlockFilter, u32),
     MarkersLeft(MarkerKind, u8),
     Counter(Player, CounterId, u32),
+    PlanetData(Player, Data),
 }
 
 impl Read {
@@ -256,6 +257,7 @@ impl Read {
             Read::CountBlocks(f, n) => f.apply(board).count() == *n,
             Read::MarkersLeft(kind, n) => board.marks().supply[usize::from(kind.0)] == *n,
             Read::Counter(p, c, n) => state.counters(*p).get(*c) == *n,
+            Read::PlanetData(p, data) => state.planet_data[p.index()] == *data,
         }
     }
 }

@@ -46,7 +46,7 @@ use mlua::{Function, Lua, Table, Value};
 pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
-use crate::game::{Answer, CardHost, CardId, Effect, EventKind, GameState, Inputs, Logged, PlanetId, Resolution};
+use crate::game::{Answer, CardHost, CardId, Data, Effect, EventKind, GameState, Inputs, Logged, PlanetId, Resolution};
 use crate::kernel::Player;
 use memo::Memos;
 use questions::OnResume;
@@ -75,6 +75,8 @@ impl Default for Budgets {
 struct CardScript {
     chunk: Function,
     has_can_play: bool,
+    /// Whether the script defines `game_begins(ctx)`, run at the deal.
+    has_begins: bool,
     /// The event kinds it has a handler (`on_<kind>`) for (game/react.rs).
     handlers: Vec<EventKind>,
 }
@@ -83,6 +85,10 @@ struct PlanetScript {
     chunk: Function,
     /// Whether the script defines `progress(ctx, player)`.
     has_progress: bool,
+    /// Whether it defines `game_begins(ctx, player)`.
+    has_begins: bool,
+    /// The event kinds it has a handler (`on_<kind>`) for.
+    handlers: Vec<EventKind>,
 }
 
 /// Ways the engine avoids running scripts; none of them changes a result.
@@ -200,28 +206,31 @@ impl ScriptEngine {
         let (mut cards, mut planets) = (Vec::new(), Vec::new());
         let root = self.content.root.path().to_path_buf();
         let name_of = |path: &std::path::Path| path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let deck = &self.content.deck;
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
-            match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
-                Ok((chunk, defined, handlers)) => {
-                    cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play"), handlers })
-                }
+            // A card that is only one of the deck's rules is never played.
+            let rule_only = deck.effects.contains(&card.id) && !deck.cards.iter().any(|(id, _)| *id == card.id);
+            let required: &[&str] = if rule_only { &[] } else { &["play"] };
+            match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins"]) {
+                Ok((chunk, defined, handlers)) => cards.push(CardScript {
+                    chunk,
+                    has_can_play: defined.contains(&"can_play"),
+                    has_begins: defined.contains(&"game_begins"),
+                    handlers,
+                }),
                 Err(error) => problems.push(problem(&card.script.path, error)),
             }
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
-            match self.compile_one(&name, &planet.script.source, &["check"], &["progress"]) {
-                Ok((chunk, defined, handlers)) if handlers.is_empty() => {
-                    planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress") })
-                }
-                Ok(_) => problems.push(problem(
-                    &planet.script.path,
-                    CompileError {
-                        at: None,
-                        message: "a planet cannot react to events (on_<event> is for cards)".into(),
-                    },
-                )),
+            match self.compile_one(&name, &planet.script.source, &["check"], &["progress", "game_begins"]) {
+                Ok((chunk, defined, handlers)) => planets.push(PlanetScript {
+                    chunk,
+                    has_progress: defined.contains(&"progress"),
+                    has_begins: defined.contains(&"game_begins"),
+                    handlers,
+                }),
                 Err(error) => problems.push(problem(&planet.script.path, error)),
             }
         }
@@ -511,7 +520,11 @@ impl ScriptEngine {
                 // Belt and braces for `Inputs::Position`: the parts the position
                 // leaves out came through unchanged.
                 let after = &run.state;
-                if after.piles != state.piles || after.rng != state.rng || after.planets != state.planets {
+                if after.piles != state.piles
+                    || after.rng != state.rng
+                    || after.planets != state.planets
+                    || after.planet_data != state.planet_data
+                {
                     inputs = Inputs::Whole;
                 }
                 finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed)
@@ -558,6 +571,57 @@ impl ScriptEngine {
             (Some(stop), _) => failed(describe_stop(&stop)),
             (None, Err(e)) => failed(e),
             (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
+        }
+    }
+
+    /// Runs a card's `game_begins(ctx)` from `state` at the deal (game/deal.rs):
+    /// like a handler, it changes the game through ctx and may not ask.
+    pub fn run_game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        let label = self.card_label(card);
+        let failed = |m: String| Resolution::Failed(format!("card '{label}' failed in game_begins: {m}"));
+        let Some(script) = self.cards.get(usize::from(card.0)) else {
+            return failed("no such card".into());
+        };
+        let run = self.run_for(state, state.to_move, RunKind::Play(card), &[]);
+        let (run, stop, result) = self.invoke(&script.chunk, "game_begins", run, self.budgets.card, &self.ctx);
+        match (stop, result) {
+            (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
+            (Some(stop), _) => failed(describe_stop(&stop)),
+            (None, Err(e)) => failed(e),
+            (None, Ok(_)) => finished(run.state, &run.lifted, &[]).unwrap_or_else(failed),
+        }
+    }
+
+    /// Runs `player`'s `planet`'s handler for `event`, or its `game_begins` for
+    /// `None`: the planet's data after. The run reads the game and may change
+    /// only the planet's data (`ctx:set_planet_data`).
+    pub fn run_planet_handler(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&Logged>,
+    ) -> Result<Data, String> {
+        let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
+        let label = self.planet_label(planet);
+        let run = self.run_for(state, player, RunKind::PlanetHandler(planet), &[]);
+        let name = self.shared.names.player(player);
+        let (run, stop, result) = match event {
+            Some(event) => {
+                let unlimited = ctx::Unlimited::new(&self.lua);
+                let table = lasting::event_to_lua(&self.lua, &self.content, event, state.to_move);
+                drop(unlimited);
+                let table = table.map_err(|e| format!("planet '{label}': {}", describe_error(&e)))?;
+                let function = format!("on_{}", event.kind());
+                self.invoke(&script.chunk, &function, run, self.budgets.check, (&self.ctx, table, name))
+            }
+            None => self.invoke(&script.chunk, "game_begins", run, self.budgets.check, (&self.ctx, name)),
+        };
+        let what = event.map_or_else(|| "game_begins".to_string(), |e| format!("on_{}", e.kind()));
+        match (stop, result) {
+            (Some(stop), _) => Err(format!("planet '{label}': {what} failed: {}", describe_stop(&stop))),
+            (None, Err(e)) => Err(format!("planet '{label}': {what} failed: {e}")),
+            (None, Ok(_)) => Ok(run.state.planet_data[player.index()].clone()),
         }
     }
 
@@ -736,6 +800,35 @@ impl CardHost for ScriptEngine {
 
     fn card_label(&self, card: CardId) -> String {
         ScriptEngine::card_label(self, card)
+    }
+
+    fn begins(&self, card: CardId) -> bool {
+        self.cards.get(usize::from(card.0)).is_some_and(|c| c.has_begins)
+    }
+
+    fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        self.run_game_begins(state, card)
+    }
+
+    fn planet_listens(&self, planet: PlanetId, kind: Option<EventKind>) -> bool {
+        self.planets.get(usize::from(planet.0)).is_some_and(|p| match kind {
+            Some(kind) => p.handlers.contains(&kind),
+            None => !p.handlers.is_empty(),
+        })
+    }
+
+    fn planet_begins(&self, planet: PlanetId) -> bool {
+        self.planets.get(usize::from(planet.0)).is_some_and(|p| p.has_begins)
+    }
+
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&Logged>,
+    ) -> Result<Data, String> {
+        self.run_planet_handler(state, planet, player, event).inspect_err(|e| self.note_error(e.clone()))
     }
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {

@@ -51,6 +51,9 @@ pub(super) enum RunKind {
     CanPlay(CardId),
     /// A planet's `check` or `progress` (R9): reads only.
     Planet,
+    /// A planet's handler or `game_begins`: reads, and keeps the planet's own
+    /// data (`ctx:set_planet_data`), nothing else, so the planet stays secret.
+    PlanetHandler(crate::game::PlanetId),
 }
 
 impl RunKind {
@@ -63,7 +66,7 @@ impl RunKind {
     pub(super) fn card(self) -> Option<CardId> {
         match self {
             RunKind::Play(card) | RunKind::Handler { card, .. } | RunKind::CanPlay(card) => Some(card),
-            RunKind::Planet => None,
+            RunKind::Planet | RunKind::PlanetHandler(_) => None,
         }
     }
 }

@@ -12,6 +12,7 @@ mod fuzz_corpora;
 mod hostile_data;
 mod hostile_mods;
 mod hostile_scripts;
+mod mods_remember;
 mod perft;
 mod random_play;
 mod recall;

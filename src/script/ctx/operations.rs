@@ -10,7 +10,7 @@ use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, s
 use crate::script::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
 use crate::script::memo::Read;
 use crate::script::names::{names, square_list};
-use crate::script::run::{err, read, with_run, writing};
+use crate::script::run::{RunKind, current, err, read, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- operations (each enforces the rules; a refusal is an error) ----
@@ -40,6 +40,9 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     add(m, "relocate", |lua, (from, to): (String, String)| {
         writing(lua, |r| rule(r.state.board.relocate(square(&from)?, square(&to)?, &mut r.state.journal)))
+    });
+    add(m, "crown", |lua, sq: String| {
+        writing(lua, |r| rule(r.state.board.crown_pawn(square(&sq)?, &mut r.state.journal)))
     });
     add(m, "make_emperor", |lua, (pawn, king): (String, String)| {
         writing(lua, |r| rule(r.state.board.make_emperor(square(&pawn)?, square(&king)?, &mut r.state.journal)))
@@ -172,6 +175,34 @@ pub(super) fn register(m: &mut ApiBuilder) {
                 effect.data = data;
             }
             Ok(())
+        })
+    });
+
+    // ---- a planet's own data (game/deal.rs, game/react.rs) ----
+    add(m, "planet_data", |lua, ()| {
+        let data = current(lua, |r| match r.kind {
+            RunKind::Planet | RunKind::PlanetHandler(_) => Ok(r.user),
+            _ => Err(err("only a planet's script can read its planet's data")),
+        })
+        .and_then(|user| {
+            read(lua, |s| {
+                let data = s.planet_data[user.index()].clone();
+                (data.clone(), Read::PlanetData(user, data))
+            })
+        })?;
+        data_to_lua(lua, &data)
+    });
+    add(m, "set_planet_data", |lua, table: Table| {
+        let data = data_of(&table)?;
+        check_data(&data).map_err(err)?;
+        with_run(lua, |r| match r.kind {
+            RunKind::PlanetHandler(_) => {
+                r.state.planet_data[r.user.index()] = data;
+                Ok(())
+            }
+            _ => {
+                Err(err("only a planet's handlers and game_begins can change its data (check and progress only read)"))
+            }
         })
     });
 

@@ -349,8 +349,8 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
     let Some(text) = problems.read_text(path, None) else { return vec![fail("(file)", problems.to_string())] };
     let file: ScenarioFile = match problem_parse_yaml(&text) {
         Ok(f) => f,
-        Err((line, col, message)) => {
-            return vec![fail("(file)", format!("{}:{line}:{col}: {message}", path.display()))];
+        Err(e) => {
+            return vec![fail("(file)", format!("{}:{e}", path.display()))];
         }
     };
     let deck = file.deck.clone().unwrap_or_else(|| "standard".into());
@@ -458,7 +458,7 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         };
         // A scene is held to the rules play keeps (at most 16 effects, each
         // lasting at least a turn, data within its bounds).
-        state.check_new_effect(&effect)?;
+        state.check_new_effect(&effect).map_err(|e| e.to_string())?;
         state.effect_serial += 1;
         state.effects.push(Effect { id: state.effect_serial, ..effect });
     }

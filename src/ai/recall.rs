@@ -191,7 +191,7 @@ impl CardHost for Recall<'_> {
         planet: PlanetId,
         player: Player,
         event: Option<&crate::game::Logged>,
-    ) -> Result<crate::game::Data, String> {
+    ) -> Result<crate::game::Data, crate::game::GameError> {
         self.host.planet_hears(state, planet, player, event)
     }
 }

@@ -238,22 +238,24 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::problem::parse_yaml;
+    use super::super::problem::{YamlError, parse_yaml};
     use super::*;
 
     #[test]
     fn duplicate_keys_unknown_fields_and_types_are_located() {
         let dup = "name: x\nrules: {crowning: free, cards: false, five_kings_win: false, when_stuck: lose, move_limit: 0}\ncards:\n  water: 1\n  water: 2\n";
-        let (line, _, msg) = parse_yaml::<DeckManifest>(dup).unwrap_err();
+        let YamlError { line, message: msg, .. } = parse_yaml::<DeckManifest>(dup).unwrap_err();
         assert!(msg.contains("duplicate key 'water'"), "{msg}");
         assert!(line >= 4, "line {line}");
-        let (line, col, msg) = parse_yaml::<CardManifest>("name: Water\ntext: t\ncolour: blue\n").unwrap_err();
+        let YamlError { line, column: col, message: msg } =
+            parse_yaml::<CardManifest>("name: Water\ntext: t\ncolour: blue\n").unwrap_err();
         assert!(msg.contains("unknown field `colour`"), "{msg}");
         assert_eq!((line, col), (3, 1));
-        let (line, _, msg) = parse_yaml::<CardManifest>("name: Water\nname: Fire\ntext: t\n").unwrap_err();
+        let YamlError { line, message: msg, .. } =
+            parse_yaml::<CardManifest>("name: Water\nname: Fire\ntext: t\n").unwrap_err();
         assert!(msg.contains("duplicate field `name`"), "{msg}");
         assert_eq!(line, 2);
-        let (_, _, msg) = parse_yaml::<SupplyManifest>(
+        let YamlError { message: msg, .. } = parse_yaml::<SupplyManifest>(
             "walls: many\nrings: 1\nsnookles: 1\nwater: 1\nfire: 1\nhippos: 1\nmonolith: 1\n",
         )
         .unwrap_err();

@@ -21,7 +21,9 @@ pub use manifest::{
     ScriptManifest, SupplyManifest, UniqueMap,
 };
 pub use markers::{MarkerDef, RESERVED_GLYPHS};
-pub use problem::{MAX_FILE_BYTES, Problem, Problems, clip_quoted, parse_yaml as problem_parse_yaml, plain_type};
+pub use problem::{
+    MAX_FILE_BYTES, Problem, Problems, YamlError, clip_quoted, parse_yaml as problem_parse_yaml, plain_type,
+};
 
 use crate::game::{CardId, PlanetId, Setup};
 use crate::kernel::{Crowning, Player, Supply};
@@ -50,7 +52,7 @@ impl ContentRoot {
     /// holds its `cards/decks/` folder (README, "Modding"); else
     /// [`ContentRoot::discover`]. A deck path outside any `cards/decks/` folder
     /// needs `--root`.
-    pub fn for_deck(root: Option<&Path>, deck: &str) -> Result<ContentRoot, String> {
+    pub fn for_deck(root: Option<&Path>, deck: &str) -> Result<ContentRoot, Problem> {
         if let Some(root) = root {
             return Ok(ContentRoot::new(root));
         }
@@ -107,15 +109,16 @@ impl ContentRoot {
     }
 
     /// The content root a deck path lies in: the folder holding its `cards/decks/`.
-    fn lying_around(deck: &str) -> Result<ContentRoot, String> {
+    fn lying_around(deck: &str) -> Result<ContentRoot, Problem> {
         let path = Path::new(deck);
         let decks = path.parent().filter(|d| d.file_name().is_some_and(|n| n == "decks"));
         let cards = decks.and_then(Path::parent).filter(|c| c.file_name().is_some_and(|n| n == "cards"));
         match cards.and_then(Path::parent) {
             Some(root) => Ok(ContentRoot::new(root)),
-            None => Err(format!(
-                "{deck}: a deck given as a path must lie in a content root's cards/decks/ folder, where its cards \
-                 and planets are found; or say where they are with --root DIR"
+            None => Err(Problem::file(
+                path,
+                "a deck given as a path must lie in a content root's cards/decks/ folder, where its cards and \
+                 planets are found; or say where they are with --root DIR",
             )),
         }
     }

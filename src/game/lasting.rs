@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{Data, check_data};
+use super::data::{BoundError, Data, check_data};
 use super::decision::CardId;
 use super::state::GameState;
 use super::{Cause, EventKind, GameEvent};
@@ -99,7 +99,7 @@ impl GameState {
     }
 
     /// Puts an effect in force, with the next id; returns the id.
-    pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, String> {
+    pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, BoundError> {
         self.check_new_effect(&effect)?;
         self.effect_serial += 1;
         effect.id = self.effect_serial;
@@ -111,12 +111,12 @@ impl GameState {
 
     /// Whether `effect` may be put in force now: the bounds every lasting
     /// effect keeps, in play and in a scenario's scene alike.
-    pub fn check_new_effect(&self, effect: &Effect) -> Result<(), String> {
+    pub fn check_new_effect(&self, effect: &Effect) -> Result<(), BoundError> {
         if self.effects.len() >= MAX_EFFECTS {
-            return Err(format!("at most {MAX_EFFECTS} lasting effects can be in force at once"));
+            return Err(BoundError(format!("at most {MAX_EFFECTS} lasting effects can be in force at once")));
         }
         if effect.lasts == Lasting::OwnerTurns(0) {
-            return Err("a lasting effect must last at least one turn".into());
+            return Err(BoundError("a lasting effect must last at least one turn".into()));
         }
         check_data(&effect.data)
     }

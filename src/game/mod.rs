@@ -16,7 +16,9 @@ mod state;
 
 use std::fmt;
 
-pub use data::{Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data};
+pub use data::{
+    BoundError, Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data,
+};
 pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, PlanetId, Question, QuestionKind};
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
@@ -103,7 +105,7 @@ pub trait CardHost {
         _planet: PlanetId,
         player: Player,
         _event: Option<&Logged>,
-    ) -> Result<Data, String> {
+    ) -> Result<Data, GameError> {
         Ok(state.planet_data[player.index()].clone())
     }
 
@@ -165,6 +167,8 @@ pub enum GameError {
     /// The handler of lasting effect `effect` failed, or set off too many
     /// reactions (react.rs); the message names its card.
     EffectFailed { effect: u32, message: String },
+    /// A planet's handler or `game_begins` failed; the message names the planet.
+    PlanetFailed(String),
     /// The game is over.
     Over,
 }
@@ -172,9 +176,10 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Illegal(m) | GameError::CardFailed(m) | GameError::EffectFailed { message: m, .. } => {
-                f.write_str(m)
-            }
+            GameError::Illegal(m)
+            | GameError::CardFailed(m)
+            | GameError::PlanetFailed(m)
+            | GameError::EffectFailed { message: m, .. } => f.write_str(m),
             GameError::Over => f.write_str("the game is over"),
         }
     }

@@ -420,17 +420,17 @@ impl Board {
     /// pieces per player on the board or in the reserve (R1.3, R4.9, R6.1; free
     /// crowning, R11, makes kings without one). The one check every test and
     /// fuzz target makes after each change.
-    pub fn check_conservation(&self, dealt: &Totals) -> Result<(), String> {
-        self.validate().map_err(|e| e.to_string())?;
+    pub fn check_conservation(&self, dealt: &Totals) -> RuleResult<()> {
+        self.validate()?;
         let now = self.totals();
         if now.supply != dealt.supply {
-            return Err(format!("the supply is not conserved: {:?}, dealt {:?}", now.supply, dealt.supply));
+            return Err(RuleError(format!("the supply is not conserved: {:?}, dealt {:?}", now.supply, dealt.supply)));
         }
         if now.markers != dealt.markers {
-            return Err(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers));
+            return Err(RuleError(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers)));
         }
         if self.crowning == Crowning::FromReserve && now.pieces != [12, 12] {
-            return Err(format!("pieces on the board and in the reserves: {:?}, not 12 each", now.pieces));
+            return Err(RuleError(format!("pieces on the board and in the reserves: {:?}, not 12 each", now.pieces)));
         }
         Ok(())
     }

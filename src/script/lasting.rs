@@ -19,6 +19,10 @@ fn err(message: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(message.into())
 }
 
+fn bound(e: crate::game::BoundError) -> mlua::Error {
+    mlua::Error::runtime(e.0)
+}
+
 /// `ctx:add_effect`'s table, read.
 pub struct EffectSpec {
     pub affects: Affected,
@@ -110,7 +114,7 @@ pub fn data_of(table: &Table) -> R<Data> {
 fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
     // The data's own table is not one of its values.
     if depth > 0 {
-        tally.value().map_err(err)?;
+        tally.value().map_err(bound)?;
     }
     Ok(match value {
         Value::Boolean(b) => Datum::Bool(*b),
@@ -118,7 +122,7 @@ fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
         Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Datum::Int(*n as i64),
         Value::Number(n) => return Err(err(format!("an effect's data holds whole numbers only, not {n}"))),
         Value::String(s) => {
-            tally.bytes_of(s.as_bytes().len()).map_err(err)?;
+            tally.bytes_of(s.as_bytes().len()).map_err(bound)?;
             Datum::Text(s.to_str()?.to_string())
         }
         Value::Table(t) => {
@@ -131,7 +135,7 @@ fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
             for pair in t.clone().pairs::<Value, Value>() {
                 let (key, v) = pair?;
                 if let Value::String(k) = &key {
-                    tally.bytes_of(k.as_bytes().len()).map_err(err)?;
+                    tally.bytes_of(k.as_bytes().len()).map_err(bound)?;
                 }
                 let item = datum_of(&v, depth + 1, tally)?;
                 match key {

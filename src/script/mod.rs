@@ -46,7 +46,9 @@ use mlua::{Function, Lua, Table, Value};
 pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
-use crate::game::{Answer, CardHost, CardId, Data, Effect, EventKind, GameState, Inputs, Logged, PlanetId, Resolution};
+use crate::game::{
+    Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
+};
 use crate::kernel::Player;
 use memo::Memos;
 use questions::OnResume;
@@ -827,8 +829,11 @@ impl CardHost for ScriptEngine {
         planet: PlanetId,
         player: Player,
         event: Option<&Logged>,
-    ) -> Result<Data, String> {
-        self.run_planet_handler(state, planet, player, event).inspect_err(|e| self.note_error(e.clone()))
+    ) -> Result<Data, GameError> {
+        self.run_planet_handler(state, planet, player, event).map_err(|e| {
+            self.note_error(e.clone());
+            GameError::PlanetFailed(e)
+        })
     }
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {

@@ -130,6 +130,11 @@ pub(super) fn err(message: impl Into<String>) -> LuaError {
     LuaError::runtime(message.into())
 }
 
+/// A broken bound of the game's (data.rs), as a script error.
+pub(super) fn bound(e: crate::game::BoundError) -> LuaError {
+    LuaError::runtime(e.0)
+}
+
 /// What every host function works with, shared with the engine: the current
 /// [`Run`] (set for the length of one script call) and the interned names.
 /// Captured by the functions themselves, so reaching them costs no lookup.

@@ -10,7 +10,7 @@ use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, s
 use crate::script::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
 use crate::script::memo::Read;
 use crate::script::names::{names, square_list};
-use crate::script::run::{RunKind, current, err, read, with_run, writing};
+use crate::script::run::{RunKind, bound, current, err, read, with_run, writing};
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // ---- operations (each enforces the rules; a refusal is an error) ----
@@ -149,7 +149,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             let turn = Some(r.state.turn);
             let card = acting_card(r)?;
             let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made: turn, data, deck: false };
-            r.state.add_effect(effect).map_err(err)
+            r.state.add_effect(effect).map_err(bound)
         })
     });
     add(m, "end_effect", |lua, ()| {
@@ -170,7 +170,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let data = data_of(&table)?;
         writing(lua, |r| {
             let id = handler_effect(r)?;
-            check_data(&data).map_err(err)?;
+            check_data(&data).map_err(bound)?;
             if let Some(effect) = r.state.effects.iter_mut().find(|e| e.id == id) {
                 effect.data = data;
             }
@@ -194,7 +194,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     add(m, "set_planet_data", |lua, table: Table| {
         let data = data_of(&table)?;
-        check_data(&data).map_err(err)?;
+        check_data(&data).map_err(bound)?;
         with_run(lua, |r| match r.kind {
             RunKind::PlanetHandler(_) => {
                 r.state.planet_data[r.user.index()] = data;

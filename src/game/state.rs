@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameError;
-use super::data::Data;
+use super::data::{BoundError, Data, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question};
 use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
@@ -222,6 +222,44 @@ fn no_planet_data(data: &[Data; 2]) -> bool {
 impl GameState {
     pub fn counters(&self, player: Player) -> &Counters {
         &self.counters[player.index()]
+    }
+
+    /// Changes the board through a kernel operation, which reports each change
+    /// it makes to the state's journal (kernel/event.rs): the one way scripts'
+    /// operations reach the board.
+    pub fn change_board<T, E>(&mut self, op: impl FnOnce(&mut Board, &mut EventLog) -> Result<T, E>) -> Result<T, E> {
+        op(&mut self.board, &mut self.journal)
+    }
+
+    /// A card restricts `constrained`'s next move to the checkers on `movers` (R4.8).
+    pub fn set_constraint(&mut self, card: CardId, constrained: Player, movers: Bitboard) {
+        self.next_constraint = Some(Constraint { card, movers });
+        self.journal.push(|| GameEvent::ConstraintSet { card, constrained, movers: movers.into_iter().collect() });
+    }
+
+    /// A number below `n` from the game's generator (R2.4).
+    pub fn draw_random(&mut self, n: usize) -> usize {
+        self.rng.below(n)
+    }
+
+    /// Replaces the data of effect `id` (its handler's `ctx:set_effect_data`);
+    /// refused for data out of bounds or an effect no longer in force.
+    pub fn set_effect_data(&mut self, id: u32, data: Data) -> Result<(), BoundError> {
+        check_data(&data)?;
+        let effect = self
+            .effects
+            .iter_mut()
+            .find(|e| e.id == id)
+            .ok_or_else(|| BoundError(format!("effect {id} is no longer in force")))?;
+        effect.data = data;
+        Ok(())
+    }
+
+    /// Replaces `player`'s planet's data (its handlers' `ctx:set_planet_data`).
+    pub fn set_planet_data(&mut self, player: Player, data: Data) -> Result<(), BoundError> {
+        check_data(&data)?;
+        self.planet_data[player.index()] = data;
+        Ok(())
     }
 
     /// Adds `by` to `player`'s `counter` (counters only grow) and records it;

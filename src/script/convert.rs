@@ -341,7 +341,7 @@ pub(super) fn each_text(lua: &mlua::Lua, t: &Table, f: impl FnMut(stack::Text) -
 
 /// Which of the user's moves a move helper lists (cards/README.md, "Reading":
 /// `count_moves`, `legal_moves`, `ask_move_where`).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct MoveFilter {
     /// Checkers that may move (`only` less `exclude`).
     pub(super) allowed: Bitboard,

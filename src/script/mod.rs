@@ -43,6 +43,7 @@ use std::sync::Arc;
 use mlua::prelude::LuaThreadStatus as ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
 
+pub use ctx::Access;
 pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
@@ -134,6 +135,8 @@ pub struct ScriptEngine {
     prelude: sandbox::Prelude,
     /// The `ctx` every run is given: read-only, so one serves all scripts.
     ctx: Table,
+    /// Each `ctx` method's name and kind, as declared (ctx/mod.rs).
+    ctx_methods: Vec<(&'static str, ctx::Access)>,
     /// The current run and the names, shared with the host functions.
     shared: Rc<run::Shared>,
     content: Content,
@@ -171,15 +174,16 @@ impl ScriptEngine {
             markers,
             counters,
         });
-        let api = ctx::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
+        let api = ctx::api(&lua, Rc::clone(&shared)).map_err(fail)?;
         sandbox::begin(&lua, Budgets::default().load);
-        let ctx = prelude.make_ctx.call::<Table>(api);
+        let ctx = prelude.make_ctx.call::<Table>((api.table, api.shapes));
         sandbox::finish(&lua);
         let ctx = ctx.map_err(fail)?;
         let mut engine = ScriptEngine {
             lua,
             prelude,
             ctx,
+            ctx_methods: api.methods,
             shared,
             content,
             cards: Vec::new(),
@@ -306,6 +310,12 @@ impl ScriptEngine {
 
     pub fn content(&self) -> &Content {
         &self.content
+    }
+
+    /// Every `ctx` method scripts may call, with its kind, in the order declared
+    /// (cards/README.md lists them by kind; a test keeps the two the same).
+    pub fn ctx_methods(&self) -> &[(&'static str, ctx::Access)] {
+        &self.ctx_methods
     }
 
     pub fn set_budgets(&mut self, budgets: Budgets) {

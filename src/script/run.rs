@@ -9,7 +9,7 @@ use mlua::{Error as LuaError, Lua};
 
 use crate::game::{Answer, CardId, GameState, Inputs, QuestionKind};
 use crate::kernel::{Checker, Player, Square};
-use crate::script::memo::{self, Read};
+use crate::script::memo::Read;
 use crate::script::names::Names;
 use crate::script::sandbox::SharedMeter;
 
@@ -178,32 +178,7 @@ pub(super) fn with_run<T>(lua: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
     })
 }
 
-/// Reads the state through a read the memo can replay: `f` gives the value and
-/// the read to note.
-pub(super) fn read<T>(lua: &Cx, f: impl FnOnce(&GameState) -> (T, Read)) -> R<T> {
-    current(lua, |run| {
-        let (value, read) = f(&run.state);
-        if let Some(trace) = &mut run.trace {
-            if trace.len() < memo::MAX_READS {
-                trace.push(read);
-            } else {
-                run.trace = None;
-            }
-        }
-        Ok(value)
-    })
-}
-
 /// Who used the card, or whose planet is checked (part of what a memo is kept for).
 pub(super) fn user(lua: &Cx) -> R<Player> {
     current(lua, |run| Ok(run.user))
-}
-
-pub(super) fn writing<T>(lua: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
-    with_run(lua, |run| {
-        if !run.kind.writable() {
-            return Err(err("can_play and planet checks may only read the game, not change it"));
-        }
-        f(run)
-    })
 }

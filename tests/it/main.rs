@@ -8,6 +8,7 @@ mod ai;
 mod content_roots;
 mod determinism;
 mod events;
+mod facade;
 mod fuzz_corpora;
 mod hostile_data;
 mod hostile_mods;

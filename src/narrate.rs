@@ -380,6 +380,27 @@ impl<'a> Narrator<'a> {
     }
 }
 
+/// How a decision reads in the log, to both players: `Dark moves c3-d4`,
+/// `Light uses Water`; a `secret` answer without what it was.
+pub fn decision_line(content: &Content, who: Player, secret: bool, choice: &Choice) -> String {
+    let card_name = |c: CardId| content.card(c).map_or_else(|| format!("card #{}", c.0), |d| d.manifest.name.clone());
+    match choice {
+        Choice::Move(m) => format!("{who} moves {m}"),
+        Choice::Card(c) => format!("{who} uses {}", card_name(*c)),
+        Choice::Answer(_) if secret => format!("{who} answers in secret"),
+        Choice::Answer(a) => format!("{who} answers {a}"),
+        Choice::GiveUp => format!("{who} gives up this step: every option fails"),
+    }
+}
+
+/// Whether the pending decision of `state` is a question whose answers the
+/// other player must not see: one of a card whose manifest says
+/// `secret_answers` (Foresight's order of the draw pile, R8.20).
+pub fn answers_in_secret(content: &Content, state: &crate::game::GameState) -> bool {
+    let crate::game::Step::Resolving(r) = &state.step else { return false };
+    content.card(r.card).is_some_and(|c| c.manifest.secret_answers)
+}
+
 /// One player's turn in the record: the move, then what the cards did.
 #[derive(Clone, Debug, Default)]
 pub struct TurnRecord {

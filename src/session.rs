@@ -359,21 +359,14 @@ impl Session {
     /// How a decision reads in the log: `Dark moves c3-d4`, `Light uses Water`;
     /// a `secret` answer without what it was.
     pub fn describe(&self, who: Player, secret: bool, choice: &Choice) -> String {
-        match choice {
-            Choice::Move(m) => format!("{who} moves {m}"),
-            Choice::Card(c) => format!("{who} uses {}", self.card_name(*c)),
-            Choice::Answer(_) if secret => format!("{who} answers in secret"),
-            Choice::Answer(a) => format!("{who} answers {a}"),
-            Choice::GiveUp => format!("{who} gives up this step: every option fails"),
-        }
+        crate::narrate::decision_line(self.engine.content(), who, secret, choice)
     }
 
     /// Whether the pending decision is a question whose answers the other
     /// player must not see: one of a card whose manifest says `secret_answers`
     /// (Foresight's order of the draw pile, R8.20).
     pub fn answers_in_secret(&self) -> bool {
-        let Step::Resolving(r) = &self.state.step else { return false };
-        self.engine.content().card(r.card).is_some_and(|c| c.manifest.secret_answers)
+        crate::narrate::answers_in_secret(self.engine.content(), &self.state)
     }
 
     pub fn card_name(&self, card: crate::game::CardId) -> String {

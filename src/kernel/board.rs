@@ -474,6 +474,13 @@ impl Board {
         self.supply = supply;
     }
 
+    /// Sets how many markers of `kind` the supply holds (a scenario's scene).
+    pub fn set_marker_supply(&mut self, kind: MarkerKind, left: u8) {
+        if let Some(slot) = self.marks.supply.get_mut(usize::from(kind.0)) {
+            *slot = left;
+        }
+    }
+
     pub fn set_orientation(&mut self, orientation: Orientation) {
         self.orientation = orientation;
     }

@@ -371,7 +371,27 @@ impl Content {
         if let Some(found) = self.planet_id(id) {
             return Some(found);
         }
-        self.planets.push(read_def(&self.root.planet_manifest(id), id, problems)?);
+        let path = self.root.planet_manifest(id);
+        let def = read_def(&path, id, problems)?;
+        // What only a card's manifest means would be silently ignored here.
+        let m = &def.manifest;
+        let card_only =
+            [("effect", m.effect.is_some()), ("markers", !m.markers.is_empty()), ("secret_answers", m.secret_answers)];
+        let mut refused = false;
+        for (key, given) in card_only {
+            if given {
+                let message = format!("'{key}' is for cards; a planet has no lasting effect, markers or questions");
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => problems.at_key(&path, &text, key, &message),
+                    Err(_) => problems.push(Problem::file(&path, message)),
+                }
+                refused = true;
+            }
+        }
+        if refused {
+            return None;
+        }
+        self.planets.push(def);
         Some(PlanetId((self.planets.len() - 1) as u16))
     }
 

@@ -218,6 +218,14 @@ impl ScriptEngine {
             // A card that is only one of the deck's rules is never played.
             let rule_only = deck.effects.contains(&card.id) && !deck.cards.iter().any(|(id, _)| *id == card.id);
             let required: &[&str] = if rule_only { &[] } else { &["play"] };
+            if let Some((line, key)) = lasting::unknown_move_key(&card.script.source) {
+                let message = format!(
+                    "moves = {{ {key} = … }}: an effect's moves are {} (cards/README.md, \"Lasting effects\")",
+                    lasting::MOVE_KEYS.join(", ")
+                );
+                problems.push(problem(&card.script.path, CompileError { at: Some((line, 1)), message }));
+                continue;
+            }
             match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins"]) {
                 Ok((chunk, defined, handlers)) => cards.push(CardScript {
                     chunk,

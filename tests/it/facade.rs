@@ -63,3 +63,29 @@ fn queries_read_and_operations_are_refused_in_a_planet_check() {
         assert!(message.contains("may only read") || message.contains("only a planet's handlers"), "{name}: {message}");
     }
 }
+
+/// `check` refuses what would only fail when the script runs: a planet's
+/// manifest with a card's fields, an effect's `moves` key that does not exist.
+#[test]
+fn check_refuses_card_fields_in_a_planet_and_unknown_move_keys() {
+    let dash = "function play(ctx)\n  ctx:add_effect{ lasts = 1,\n    moves = { pawns_dash = true } }\nend";
+    let root = common::scratch_content("check", &[("dash", dash)], &[("p1", "function check() return false end")]);
+    let planets = root.path().join("planets");
+    std::fs::write(planets.join("p2.yaml"), "name: P2\ntext: t\neffect: lasts\n").unwrap();
+    std::fs::write(planets.join("p2.lua"), "function check() return false end").unwrap();
+    let deck = root.path().join("cards/decks/test.yaml");
+    let text = std::fs::read_to_string(&deck).unwrap().replace("planets: [p1]", "planets: [p1, p2]");
+    std::fs::write(&deck, text).unwrap();
+    let problems = match ScriptEngine::load(&root, "test") {
+        Ok(_) => panic!("the deck loads"),
+        Err(p) => p.to_string(),
+    };
+    assert!(problems.contains("p2.yaml:3:1: 'effect' is for cards"), "{problems}");
+    let problems = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
+    let fixed = std::fs::read_to_string(&deck).unwrap().replace("planets: [p1, p2]", "planets: [p1, p1b]");
+    std::fs::write(&deck, fixed).unwrap();
+    std::fs::write(planets.join("p1b.yaml"), "name: P1b\ntext: t\n").unwrap();
+    std::fs::write(planets.join("p1b.lua"), "function check() return false end").unwrap();
+    let scripts = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
+    assert!(scripts.contains("dash.lua:3:1: moves = { pawns_dash = … }"), "{scripts}\n{problems}");
+}

@@ -776,7 +776,13 @@ fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_inta
             "ctx:add_effect{ lasts = 2, moves = {}, forever = true }",
             "only lasts, affects, moves and data",
         ),
-        ("unknown_rule", "ctx:add_effect{ lasts = 2, moves = { fly = true } }", "pawns_step_back, closed"),
+        // Built where the loader's check cannot see it (check refuses the
+        // written `moves = { fly = true }` before anything runs: tests/it/facade.rs).
+        (
+            "unknown_rule",
+            "local m = {}\n  m.fly = true\n  ctx:add_effect{ lasts = 2, moves = m }",
+            "pawns_step_back, closed",
+        ),
         ("no_lasts", "ctx:add_effect{ moves = { pawns_step_back = true } }", "a number of turns from 1 to 100"),
         ("endless", "ctx:add_effect{ lasts = 1e9, moves = {} }", "a number of turns from 1 to 100"),
         ("whose", "ctx:add_effect{ lasts = 1, affects = 'everyone' }", "user, opponent, both"),

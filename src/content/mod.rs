@@ -301,7 +301,11 @@ impl Content {
                 at(&mut problems, id, &format!("card '{id}' has {copies} copies; at most {MAX_COPIES}"));
             }
             if !valid_id(id) {
-                at(&mut problems, id, &format!("'{id}' is not a valid card id (use a-z, 0-9 and _)"));
+                at(
+                    &mut problems,
+                    id,
+                    &format!("'{id}' is not a valid card id (use a-z, 0-9 and _; none and keep are kept for answers)"),
+                );
             } else if root.card_manifest(id).exists() {
                 content.load_card(id, &mut problems);
             } else {
@@ -320,7 +324,13 @@ impl Content {
             if seen.insert(id.clone(), ()).is_some() {
                 at(&mut problems, id, &format!("planet '{id}' is listed twice"));
             } else if !valid_id(id) {
-                at(&mut problems, id, &format!("'{id}' is not a valid planet id (use a-z, 0-9 and _)"));
+                at(
+                    &mut problems,
+                    id,
+                    &format!(
+                        "'{id}' is not a valid planet id (use a-z, 0-9 and _; none and keep are kept for answers)"
+                    ),
+                );
             } else if root.planet_manifest(id).exists() {
                 content.load_planet(id, &mut problems);
             } else {
@@ -330,7 +340,11 @@ impl Content {
         }
         for id in &deck_manifest.effects {
             if !valid_id(id) {
-                at(&mut problems, "effects", &format!("'{id}' is not a valid card id (use a-z, 0-9 and _)"));
+                at(
+                    &mut problems,
+                    "effects",
+                    &format!("'{id}' is not a valid card id (use a-z, 0-9 and _; none and keep are kept for answers)"),
+                );
             } else if root.card_manifest(id).exists() {
                 content.load_card(id, &mut problems);
             } else {
@@ -469,7 +483,10 @@ impl Content {
 /// Reads a card's or planet's manifest and the script it names.
 fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<ScriptDef> {
     if !valid_id(id) {
-        problems.push(Problem::file(manifest_path, format!("'{id}' is not a valid id (use a-z, 0-9 and _)")));
+        problems.push(Problem::file(
+            manifest_path,
+            format!("'{id}' is not a valid id (use a-z, 0-9 and _; none and keep are kept for answers)"),
+        ));
         return None;
     }
     // A card's or planet's manifest lies in the root's cards/ or planets/.
@@ -480,8 +497,14 @@ fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<S
     Some(ScriptDef { id: id.to_string(), manifest, script, manifest_hash: crate::hash::fnv1a(text.as_bytes()) })
 }
 
+/// An id of a card or planet: a-z, 0-9 and _, and not one of the words the
+/// question protocol keeps for itself (`none`, `keep`: a card id can be an
+/// answer, Foresight's).
 fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    !id.is_empty()
+        && id.len() <= 64
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && !crate::game::Answer::is_reserved(id)
 }
 
 fn normalise(s: &str) -> String {

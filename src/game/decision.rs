@@ -29,7 +29,25 @@ pub enum Answer {
     Move(Move),
     /// One of named options, such as `place`, `remove`, `skip` or a card id
     /// (shared: options are copied into every decision that offers them).
+    /// Never [`NONE`] or [`KEEP`], which name the two answers below.
     Option(Arc<str>),
+    /// None of the options: declines an optional question (written [`NONE`]).
+    Decline,
+    /// In an order being chosen, the items not yet placed in their present
+    /// order (written [`KEEP`]).
+    KeepTheRest,
+}
+
+/// How [`Answer::Decline`] is written and typed; no option may be named so.
+pub const NONE: &str = "none";
+/// How [`Answer::KeepTheRest`] is written and typed; no option may be named so.
+pub const KEEP: &str = "keep";
+
+impl Answer {
+    /// Whether `name` is one of the words the protocol keeps for itself.
+    pub fn is_reserved(name: &str) -> bool {
+        name.eq_ignore_ascii_case(NONE) || name.eq_ignore_ascii_case(KEEP)
+    }
 }
 
 impl fmt::Display for Answer {
@@ -41,6 +59,8 @@ impl fmt::Display for Answer {
             Answer::Dir(d) => write!(f, "{d}"),
             Answer::Move(m) => write!(f, "{m}"),
             Answer::Option(o) => f.write_str(o),
+            Answer::Decline => f.write_str(NONE),
+            Answer::KeepTheRest => f.write_str(KEEP),
         }
     }
 }

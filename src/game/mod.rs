@@ -19,7 +19,9 @@ use std::fmt;
 pub use data::{
     BoundError, Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data,
 };
-pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, PlanetId, Question, QuestionKind};
+pub use decision::{
+    Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind,
+};
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};

@@ -400,18 +400,6 @@ impl Repl {
             Command::Resign => self.resign(),
             Command::Draw => self.offer_draw(input),
             Command::Hint => self.hint(),
-            Command::Answers(text) => {
-                // At the card step, Foresight is used first, then given the order.
-                if self.session.pending().is_some_and(|d| d.kind == DecisionKind::Card) {
-                    self.decide("foresight");
-                }
-                match self.session.pending().map(|d| d.kind) {
-                    Some(DecisionKind::Question) => self.decide_many(&text),
-                    _ => println!(
-                        "there is no question to answer now: 'foresight ring water ...' answers Foresight's question when it is asked"
-                    ),
-                }
-            }
             Command::Invalid(message) => println!("{message}"),
         }
         true
@@ -601,11 +589,17 @@ impl Repl {
             println!("it is the computer's turn");
             return;
         }
+        let several = text.split_whitespace().nth(1).is_some();
         let choice = match parse_choice(&self.session, text) {
             Ok(c) => c,
-            // Several answers in one line (a whole Foresight order).
-            Err(_) if decision.kind == DecisionKind::Question && text.split_whitespace().nth(1).is_some() => {
-                return self.decide_many(text);
+            // Several answers in one line (a whole order, as Foresight asks),
+            // maybe after the name of the card that asks.
+            Err(_) if decision.kind == DecisionKind::Question && several => {
+                return self.decide_many(self.without_asking_card(text));
+            }
+            // A card named by the first words, then the answers to its questions.
+            Err(_) if decision.kind == DecisionKind::Card && several => {
+                return self.use_and_answer(text);
             }
             Err(e) => {
                 println!("{e}");
@@ -667,9 +661,6 @@ pub enum Command {
     Draw,
     /// `hint`: the computer's suggestion, not applied.
     Hint,
-    /// `foresight <card> <card> ...`: several answers to the pending question,
-    /// one after another (a whole Foresight order).
-    Answers(String),
     /// Anything else: a decision.
     Decide(String),
     /// A command with missing or bad arguments; the message says how to write it.
@@ -722,8 +713,6 @@ pub fn parse_command(line: &str) -> Command {
         // is also a command's name (`answer board`) can be given so.
         "answer" if !rest.is_empty() => Command::Decide(rest.to_string()),
         "answer" => Command::Invalid("answer needs the option: answer <option>, e.g. answer d4".into()),
-        // Alone, the card's name (use Foresight); with cards after it, an order.
-        "foresight" if !rest.is_empty() => Command::Answers(rest.to_string()),
         _ => Command::Decide(line.to_string()),
     }
 }
@@ -830,9 +819,9 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("new", "[seed]", "start a new game with the same deck and players"),
     ("reload", "", "reload the card scripts and replay this game on them"),
     (
-        "foresight",
-        "<card> <card> ...",
-        "answer Foresight with a whole order in one line (names or ids; keep leaves the rest)",
+        "<card> <answers>",
+        "",
+        "use a card and answer its questions in one line, e.g. water d4, or a whole order (keep leaves the rest)",
     ),
     ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
     ("answer", "<option>", "give this answer, also when it is a command's name (answer board)"),

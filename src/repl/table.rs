@@ -231,6 +231,50 @@ impl Repl {
     /// several words (a card named "Monolith twice"): the most words that make
     /// one answer are taken. Stops at the first that does not fit, or when no
     /// question of the same player is pending.
+    /// `<card> <answers…>` at the card step: the card named by the first words
+    /// (the longest run that names a face-up card), then its questions
+    /// answered with the rest ([`Repl::decide_many`]).
+    pub(super) fn use_and_answer(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let card =
+            (1..words.len()).rev().find_map(|n| match super::parse_choice(&self.session, &words[..n].join(" ")) {
+                Ok(choice @ Choice::Card(_)) => Some((n, choice)),
+                _ => None,
+            });
+        let Some((used, choice)) = card else {
+            if let Err(e) = super::parse_choice(&self.session, text) {
+                println!("{e}");
+            }
+            return;
+        };
+        if let Err(e) = self.apply_and_tell(&choice, "") {
+            println!("{e}");
+            return;
+        }
+        if self.session.pending().is_some_and(|d| d.kind == DecisionKind::Question) {
+            self.decide_many(&words[used..].join(" "));
+        } else {
+            println!("the card asked nothing; not used: {}", words[used..].join(" "));
+        }
+    }
+
+    /// `text` without the leading words that name the card whose question is
+    /// pending (`foresight ring water` answers Foresight's question as `ring water`).
+    pub(super) fn without_asking_card<'t>(&self, text: &'t str) -> &'t str {
+        let crate::game::Step::Resolving(r) = &self.session.state().step else { return text };
+        let content = self.session.engine.content();
+        let words: Vec<(usize, &str)> =
+            text.split_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
+        for n in (1..words.len()).rev() {
+            let (start, last) = words[n - 1];
+            let prefix = &text[..start + last.len()];
+            if content.find_card(prefix) == Some(r.card) && super::parse_choice(&self.session, prefix).is_err() {
+                return text[start + last.len()..].trim_start();
+            }
+        }
+        text
+    }
+
     pub(super) fn decide_many(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(player) = self.session.pending().map(|d| d.player) else { return };

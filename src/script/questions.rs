@@ -72,13 +72,11 @@ pub(super) fn ask(
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
     }
-    let is_none = |a: &Answer| matches!(a, Answer::Option(o) if &**o == "none");
     with_run(lua, |run| {
         if !run.kind.writable() {
             return Err(err("can_play and planet checks cannot ask questions"));
         }
-        // `none` is the answer nil, whoever offered it.
-        let value = |a: &Answer| Asked::Answer((!is_none(a)).then(|| a.clone()));
+        let value = |a: &Answer| Asked::Answer(Some(a.clone()));
         if options.len() == 1 && !optional {
             let answer = options[0].clone();
             run.state.journal.push(|| GameEvent::AnsweredAutomatically {
@@ -92,7 +90,7 @@ pub(super) fn ask(
             run.halted = Some(Halted::Ask { table, kind, prompt: prompt.clone(), options: options.clone(), optional });
             let mut options = options;
             if optional {
-                options.push(Answer::Option("none".into()));
+                options.push(Answer::Decline);
             }
             // Record the stop; the caller returns the HALT sentinel and the
             // script's ctx proxy stops the run (no Rust error, so no traceback).
@@ -108,11 +106,13 @@ pub(super) fn ask(
 }
 
 /// What a question with `options` (without repeats, without `none`) returns for
-/// `answer`: `Some(None)` for nil (`none`, whoever offered it), `Some(answer)`,
-/// or `None` when it is not an answer to the question.
+/// `answer`: `Some(None)` for nil ([`Answer::Decline`] to an optional question),
+/// `Some(answer)`, or `None` when it is not an answer to the question.
 fn taken(answer: &Answer, options: &[Answer], optional: bool) -> Option<Option<Answer>> {
-    let none = matches!(answer, Answer::Option(o) if &**o == "none");
-    if none && optional { Some(None) } else { options.contains(answer).then(|| (!none).then(|| answer.clone())) }
+    match answer {
+        Answer::Decline if optional => Some(None),
+        _ => options.contains(answer).then(|| Some(answer.clone())),
+    }
 }
 
 /// What a run suspended at a question does with one more answer, worked out
@@ -159,25 +159,20 @@ pub(super) fn on_resume(run: &mut Run) -> OnResume {
     }
 }
 
-/// What `ask_order` offers besides the items: the rest in their present order.
-pub(super) const KEEP: &str = "keep";
-
 /// Places `o`'s items with the run's next answers, one answer per place: each
 /// answer names the item for the next place (the first copy of it, as a pile may
-/// hold a card twice, R1.6), or is [`KEEP`]: the items not yet placed follow in
+/// hold a card twice, R1.6), or is [`Answer::KeepTheRest`]: the items not yet placed follow in
 /// their present order. Places left with one distinct item take it unasked.
 /// Returns the question for the next place when an answer is missing.
 pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>> {
     if !run.kind.writable() {
         return Err(err("can_play and planet checks cannot ask questions"));
     }
-    // `keep` is offered unless an item is itself named so.
-    let keep = !o.left.iter().any(|s| &**s == KEEP);
     while !o.left.is_empty() {
         let pick = if o.left.iter().all(|s| *s == o.left[0]) {
             Some(0)
         } else {
-            let Some(answer) = run.answers.get(run.cursor) else { return Ok(Some(order_question(o, keep))) };
+            let Some(answer) = run.answers.get(run.cursor) else { return Ok(Some(order_question(o))) };
             // A refused answer is not used up: the call made again refuses it too.
             let item = match answer {
                 Answer::Option(name) => o.left.iter().position(|s| s == name),
@@ -185,7 +180,7 @@ pub(super) fn place_items(run: &mut Run, o: &mut Ordering) -> R<Option<Question>
             };
             let pick = match answer {
                 _ if item.is_some() => item,
-                Answer::Option(name) if keep && &**name == KEEP => None,
+                Answer::KeepTheRest => None,
                 other => return Err(err(format!("'{other}' is not an answer to '{}'", order_prompt(o)))),
             };
             run.cursor += 1;
@@ -224,17 +219,15 @@ fn push_number(out: &mut String, n: usize) {
     out.push(char::from(b'0' + (n % 10) as u8));
 }
 
-/// The question for `o`'s next place: each item once, then `keep` if offered.
-fn order_question(o: &Ordering, keep: bool) -> Question {
+/// The question for `o`'s next place: each item once, then `keep`.
+fn order_question(o: &Ordering) -> Question {
     let mut options = Vec::with_capacity(o.left.len() + 1);
     for (i, name) in o.left.iter().enumerate() {
         if !o.left[..i].contains(name) {
             options.push(Answer::Option(Arc::clone(name)));
         }
     }
-    if keep {
-        options.push(Answer::Option(KEEP.into()));
-    }
+    options.push(Answer::KeepTheRest);
     Question { prompt: order_prompt(o), kind: QuestionKind::Option, options }
 }
 
@@ -302,6 +295,11 @@ pub(super) fn parse_answer(kind: QuestionKind, text: &str) -> R<Answer> {
         QuestionKind::Option => {
             if text.is_empty() || text.len() > 80 {
                 return Err(err("an option's name must be 1 to 80 characters"));
+            }
+            if Answer::is_reserved(text) {
+                return Err(err(format!(
+                    "an option cannot be named '{text}': players type none to decline and keep to keep the rest"
+                )));
             }
             // Shown, never obeyed: control characters become escapes (text.rs).
             Answer::Option(crate::text::visible(text).into())

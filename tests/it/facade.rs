@@ -89,3 +89,34 @@ fn check_refuses_card_fields_in_a_planet_and_unknown_move_keys() {
     let scripts = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
     assert!(scripts.contains("dash.lua:3:1: moves = { pawns_dash = … }"), "{scripts}\n{problems}");
 }
+
+/// The question protocol keeps two words for itself: `none` declines an
+/// optional question and `keep` keeps the rest of an order. They are answers
+/// of their own (`Answer::Decline`, `Answer::KeepTheRest`), so no option a
+/// script offers, no item it orders and no card id may be named so.
+#[test]
+fn none_and_keep_cannot_be_the_names_of_real_options() {
+    use alien_checkers::game::{Answer, Choice};
+    let offers = "function play(ctx)\n  ctx:ask_option('which?', { 'fill', 'none' })\nend";
+    let orders = "function play(ctx)\n  ctx:ask_order('which?', { 'a', 'keep' })\nend";
+    let declines = "function play(ctx)\n  local a = ctx:ask_option('which?', { 'a', 'b' }, { optional = true })\n  \
+        if a == nil then ctx:log('declined') end\nend";
+    let engine = crate::hostile_scripts::engine(&[("offers", offers), ("orders", orders), ("declines", declines)], &[]);
+    let state = crate::hostile_scripts::at_card_step(&engine);
+    for (card, word) in [("offers", "none"), ("orders", "keep")] {
+        let id = crate::hostile_scripts::card(&engine, card);
+        let error = state.clone().apply(&engine, &Choice::Card(id)).unwrap_err().to_string();
+        assert!(error.contains(&format!("named '{word}'")), "{card}: {error}");
+    }
+    let id = crate::hostile_scripts::card(&engine, "declines");
+    let mut asked = state.clone();
+    asked.apply(&engine, &Choice::Card(id)).unwrap();
+    let options = asked.pending(&engine).unwrap().options;
+    assert_eq!(options.last(), Some(&Choice::Answer(Answer::Decline)));
+    assert_eq!(Answer::Decline.to_string(), "none");
+    asked.journal = alien_checkers::game::EventLog::recording();
+    asked.apply(&engine, &Choice::Answer(Answer::Decline)).unwrap();
+    let root = common::scratch_content("reserved", &[("keep", "function play(ctx) end")], &[]);
+    let problems = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
+    assert!(problems.contains("'keep' is not a valid card id") && problems.contains("kept for answers"), "{problems}");
+}

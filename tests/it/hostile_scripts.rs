@@ -749,14 +749,14 @@ fn planet_progress_is_read_only_bounded_and_never_fails_the_game() {
                 "writer",
                 "function check(ctx, player) return false end\nfunction progress(ctx, player)\n  ctx:place_terrain('d4', 'fire')\n  return 1\nend",
             ),
-            ("none", NEVER),
+            ("no_progress", NEVER),
         ],
     );
     let state = at_card_step(&e);
     let before = state.digest();
     let progress = |id: &str| e.planet_progress(&state, planet(&e, id), Player::Dark);
     assert_eq!(progress("half"), Ok(0.5));
-    assert_eq!(progress("none"), Ok(0.0), "a planet without progress reports none");
+    assert_eq!(progress("no_progress"), Ok(0.0), "a planet without progress reports none");
     assert!(progress("too_much").unwrap_err().contains("not a number from 0 to 1"));
     assert!(progress("word").unwrap_err().contains("returned a string"));
     let m = progress("writer").unwrap_err();
@@ -1140,14 +1140,14 @@ end"#;
     let mut expected: Vec<Answer> =
         (state.board.checkers(state.to_move) & !state.board.kings()).into_iter().map(Answer::Square).collect();
     let last = expected.last().unwrap().clone();
-    expected.push(Answer::Option("none".into()));
+    expected.push(Answer::Decline);
     assert_eq!(options, expected);
     let mut answered = state.clone();
     answered.apply(&engine, &Choice::Answer(last.clone())).unwrap();
     let Answer::Square(sq) = last else { unreachable!() };
     assert!(answered.board.checker(sq).is_some_and(|c| c.ring), "the ring is on the checker answered");
     let mut declined = state.clone();
-    declined.apply(&engine, &Choice::Answer(Answer::Option("none".into()))).unwrap();
+    declined.apply(&engine, &Choice::Answer(Answer::Decline)).unwrap();
     assert!(declined.board.checkers(state.to_move).into_iter().all(|sq| !declined.board.checker(sq).unwrap().ring));
     let m = failure(&engine, "bad");
     assert!(m.contains("ownr") && m.contains("bad.lua:2"), "{m}");
@@ -1248,7 +1248,7 @@ end"#;
     let all = state.moves_of(state.to_move, Bitboard::ALL).len();
     assert!(expected.len() < all, "the filter leaves some of the {all} moves out");
     let last = expected.last().unwrap().clone();
-    expected.push(Answer::Option("none".into()));
+    expected.push(Answer::Decline);
     assert_eq!(options, expected, "the filter's moves in the kernel's order, then none");
     let mut answered = state.clone();
     answered.apply(&engine, &Choice::Answer(last.clone())).unwrap();

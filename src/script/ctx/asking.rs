@@ -129,6 +129,11 @@ pub(super) fn register(m: &mut ApiBuilder) {
             Some(Halted::Order(o)) => o,
             _ => {
                 let left = strings(lua, &items)?;
+                if let Some(reserved) = left.iter().find(|s| Answer::is_reserved(s)) {
+                    return Err(err(format!(
+                        "ask_order cannot order an item named '{reserved}': players type keep to keep the rest"
+                    )));
+                }
                 if left.len() > 64 {
                     return Err(err("ask_order orders at most 64 items"));
                 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GameError;
 use super::data::{BoundError, Data, check_data};
-use super::decision::{Answer, CardId, PlanetId, Question};
+use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
 use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
 use super::react::Reacting;
@@ -235,6 +235,20 @@ impl GameState {
     pub fn set_constraint(&mut self, card: CardId, constrained: Player, movers: Bitboard) {
         self.next_constraint = Some(Constraint { card, movers });
         self.journal.push(|| GameEvent::ConstraintSet { card, constrained, movers: movers.into_iter().collect() });
+    }
+
+    /// Records what a script wrote with `ctx:log`, told to both players.
+    pub fn tell(&mut self, text: &str) {
+        self.journal.push(|| GameEvent::Message { text: text.to_string() });
+    }
+
+    /// Records that a question with one possible answer was not asked.
+    pub fn answered_automatically(&mut self, prompt: &str, question: QuestionKind, answer: &Answer) {
+        self.journal.push(|| GameEvent::AnsweredAutomatically {
+            prompt: prompt.to_string(),
+            question,
+            answer: answer.clone(),
+        });
     }
 
     /// A number below `n` from the game's generator (R2.4).

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use mlua::{Table, Value};
 
-use crate::game::{Answer, GameEvent, Question, QuestionKind};
+use crate::game::{Answer, Question, QuestionKind};
 use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
 use crate::script::convert::{each_text, room_for, rule, square, utf8};
 use crate::script::names::{Names, names};
@@ -78,12 +78,7 @@ pub(super) fn ask(
         }
         let value = |a: &Answer| Asked::Answer(Some(a.clone()));
         if options.len() == 1 && !optional {
-            let answer = options[0].clone();
-            run.state.journal.push(|| GameEvent::AnsweredAutomatically {
-                prompt: prompt.clone(),
-                question: kind,
-                answer,
-            });
+            run.state.answered_automatically(&prompt, kind, &options[0]);
             return Ok(value(&options[0]));
         }
         let Some(answer) = run.answers.get(run.cursor) else {

@@ -8,7 +8,7 @@ use mlua::Table;
 use super::{
     ApiBuilder, Runs, Sees, acting_card, counter_id, direction, handler_effect, legal_moves_for, marker_kind, operation,
 };
-use crate::game::{Effect, GameEvent};
+use crate::game::Effect;
 use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
 use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, squares_of, terrain, token};
 use crate::script::lasting::{EffectSpec, data_of, effect_spec};
@@ -166,7 +166,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             MAX_LOG_LINES => "(more messages from this script are left out)".to_string(),
             _ => return Ok(()),
         };
-        r.state.journal.push(|| GameEvent::Message { text: text.clone() });
+        r.state.tell(&text);
         r.log.push(text);
         Ok(())
     });

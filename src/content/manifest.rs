@@ -37,6 +37,10 @@ pub struct ScriptManifest {
     /// Counters of the modder's own that the script reads or raises (counters.rs).
     #[serde(default)]
     pub counters: Vec<CounterManifest>,
+    /// What the deck's supply must hold for it to be possible at all (Neptune
+    /// needs three waters): `check` refuses a deck that holds less.
+    #[serde(default)]
+    pub needs: UniqueMap<u8>,
     /// For a card whose questions show hidden things (Foresight shows the draw
     /// pile): the answers are told to the other player only as "answers in
     /// secret", never by name.

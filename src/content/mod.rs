@@ -353,6 +353,7 @@ impl Content {
                 at(&mut problems, "effects", &message);
             }
         }
+        content.check_needs(&deck_path, &deck_text, &mut problems);
         for (path, message) in content.counter_problems() {
             match std::fs::read_to_string(&path) {
                 Ok(text) => problems.at_key(&path, &text, "counters", &message),
@@ -360,6 +361,47 @@ impl Content {
             }
         }
         (Some(content), problems)
+    }
+
+    /// Each card and planet whose `needs:` the deck's supply does not meet, as
+    /// a problem at the deck's `supply`; an unknown supply kind at the manifest.
+    fn check_needs(&self, deck_path: &Path, deck_text: &str, problems: &mut Problems) {
+        let supply = self.deck.supply;
+        let held = |kind: &str| -> Option<u8> {
+            Some(match kind {
+                "walls" => supply.walls,
+                "rings" => supply.rings,
+                "snookles" => supply.snookles,
+                "water" => supply.water,
+                "fire" => supply.fire,
+                "hippos" => supply.hippos,
+                "monolith" => supply.monolith,
+                _ => return None,
+            })
+        };
+        let cards = self.cards.iter().map(|d| ("card", d, self.root.card_manifest(&d.id)));
+        let planets = self.planets.iter().map(|d| ("planet", d, self.root.planet_manifest(&d.id)));
+        for (what, def, manifest) in cards.chain(planets) {
+            for (kind, &needed) in def.manifest.needs.iter() {
+                match held(kind) {
+                    None => {
+                        let message = format!(
+                            "needs: '{kind}' is not in the supply (walls, rings, snookles, water, fire, hippos, monolith)"
+                        );
+                        problems.push(Problem::file(&manifest, message));
+                    }
+                    Some(n) if n < needed => {
+                        let message = format!(
+                            "{what} '{}' needs {needed} {kind} in the supply to be possible at all; this deck holds {n} \
+                             (raise it, or leave the {what} out)",
+                            def.id
+                        );
+                        problems.at_key(deck_path, deck_text, "supply", &message);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
     }
 
     /// Loads a card that is not in the deck (for scenarios of new cards); returns its id.

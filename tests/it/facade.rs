@@ -120,3 +120,29 @@ fn none_and_keep_cannot_be_the_names_of_real_options() {
     let problems = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
     assert!(problems.contains("'keep' is not a valid card id") && problems.contains("kept for answers"), "{problems}");
 }
+
+/// A planet the deck's supply makes impossible is refused by `check`
+/// (Neptune needs three waters, R9.7).
+#[test]
+fn check_refuses_a_deck_whose_supply_makes_a_planet_impossible() {
+    let root = common::scratch_content("needs", &[crate::hostile_scripts::GOOD_CARD], &[]);
+    for id in ["neptune", "mercury"] {
+        for ext in ["yaml", "lua"] {
+            let from = common::repo().path().join(format!("planets/{id}.{ext}"));
+            std::fs::copy(from, root.path().join(format!("planets/{id}.{ext}"))).unwrap();
+        }
+    }
+    let deck = root.path().join("cards/decks/test.yaml");
+    let text = std::fs::read_to_string(&deck).unwrap().replace("planets: []", "planets: [neptune, mercury]");
+    std::fs::write(
+        &deck,
+        format!("{text}supply: {{walls: 8, rings: 15, snookles: 10, water: 0, fire: 4, hippos: 3, monolith: 1}}\n"),
+    )
+    .unwrap();
+    let problems = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
+    assert!(
+        problems.contains("planet 'neptune' needs 3 water in the supply") && problems.contains("holds 0"),
+        "{problems}"
+    );
+    assert!(!problems.contains("mercury"), "{problems}");
+}

@@ -548,7 +548,7 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     state.moved = s.moved;
     for (&p, data) in s.planet_data.iter().flatten() {
         crate::game::check_data(data).map_err(|e| format!("planet_data: {e}"))?;
-        state.planet_data[p.index()] = data.clone();
+        state.planet_data.set(p, data.clone());
     }
     for (&p, counts) in s.counters.iter().flatten() {
         for (name, &n) in counts {
@@ -1068,7 +1068,7 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
         }
     }
     for (&p, want) in expect.planet_data.iter().flatten() {
-        let got = &after.planet_data[p.index()];
+        let got = after.planet_data.of(p);
         if got != want {
             let _ = writeln!(problems, "expected {p}'s planet data {want:?}, got {got:?}");
         }

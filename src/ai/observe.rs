@@ -26,7 +26,7 @@ impl Observation {
     pub fn new(state: &GameState, viewer: Player) -> Observation {
         let mut state = state.clone();
         state.planets[(!viewer).index()] = None;
-        state.planet_data[(!viewer).index()].clear();
+        state.planet_data.set(!viewer, Default::default());
         state.piles.draw.sort_unstable();
         state.rng = GameRng::new(0);
         Observation { state, viewer }

@@ -29,6 +29,33 @@ pub enum Datum {
 /// An effect's data: a table of named values.
 pub type Data = BTreeMap<String, Datum>;
 
+/// Each player's planet's own data (game/deal.rs). Nothing is allocated while
+/// both are empty, as in most games, so copying a state stays cheap.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub struct PlanetData(Option<Box<[Data; 2]>>);
+
+static NO_DATA: Data = BTreeMap::new();
+
+impl PlanetData {
+    /// `player`'s planet's data (empty until its handlers keep some).
+    pub fn of(&self, player: crate::kernel::Player) -> &Data {
+        self.0.as_ref().map_or(&NO_DATA, |both| &both[player.index()])
+    }
+
+    /// Replaces `player`'s planet's data (bounds are the caller's to check).
+    pub fn set(&mut self, player: crate::kernel::Player, data: Data) {
+        let both = self.0.get_or_insert_with(Default::default);
+        both[player.index()] = data;
+        if both.iter().all(Data::is_empty) {
+            self.0 = None;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
 /// A bound of a script's data or of the lasting effects broken: which one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoundError(pub String);

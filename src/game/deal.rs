@@ -74,7 +74,7 @@ impl GameState {
                 && host.planet_begins(planet)
                 && let Ok(data) = host.planet_hears(self, planet, player, None)
             {
-                self.planet_data[player.index()] = data;
+                self.planet_data.set(player, data);
             }
         }
     }

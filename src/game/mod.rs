@@ -17,7 +17,8 @@ mod state;
 use std::fmt;
 
 pub use data::{
-    BoundError, Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data,
+    BoundError, Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, PlanetData, Tally,
+    check_data,
 };
 pub use decision::{
     Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind,
@@ -108,7 +109,7 @@ pub trait CardHost {
         player: Player,
         _event: Option<&Logged>,
     ) -> Result<Data, GameError> {
-        Ok(state.planet_data[player.index()].clone())
+        Ok(state.planet_data.of(player).clone())
     }
 
     /// How a message names `card`: its id, where the host knows its cards.

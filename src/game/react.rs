@@ -217,7 +217,7 @@ impl GameState {
             }
             for event in events.iter().filter(|e| host.planet_listens(planet, Some(e.kind()))) {
                 if let Ok(data) = host.planet_hears(self, planet, player, Some(event)) {
-                    self.planet_data[player.index()] = data;
+                    self.planet_data.set(player, data);
                 }
             }
         }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameError;
-use super::data::{BoundError, Data, check_data};
+use super::data::{BoundError, Data, PlanetData, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
 use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
@@ -193,8 +193,8 @@ pub struct GameState {
     pub effect_serial: u32,
     /// Each player's planet's own data, which only its handlers change; secret
     /// with the planet (R2.3), so outside the position.
-    #[serde(default, skip_serializing_if = "no_planet_data")]
-    pub planet_data: [Data; 2],
+    #[serde(default, skip_serializing_if = "PlanetData::is_empty")]
+    pub planet_data: PlanetData,
     /// What happened since the log was last taken (events.rs); not part of the
     /// position, so not compared, hashed or saved.
     #[serde(skip)]
@@ -213,10 +213,6 @@ type PositionFields<'a> = (
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
-}
-
-fn no_planet_data(data: &[Data; 2]) -> bool {
-    data.iter().all(Data::is_empty)
 }
 
 impl GameState {
@@ -272,7 +268,7 @@ impl GameState {
     /// Replaces `player`'s planet's data (its handlers' `ctx:set_planet_data`).
     pub fn set_planet_data(&mut self, player: Player, data: Data) -> Result<(), BoundError> {
         check_data(&data)?;
-        self.planet_data[player.index()] = data;
+        self.planet_data.set(player, data);
         Ok(())
     }
 

@@ -641,7 +641,7 @@ impl ScriptEngine {
         match (stop, result) {
             (Some(stop), _) => Err(format!("planet '{label}': {what} failed: {}", describe_stop(&stop))),
             (None, Err(e)) => Err(format!("planet '{label}': {what} failed: {e}")),
-            (None, Ok(_)) => Ok(run.state.planet_data[player.index()].clone()),
+            (None, Ok(_)) => Ok(run.state.planet_data.of(player).clone()),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::hostile_scripts::engine;
 
 /// The kings Io's holder has taken, by its own data.
 fn kings(state: &GameState, holder: Player) -> i64 {
-    match state.planet_data[holder.index()].get("kings") {
+    match state.planet_data.of(holder).get("kings") {
         Some(Datum::Int(n)) => *n,
         _ => 0,
     }
@@ -75,11 +75,11 @@ fn a_planets_data_is_secret_with_the_planet() {
     let mut state = session.state().clone();
     let io = session.engine.content().planet_id("io").unwrap();
     state.planets = [Some(io), None];
-    state.planet_data[0].insert("kings".into(), Datum::Int(2));
+    state.planet_data.set(Player::Dark, [("kings".to_string(), Datum::Int(2))].into_iter().collect());
     let theirs = Observation::new(&state, Player::Light);
-    assert!(theirs.state().planet_data[0].is_empty(), "Light cannot read Dark's planet's data");
+    assert!(theirs.state().planet_data.of(Player::Dark).is_empty(), "Light cannot read Dark's planet's data");
     let mine = Observation::new(&state, Player::Dark);
-    assert_eq!(mine.state().planet_data[0].get("kings"), Some(&Datum::Int(2)));
+    assert_eq!(mine.state().planet_data.of(Player::Dark).get("kings"), Some(&Datum::Int(2)));
 }
 
 /// `game_begins` runs at the deal: a card's (in the deck's order) may change
@@ -109,7 +109,7 @@ fn game_begins_runs_at_the_deal_and_a_broken_one_is_left_out() {
     assert!(told.iter().any(|t| t.contains("broken's game_begins is left out") && t.contains("no")), "{told:?}");
     for p in Player::BOTH {
         let want = Datum::Text(p.to_string().to_ascii_lowercase());
-        assert_eq!(state.planet_data[p.index()].get("started"), Some(&want), "{p}");
+        assert_eq!(state.planet_data.of(p).get("started"), Some(&want), "{p}");
     }
     assert_eq!(state.step, Step::Move);
     assert!(state.pending(&engine).is_some(), "the game starts");

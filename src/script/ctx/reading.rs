@@ -404,7 +404,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             RunKind::Planet | RunKind::PlanetHandler(_) => Ok(()),
             _ => Err(err("only a planet's script can read its planet's data")),
         },
-        |s, user, _| s.planet_data[user.index()].clone(),
+        |s, user, _| s.planet_data.of(user).clone(),
         |lua, data: Data| data_to_lua(lua, &data),
     );
 }

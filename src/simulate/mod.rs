@@ -344,7 +344,7 @@ pub struct Sinks<'a> {
 
 impl Sinks<'_> {
     /// Nothing but the report.
-    pub fn none() -> Sinks<'static> {
+    pub fn none<'b>() -> Sinks<'b> {
         Sinks { progress: None, rows: None, partial: None, stop: None, stop_after: None }
     }
 }

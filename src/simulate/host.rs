@@ -59,7 +59,7 @@ fn unchanged(before: &GameState, after: &GameState) -> bool {
         return false;
     }
     let mut after = after.clone();
-    after.rng = before.rng.clone();
+    after.rng = before.rng;
     after == *before
 }
 

@@ -457,7 +457,7 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     if let Some(e) = failure {
         return Err(e);
     }
-    if let Some(out) = rows.as_deref_mut() {
+    if let Some(out) = rows {
         out.flush().map_err(|e| format!("cannot write the games' rows: {e}"))?;
     }
     report.set_time(start.elapsed(), plan.threads);

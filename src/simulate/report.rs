@@ -902,8 +902,8 @@ pub fn table(r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "\n{:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {}",
-        "how the game ended", "games", "A", "B", "Dark", "Light", "draw", "share"
+        "\n{:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  share",
+        "how the game ended", "games", "A", "B", "Dark", "Light", "draw"
     );
     for (way, w) in &f.ways {
         let _ = writeln!(

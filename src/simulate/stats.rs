@@ -234,7 +234,7 @@ impl std::str::FromStr for Sprt {
             [elo0, elo1, alpha, beta] => Sprt { elo0, elo1, alpha, beta },
             _ => return Err(format!("'{s}' is not ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA")),
         };
-        if !(sprt.elo0 < sprt.elo1) {
+        if sprt.elo0.partial_cmp(&sprt.elo1) != Some(std::cmp::Ordering::Less) {
             return Err(format!("'{s}': ELO0 must be below ELO1"));
         }
         if !(0.0..0.5).contains(&sprt.alpha)

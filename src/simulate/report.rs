@@ -361,7 +361,7 @@ impl Report {
             meta: Meta {
                 program: format!("alien-checkers {}", env!("CARGO_PKG_VERSION")),
                 deck: plan.deck.clone(),
-                deck_contents: serde_json::to_value(&content.deck).unwrap_or(serde_json::Value::Null),
+                deck_contents: deck_contents(content),
                 content_hash: format!("{:016x}", crate::hash::fnv1a(all.as_bytes())),
                 root: content.root.outside_shipped().map(|r| r.display().to_string()),
                 a: canonical(&plan.a),
@@ -438,6 +438,18 @@ impl Report {
     pub fn to_json(&self, comparison: Option<&Comparison>) -> String {
         serde_json::to_string_pretty(&self.out(comparison)).expect("a report serializes")
     }
+}
+
+/// The deck manifest as JSON with its cards as an object, card id → copies
+/// (the manifest type writes them as pairs).
+fn deck_contents(content: &Content) -> serde_json::Value {
+    let mut value = serde_json::to_value(&content.deck).unwrap_or(serde_json::Value::Null);
+    if let Some(cards) = value.get("cards").and_then(|c| c.as_array()) {
+        let object: serde_json::Map<String, serde_json::Value> =
+            cards.iter().filter_map(|pair| Some((pair.get(0)?.as_str()?.to_string(), pair.get(1)?.clone()))).collect();
+        value["cards"] = serde_json::Value::Object(object);
+    }
+    value
 }
 
 fn canonical(spec: &str) -> String {

@@ -238,3 +238,78 @@ fn hard_searches_with_helper_engines_and_answers_a_pending_option() {
     assert_eq!(again.choose(&state, &engine), Some(choice));
     assert!(make_agent("wizard", 1, setup.planets, Budget::Reproducible, None).is_err());
 }
+
+/// Runs the binary in a folder of its own; (stdout, stderr, exit status).
+fn cli(dir: &std::path::Path, args: &[&str]) -> (String, String, Option<i32>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into(), out.status.code())
+}
+
+#[test]
+fn the_command_line_shards_merges_compares_and_replays_a_game() {
+    let dir = temp("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = ["simulate", "--a", "random", "--b", "greedy", "--seed", "4", "--threads", "1"];
+    fn with<'a>(run: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        run.iter().chain(extra).copied().collect()
+    }
+    let (whole, _, status) =
+        cli(&dir, &with(&run, &["--games", "7", "--out", "whole.json", "--games-out", "games.jsonl"]));
+    assert_eq!(status, Some(0));
+    for (first, games, file) in [("0", "3", "a.json"), ("3", "4", "b.json")] {
+        let (_, stderr, status) = cli(&dir, &with(&run, &["--first-game", first, "--games", games, "--out", file]));
+        assert_eq!(status, Some(0), "{stderr}");
+        if games == "3" {
+            assert!(stderr.contains("A plays Dark in 2 and Light in 1"), "an odd split is said: {stderr}");
+        }
+    }
+    let (merged, _, status) = cli(&dir, &["simulate", "merge", "b.json", "a.json"]);
+    assert_eq!(status, Some(0));
+    assert_eq!(merged, whole, "the merged report is the single run's table");
+
+    // The JSON is labelled and carries the run's metadata.
+    let (json, _, _) = cli(&dir, &["simulate", "merge", "a.json", "b.json", "--json", "--compare", "whole.json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["meta"]["a"], "random");
+    assert_eq!(v["meta"]["deck_contents"]["cards"]["rotate"], 1);
+    assert_eq!(v["meta"]["content_hash"].as_str().map(str::len), Some(16));
+    assert!(
+        v["figures"]["dark"]["score"]["low"].is_number() && v["figures"]["cards"]["rotate"]["all"]["users"].is_number()
+    );
+    let first = &v["comparison"]["differences"][0];
+    assert_eq!(first["difference"]["value"], 0.0, "a run compared with itself differs by nothing: {first}");
+
+    // A game's row names the command that replays it, and that command does.
+    let rows = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let row = read_row(rows.lines().nth(5).unwrap()).unwrap();
+    let command = row.replay.clone().unwrap();
+    let (save, replay) = command.split_once(" && ").unwrap();
+    let words: Vec<&str> = save.split_whitespace().skip(1).collect();
+    let (out, stderr, status) = cli(&dir, &words);
+    assert_eq!(status, Some(0), "{command}: {stderr}");
+    assert!(out.contains(&format!("after {} turns", row.turns)), "{out}");
+    let words: Vec<&str> = replay.split_whitespace().skip(1).collect();
+    let (out, stderr, status) = cli(&dir, &words);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(out.trim_end().ends_with(&format!("after {} decisions", row.decisions)), "{out}");
+
+    // Bad input is one line naming the file, with status 2.
+    std::fs::write(dir.join("broken.json"), "{").unwrap();
+    for (args, says) in [
+        (&["simulate", "merge", "a.json", "broken.json"][..], "broken.json: not JSON"),
+        (&["simulate", "merge", "a.json", "a.json"], "a.json: games 0-2 are twice in a.json"),
+        (&["simulate", "merge", "a.json", "missing.json"], "missing.json: cannot read"),
+        (&["simulate", "--a", "normal:iterations=0"], "at least 1 iteration"),
+        (&["simulate", "--ablate", "nosuch", "--games", "2"], "no card 'nosuch'"),
+    ] {
+        let (_, stderr, status) = cli(&dir, args);
+        assert_eq!(status, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}

@@ -25,7 +25,7 @@ local function reflect(ctx, event)
 end
 
 function on_removed(ctx, event, effect)
-  if event.cause ~= "sacrificed" then reflect(ctx, event) end
+  if event.reason ~= "sacrificed" then reflect(ctx, event) end
 end
 
 function on_captured(ctx, event, effect)

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::content::Content;
 use crate::game::{
-    Answer, CardId, Choice, EndReason, Event, GameEvent, PlanetId, QuestionKind, SkipReason, SkippedStep,
+    Answer, CardId, Cause, Choice, EndReason, Event, GameEvent, Logged, PlanetId, QuestionKind, SkipReason, SkippedStep,
 };
 use crate::kernel::{
     Bitboard, Board, BoardEvent, Checker, Clearing, Dir, MarkerKind, Orientation, Player, Removal, Square, block,
@@ -111,7 +111,7 @@ pub struct Narrator<'a> {
     /// Whose frame: "your d4" and screen directions; `None` for a neutral record
     /// (player names and board directions).
     viewer: Option<Player>,
-    /// The card being resolved, for removals by a card.
+    /// The card whose script made the event being told (from its cause).
     card: Option<CardId>,
 }
 
@@ -119,13 +119,6 @@ impl<'a> Narrator<'a> {
     /// A narrator for events that start on `board`.
     pub fn new(content: &'a Content, board: Board, viewer: Option<Player>) -> Narrator<'a> {
         Narrator { content, board, viewer, card: None }
-    }
-
-    /// The same narrator, told that `card` is being resolved (its removals and
-    /// moves are the card's), for events that start inside a card.
-    pub fn in_card(mut self, card: Option<CardId>) -> Narrator<'a> {
-        self.card = card;
-        self
     }
 
     fn card_name(&self, card: CardId) -> String {
@@ -178,7 +171,12 @@ impl<'a> Narrator<'a> {
 
     /// The line for `event` (`None` for events with nothing to tell), then the
     /// board moves on past it.
-    pub fn line(&mut self, event: &Event) -> Option<String> {
+    pub fn line(&mut self, logged: &Logged) -> Option<String> {
+        self.card = match logged.cause {
+            Cause::Card { card } | Cause::Effect { card, .. } | Cause::Rule { card, .. } => Some(card),
+            Cause::Turn | Cause::Planet { .. } => None,
+        };
+        let event = &logged.event;
         let line = match event {
             Event::Board(e) => Some(self.board_line(e)),
             Event::Game(e) => self.game_line(e),
@@ -192,14 +190,15 @@ impl<'a> Narrator<'a> {
     /// Lines for the events of one decision, leaving out the move that the
     /// decision itself names (its captures and crownings are told) and the end
     /// of the game (the REPL's end screen tells it).
-    pub fn decision_lines(&mut self, decision: &Choice, events: &[Event]) -> Vec<String> {
+    pub fn decision_lines(&mut self, decision: &Choice, events: &[Logged]) -> Vec<String> {
         let mut named_move = matches!(decision, Choice::Move(_));
         let mut out = Vec::new();
         for event in events {
-            if matches!(event, Event::Game(GameEvent::GameOver { .. })) {
+            if matches!(event.event, Event::Game(GameEvent::GameOver { .. })) {
                 continue;
             }
-            if named_move && matches!(event, Event::Board(BoardEvent::Moved { .. })) {
+            if named_move && event.cause == Cause::Turn && matches!(event.event, Event::Board(BoardEvent::Moved { .. }))
+            {
                 named_move = false;
                 self.line(event);
                 continue;
@@ -234,7 +233,7 @@ impl<'a> Narrator<'a> {
                 format!("{} moves {}", self.at(*from), path.join("-"))
             }
             BoardEvent::Captured { at, checker, .. } => format!("{} is captured", self.piece(checker, *at)),
-            BoardEvent::Removed { at, checker, cause } => {
+            BoardEvent::Removed { at, checker, reason: cause } => {
                 let how = match cause {
                     Removal::PushedOff => "is pushed off the board".to_string(),
                     Removal::PushedIntoWall => "is pushed against a wall and leaves the board".to_string(),
@@ -258,19 +257,19 @@ impl<'a> Narrator<'a> {
             }
             BoardEvent::Revived { at, owner } => format!("{} pawn comes back on {at}", self.whose(*owner)),
             BoardEvent::TokenPlaced { at, token } => format!("a {} goes on {}", token.name(), self.at(*at)),
-            BoardEvent::TokenRemoved { at, token, cause } => {
+            BoardEvent::TokenRemoved { at, token, reason: cause } => {
                 let why = if *cause == Clearing::Snookle { " (a snookle arrived, R8.8)" } else { "" };
                 format!("the {} leaves {}{why}", token.name(), self.at(*at))
             }
             BoardEvent::TerrainPlaced { at, terrain } => format!("{} fills {at}", terrain.name()),
-            BoardEvent::TerrainRemoved { at, terrain, cause } => {
+            BoardEvent::TerrainRemoved { at, terrain, reason: cause } => {
                 let why = if *cause == Clearing::Monolith { " under the monolith" } else { "" };
                 format!("the {} on {at} is gone{why}", terrain.name())
             }
             BoardEvent::WallsPlaced { owner, edges } => {
                 format!("{} walls go up on {} and {}", self.whose(*owner), edges.0, edges.1)
             }
-            BoardEvent::WallRemoved { edge, owner, cause } => {
+            BoardEvent::WallRemoved { edge, owner, reason: cause } => {
                 let why = if *cause == Clearing::Monolith { " as the monolith passes" } else { "" };
                 format!("{} wall on {edge} comes down{why}", self.whose(*owner))
             }
@@ -297,15 +296,12 @@ impl<'a> Narrator<'a> {
 
     fn game_line(&mut self, event: &GameEvent) -> Option<String> {
         Some(match event {
-            GameEvent::TurnBegan { .. } | GameEvent::ConstraintMet { .. } => return None,
-            GameEvent::TurnEnded { .. } => {
-                self.card = None;
-                return None;
-            }
-            GameEvent::EffectReacted { card, .. } => {
-                self.card = Some(*card);
-                format!("{} reacts", self.card_name(*card))
-            }
+            GameEvent::TurnBegan { .. }
+            | GameEvent::ConstraintMet { .. }
+            | GameEvent::TurnEnded { .. }
+            | GameEvent::CardUsed { .. }
+            | GameEvent::CardDiscarded { .. } => return None,
+            GameEvent::EffectReacted { card, .. } => format!("{} reacts", self.card_name(*card)),
             GameEvent::GameOver { winner, reason, planets } => {
                 let result = match winner {
                     Some(p) => format!("{p} wins"),
@@ -329,14 +325,6 @@ impl<'a> Narrator<'a> {
                 let revealed =
                     if revealed.is_empty() { String::new() } else { format!("; {} (R10.5)", revealed.join(", ")) };
                 format!("the game is over, {result}: {why}{revealed}")
-            }
-            GameEvent::CardUsed { card } => {
-                self.card = Some(*card);
-                return None;
-            }
-            GameEvent::CardDiscarded { .. } => {
-                self.card = None;
-                return None;
             }
             GameEvent::CardDrawn { card } => format!("{} is turned face up", self.card_name(*card)),
             GameEvent::Reshuffled { cards, everything: false } => {
@@ -380,6 +368,10 @@ impl<'a> Narrator<'a> {
                 )
             }
             GameEvent::Message { text } => format!("\"{text}\""),
+            GameEvent::CounterAdded { owner, counter, total, .. } => {
+                let label = self.content.counters().into_iter().find(|c| c.id == *counter).map(|c| c.label);
+                format!("{} {} count is now {total}", self.whose(*owner), label.unwrap_or_else(|| "counter".into()))
+            }
             GameEvent::EffectStarted { card, owner } => {
                 format!("{} {} is in force", self.whose(*owner), self.card_name(*card))
             }
@@ -388,17 +380,25 @@ impl<'a> Narrator<'a> {
     }
 }
 
-/// The card being resolved after `events`, if any: the last card used and not
-/// yet discarded.
-pub fn card_in_play<'e>(events: impl DoubleEndedIterator<Item = &'e Event>) -> Option<CardId> {
-    events
-        .rev()
-        .find_map(|e| match e {
-            Event::Game(GameEvent::CardUsed { card }) => Some(Some(*card)),
-            Event::Game(GameEvent::CardDiscarded { .. }) => Some(None),
-            _ => None,
-        })
-        .flatten()
+/// How a decision reads in the log, to both players: `Dark moves c3-d4`,
+/// `Light uses Water`; a `secret` answer without what it was.
+pub fn decision_line(content: &Content, who: Player, secret: bool, choice: &Choice) -> String {
+    let card_name = |c: CardId| content.card(c).map_or_else(|| format!("card #{}", c.0), |d| d.manifest.name.clone());
+    match choice {
+        Choice::Move(m) => format!("{who} moves {m}"),
+        Choice::Card(c) => format!("{who} uses {}", card_name(*c)),
+        Choice::Answer(_) if secret => format!("{who} answers in secret"),
+        Choice::Answer(a) => format!("{who} answers {a}"),
+        Choice::GiveUp => format!("{who} gives up this step: every option fails"),
+    }
+}
+
+/// Whether the pending decision of `state` is a question whose answers the
+/// other player must not see: one of a card whose manifest says
+/// `secret_answers` (Foresight's order of the draw pile, R8.20).
+pub fn answers_in_secret(content: &Content, state: &crate::game::GameState) -> bool {
+    let crate::game::Step::Resolving(r) = &state.step else { return false };
+    content.card(r.card).is_some_and(|c| c.manifest.secret_answers)
 }
 
 /// One player's turn in the record: the move, then what the cards did.
@@ -417,7 +417,7 @@ pub fn turns(
     content: &Content,
     start: Board,
     decisions: &[Choice],
-    events: &[Vec<Event>],
+    events: &[Vec<Logged>],
     viewer: Option<Player>,
 ) -> Vec<TurnRecord> {
     let mut narrator = Narrator::new(content, start, viewer);
@@ -442,7 +442,7 @@ pub fn turns(
             _ => {}
         }
         for event in batch {
-            match event {
+            match &event.event {
                 Event::Game(GameEvent::TurnBegan { player, .. }) => {
                     turns.push(TurnRecord { player: Some(*player), ..TurnRecord::default() });
                 }
@@ -452,7 +452,7 @@ pub fn turns(
                     }
                 }
                 Event::Board(BoardEvent::Moved { from, .. } | BoardEvent::Captured { by: from, .. })
-                    if played == Some(*from) =>
+                    if played == Some(*from) && event.cause == Cause::Turn =>
                 {
                     narrator.line(event);
                     continue;
@@ -497,60 +497,78 @@ pub fn record_text(turns: &[TurnRecord]) -> String {
     out
 }
 
-/// Events as JSON objects, one per event: its fields, with `move` (the move
-/// number), `player` (whose turn), `kind`, card ids for card numbers and, for a
-/// removal by a card, the card.
-pub fn events_json(content: &Content, events: &[Vec<Event>]) -> Vec<Value> {
+/// Events as JSON objects, one per event, as handlers receive them
+/// ([`event_json`]), with `move` (the move number) beside them.
+pub fn events_json(content: &Content, events: &[Vec<Logged>]) -> Vec<Value> {
     let mut out = Vec::new();
-    let (mut turn, mut player) = (0u32, Player::Dark);
-    let mut card: Option<CardId> = None;
-    let card_id = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
-    let planet_id = |n: u64| content.planet(PlanetId(n as u16)).map_or_else(|| format!("#{n}"), |d| d.id.clone());
+    let (mut turn, mut player) = (1u32, Player::Dark);
     for event in events.iter().flatten() {
-        match event {
-            Event::Game(GameEvent::TurnBegan { turn: t, player: p }) => (turn, player) = (*t, *p),
-            Event::Game(GameEvent::CardUsed { card: c }) => card = Some(*c),
-            _ => {}
+        if let Event::Game(GameEvent::TurnBegan { turn: t, player: p }) = event.event {
+            (turn, player) = (t, p);
         }
-        let Ok(Value::Object(fields)) = serde_json::to_value(event) else { continue };
-        let mut object = Map::new();
-        object.insert("move".into(), Value::from(turn / 2 + 1));
-        object.insert("player".into(), Value::from(player.to_string().to_ascii_lowercase()));
-        for (key, value) in fields {
-            let value = match (key.as_str(), &value) {
-                ("card", Value::Number(n)) => Value::from(card_id(CardId(n.as_u64().unwrap_or(0) as u16))),
-                ("marker", Value::Number(n)) => {
-                    let markers = content.markers();
-                    markers.get(n.as_u64().unwrap_or(0) as usize).map_or(value.clone(), |m| Value::from(m.name()))
-                }
-                // R10.5: the planets revealed, by player and id.
-                ("planets", Value::Array(both)) => {
-                    let named = |v: &Value| v.as_u64().map_or(Value::Null, |n| Value::from(planet_id(n)));
-                    let mut by_player = Map::new();
-                    for (p, v) in Player::BOTH.iter().zip(both) {
-                        by_player.insert(p.to_string().to_ascii_lowercase(), named(v));
-                    }
-                    Value::Object(by_player)
-                }
-                // A planet win: `reason: planet` with the planet's id beside it.
-                ("reason", Value::Object(o)) if o.contains_key("planet") => {
-                    let n = o["planet"].as_u64().unwrap_or(0);
-                    object.insert("planet".into(), Value::from(planet_id(n)));
-                    Value::from("planet")
-                }
-                _ => value,
-            };
-            object.insert(key, value);
-        }
-        if let (Event::Board(BoardEvent::Removed { cause: Removal::Card, .. }), Some(c)) = (event, card) {
-            object.insert("card".into(), Value::from(card_id(c)));
-        }
-        if let Event::Game(GameEvent::CardDiscarded { .. }) = event {
-            card = None;
-        }
+        let Value::Object(mut object) = event_json(content, event, player) else { continue };
+        object.insert("move".into(), Value::from(turn.div_ceil(2)));
         out.push(Value::Object(object));
     }
     out
+}
+
+/// One event as JSON: `kind`, its fields, `cause` (`{by = "turn" | "card" |
+/// "effect" | "rule" | "planet", card =, effect =, planet =}`) and `player`,
+/// whose turn it happened in; card, planet and marker numbers as their ids.
+/// `replay --events` and handlers' event tables (script/lasting.rs) both come
+/// from it, so they carry the same fields.
+pub fn event_json(content: &Content, event: &Logged, player: Player) -> Value {
+    let Ok(Value::Object(fields)) = serde_json::to_value(event) else { return Value::Null };
+    let mut object = Map::new();
+    object.insert("player".into(), Value::from(player.to_string().to_ascii_lowercase()));
+    for (key, value) in fields {
+        let value = named_ids(content, &key, value, &mut object);
+        object.insert(key, value);
+    }
+    Value::Object(object)
+}
+
+/// A field's value with card, planet and marker numbers as their ids.
+fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String, Value>) -> Value {
+    let card_id = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
+    let planet_id = |n: u64| content.planet(PlanetId(n as u16)).map_or_else(|| format!("#{n}"), |d| d.id.clone());
+    match (key, value) {
+        ("card", Value::Number(n)) => Value::from(card_id(CardId(n.as_u64().unwrap_or(0) as u16))),
+        ("planet", Value::Number(n)) => Value::from(planet_id(n.as_u64().unwrap_or(0))),
+        ("counter", Value::Number(n)) => {
+            let counters = content.counters();
+            counters.get(n.as_u64().unwrap_or(0) as usize).map_or(Value::Number(n), |c| Value::from(c.name.as_str()))
+        }
+        ("marker", Value::Number(n)) => {
+            let markers = content.markers();
+            markers.get(n.as_u64().unwrap_or(0) as usize).map_or(Value::Number(n), |m| Value::from(m.name()))
+        }
+        ("cause", Value::Object(fields)) => {
+            let mut inner = Map::new();
+            for (k, v) in fields {
+                let v = named_ids(content, &k, v, &mut inner);
+                inner.insert(k, v);
+            }
+            Value::Object(inner)
+        }
+        // R10.5: the planets revealed, by player and id.
+        ("planets", Value::Array(both)) => {
+            let named = |v: &Value| v.as_u64().map_or(Value::Null, |n| Value::from(planet_id(n)));
+            let mut by_player = Map::new();
+            for (p, v) in Player::BOTH.iter().zip(&both) {
+                by_player.insert(p.to_string().to_ascii_lowercase(), named(v));
+            }
+            Value::Object(by_player)
+        }
+        // A planet win: `reason: planet` with the planet's id beside it.
+        ("reason", Value::Object(o)) if o.contains_key("planet") => {
+            let n = o["planet"].as_u64().unwrap_or(0);
+            object.insert("planet".into(), Value::from(planet_id(n)));
+            Value::from("planet")
+        }
+        (_, value) => value,
+    }
 }
 
 /// "a" or "an" before `word`, by its first letter (an ice marker, a bomb marker).

@@ -35,8 +35,8 @@ use crate::choice_text::Unread;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    Affected, Answer, CardId, Choice, Constraint, Counters, Data, DecisionKind, EVENT_KINDS, Effect, Event, EventLog,
-    GameState, Lasting, Moved, Pile, Resolution, Step,
+    Affected, Answer, CardId, Choice, Constraint, CounterId, Data, DecisionKind, Effect, EventKind, EventLog,
+    GameState, Lasting, Logged, Moved, Pile, Resolution, Step,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -61,8 +61,17 @@ pub struct ScenarioFile {
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
-    /// The board as a diagram.
-    pub board: String,
+    /// The deck of this scenario, if not the file's: by name, or as a path
+    /// relative to the scenario file.
+    #[serde(default)]
+    pub deck: Option<String>,
+    /// Start from this seed's deal (R2): its board, planets, piles and the
+    /// deal's hooks; what the scenario gives besides is then set on it.
+    #[serde(default)]
+    pub deal: Option<u64>,
+    /// The board as a diagram (required unless `deal` gives it).
+    #[serde(default)]
+    pub board: Option<String>,
     /// Who uses the card (default dark).
     #[serde(default)]
     pub to_move: Option<Player>,
@@ -79,7 +88,7 @@ pub struct Scenario {
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
     #[serde(default)]
-    pub counters: Option<BTreeMap<Player, Counters>>,
+    pub counters: Option<BTreeMap<Player, BTreeMap<String, u32>>>,
     /// The checker moved this turn (R8.11).
     #[serde(default)]
     pub moved: Option<Moved>,
@@ -109,9 +118,13 @@ pub struct Scenario {
     /// Whole-turn: each player's secret planet (R2.3), by planet id.
     #[serde(default)]
     pub planets: Option<BTreeMap<Player, String>>,
-    /// Whole-turn: turns completed so far (R10.4's limit counts them).
+    /// Whole-turn: the number of the turn the scene is in, counted as
+    /// `ctx:turn()` and events count it (the first turn is 1; default 1).
     #[serde(default)]
     pub turn: Option<u32>,
+    /// Each player's planet's own data (game/deal.rs), as its script keeps it.
+    #[serde(default)]
+    pub planet_data: Option<BTreeMap<Player, Data>>,
     /// Lasting effects in force in the scene (made before it began).
     #[serde(default)]
     pub effects: Vec<EffectSpec>,
@@ -180,6 +193,16 @@ pub enum StartStep {
 pub enum Play {
     Decision(String),
     Point(Box<Point>),
+    Refused(Box<Refusal>),
+}
+
+/// A decision that must be refused, with nothing changed: `refused` as typed,
+/// `because` a part of the reason given.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    pub refused: String,
+    pub because: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -212,16 +235,20 @@ pub struct Expect {
     /// For planets: the condition holds.
     #[serde(default)]
     pub holds: Option<bool>,
-    /// For planets: `progress` says this (within 0.001).
+    /// For planets: `progress` says this, to the decimals written (0.67 is
+    /// 0.665 to 0.675).
     #[serde(default)]
-    pub progress: Option<f32>,
+    pub progress: Option<f64>,
     #[serde(default)]
     pub reserve: Option<BTreeMap<Player, u8>>,
     /// Tokens left in the supply; only the kinds named are compared.
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
     #[serde(default)]
-    pub counters: Option<BTreeMap<Player, Counters>>,
+    pub counters: Option<BTreeMap<Player, BTreeMap<String, u32>>>,
+    /// Each player's planet's own data, compared whole for the players named.
+    #[serde(default)]
+    pub planet_data: Option<BTreeMap<Player, Data>>,
     #[serde(default, deserialize_with = "cardinal")]
     pub orientation: Option<Dir>,
     /// Squares the opponent must move from next turn (R4.8).
@@ -239,8 +266,22 @@ pub struct Expect {
     /// frame of the player who started the scene.
     #[serde(default)]
     pub narration: Option<Vec<String>>,
+    /// Whole-turn: none of these events (`kind` or `kind by cause`) happened
+    /// since the previous point.
+    #[serde(default)]
+    pub no_events: Option<Vec<String>>,
+    /// Whole-turn: each player was told these lines, in this order among
+    /// others, since the previous point: the decisions as the log tells them
+    /// and the narration in that player's frame.
+    #[serde(default)]
+    pub told: Option<BTreeMap<Player, Vec<String>>>,
+    /// Whole-turn: nothing told to each player since the previous point holds
+    /// any of these texts (a secret planet, a secret answer).
+    #[serde(default)]
+    pub not_told: Option<BTreeMap<Player, Vec<String>>>,
     /// Whole-turn: these event kinds (cards/README.md, "Events") happened in this order
-    /// since the previous point, among others.
+    /// since the previous point, among others; `kind by cause` also names the
+    /// cause (`turn`, `card <id>`, `effect <card id>`, `rule <card id>`, `planet <id>`).
     #[serde(default)]
     pub events: Option<Vec<String>>,
     /// Whole-turn: the game is over and this player won (`dark`, `light`), or
@@ -280,9 +321,25 @@ pub struct SupplyCounts {
     pub fire: Option<u8>,
     #[serde(default)]
     pub monolith: Option<u8>,
+    /// Markers of the deck's own kinds left, by kind name.
+    #[serde(default)]
+    pub markers: Option<BTreeMap<String, u8>>,
 }
 
 impl SupplyCounts {
+    /// The marker kinds named, with their counts.
+    fn marker_counts(&self, content: &Content) -> Result<Vec<(crate::kernel::MarkerKind, u8)>, String> {
+        let mut out = Vec::new();
+        for (name, &n) in self.markers.iter().flatten() {
+            let def = content.marker(name).ok_or_else(|| {
+                let known: Vec<String> = content.markers().iter().map(|m| m.name().to_string()).collect();
+                format!("supply: no marker kind is called '{name}' in this deck ({})", known.join(", "))
+            })?;
+            out.push((def.kind, n));
+        }
+        Ok(out)
+    }
+
     /// `supply` with the counts named here put in.
     fn apply(&self, mut supply: Supply) -> Supply {
         for (&p, &n) in self.walls.iter().flatten() {
@@ -341,30 +398,52 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
     let Some(text) = problems.read_text(path, None) else { return vec![fail("(file)", problems.to_string())] };
     let file: ScenarioFile = match problem_parse_yaml(&text) {
         Ok(f) => f,
-        Err((line, col, message)) => {
-            return vec![fail("(file)", format!("{}:{line}:{col}: {message}", path.display()))];
+        Err(e) => {
+            return vec![fail("(file)", format!("{}:{e}", path.display()))];
         }
     };
-    let deck = file.deck.clone().unwrap_or_else(|| "standard".into());
-    let mut content = match Content::load(root, &deck) {
-        Ok(c) => c,
-        Err(p) => return vec![fail("(deck)", p.to_string())],
-    };
+    if file.card.is_some() && file.planet.is_some() {
+        return vec![fail("(file)", "name at most one of `card:` or `planet:`".into())];
+    }
+    // Each deck's engine is built once, for the scenarios that name it.
+    let mut engines: BTreeMap<String, Result<(ScriptEngine, Subject), String>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for s in &file.scenarios {
+        let deck =
+            s.deck.as_ref().or(file.deck.as_ref()).map_or_else(|| "standard".to_string(), |d| deck_beside(path, d));
+        let built = engines.entry(deck.clone()).or_insert_with(|| engine_for(root, &deck, &file));
+        let failure = match built {
+            Ok((engine, subject)) => run_one(engine, *subject, s).err(),
+            Err(e) => Some(e.clone()),
+        };
+        out.push(Outcome { file: path.into(), name: s.name.clone(), failure });
+    }
+    out
+}
+
+/// A deck a scenario names: by name, or by a path taken from the scenario
+/// file's folder.
+fn deck_beside(scenario: &Path, deck: &str) -> String {
+    if deck.ends_with(".yaml") || deck.contains('/') {
+        let folder = scenario.parent().unwrap_or(Path::new(""));
+        folder.join(deck).display().to_string()
+    } else {
+        deck.to_string()
+    }
+}
+
+/// The engine of `deck` with the file's card or planet loaded, and the subject.
+fn engine_for(root: &ContentRoot, deck: &str, file: &ScenarioFile) -> Result<(ScriptEngine, Subject), String> {
+    let mut content = Content::load(root, deck).map_err(|p| format!("deck {deck}: {p}"))?;
+    let mut problems = Problems::default();
     let subject = match (&file.card, &file.planet) {
-        (Some(card), None) => content.load_card(card, &mut problems).map(Subject::Card),
-        (None, Some(planet)) => content.load_planet(planet, &mut problems).map(Subject::Planet),
+        (Some(card), _) => content.load_card(card, &mut problems).map(Subject::Card),
+        (_, Some(planet)) => content.load_planet(planet, &mut problems).map(Subject::Planet),
         (None, None) => Some(Subject::Rules),
-        _ => return vec![fail("(file)", "name at most one of `card:` or `planet:`".into())],
     };
-    let Some(subject) = subject else { return vec![fail("(file)", problems.to_string())] };
-    let engine = match ScriptEngine::new(content) {
-        Ok(e) => e,
-        Err(p) => return vec![fail("(scripts)", p.to_string())],
-    };
-    file.scenarios
-        .iter()
-        .map(|s| Outcome { file: path.into(), name: s.name.clone(), failure: run_one(&engine, subject, s).err() })
-        .collect()
+    let subject = subject.ok_or_else(|| problems.to_string())?;
+    let engine = ScriptEngine::new(content).map_err(|p| p.to_string())?;
+    Ok((engine, subject))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -397,9 +476,16 @@ fn cardinal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Dir>, D::Er
 fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameState, String> {
     let content = engine.content();
     let setup = content.setup();
-    let mut state = GameState::new(&setup, 1);
-    let mut board = diagram::parse_with(&s.board, setup.supply, setup.crowning, &content.marker_glyphs())
-        .map_err(|e| format!("board: {e}"))?;
+    // From a seed's deal, with its hooks (planets, piles, the deck's rules), or
+    // from a blank one whose board, planets and piles the scenario gives.
+    let dealt = s.deal.map(|seed| GameState::deal(&setup, seed, engine));
+    let mut state = dealt.clone().unwrap_or_else(|| GameState::new(&setup, 1));
+    let mut board = match (&s.board, &dealt) {
+        (Some(text), _) => diagram::parse_with(text, setup.supply, setup.crowning, &content.marker_glyphs())
+            .map_err(|e| format!("board: {e}"))?,
+        (None, Some(dealt)) => dealt.board,
+        (None, None) => return Err("a scenario needs a board, or a deal to take it from".into()),
+    };
     if let Some(dir) = s.orientation {
         board.set_orientation(Orientation::with_dark_forward(dir).ok_or("orientation must be n, e, s or w")?);
     }
@@ -415,6 +501,9 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     }
     if let Some(counts) = &s.supply {
         board.set_supply(counts.apply(*board.supply()));
+        for (kind, n) in counts.marker_counts(content)? {
+            board.set_marker_supply(kind, n);
+        }
     }
     // R6.2: a pawn drawn on its king row is crowned at once if its reserve allows,
     // as it would have been in play.
@@ -431,27 +520,56 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         let lasts = match &spec.lasts {
             LastsSpec::Turns(n) => Lasting::OwnerTurns(*n),
             LastsSpec::Game(_) => Lasting::Game,
-            LastsSpec::Until { ends_at } if EVENT_KINDS.contains(&ends_at.as_str()) => Lasting::Until(ends_at.clone()),
-            LastsSpec::Until { ends_at: until } => return Err(format!("no event is called '{until}'")),
+            LastsSpec::Until { ends_at } => {
+                Lasting::Until(EventKind::named(ends_at).ok_or_else(|| format!("no event is called '{ends_at}'"))?)
+            }
         };
         let affects = spec.affects.unwrap_or(Affected::Owner);
         // Made before the scene, so the scene's first turn counts.
-        let effect =
-            Effect { id: 0, card, owner: spec.owner, affects, moves, lasts, made: None, data: spec.data.clone() };
+        let effect = Effect {
+            id: 0,
+            card,
+            owner: spec.owner,
+            affects,
+            moves,
+            lasts,
+            made: None,
+            data: spec.data.clone(),
+            deck: false,
+        };
         // A scene is held to the rules play keeps (at most 16 effects, each
         // lasting at least a turn, data within its bounds).
-        state.check_new_effect(&effect)?;
+        state.check_new_effect(&effect).map_err(|e| e.to_string())?;
         state.effect_serial += 1;
         state.effects.push(Effect { id: state.effect_serial, ..effect });
     }
     state.to_move = s.to_move.unwrap_or(Player::Dark);
-    state.step = Step::Card;
+    state.step = if dealt.is_some() && s.decisions.is_some() { Step::Move } else { Step::Card };
     state.moved = s.moved;
-    for (&p, &c) in s.counters.iter().flatten() {
-        *state.counters_mut(p) = c;
+    for (&p, data) in s.planet_data.iter().flatten() {
+        crate::game::check_data(data).map_err(|e| format!("planet_data: {e}"))?;
+        state.planet_data[p.index()] = data.clone();
     }
-    // Piles not given: the card face up (for a card scenario), and the rest of
-    // the deck, less what the other piles hold, as the draw pile.
+    for (&p, counts) in s.counters.iter().flatten() {
+        for (name, &n) in counts {
+            let id = counter_named(content, name)?;
+            state.counters[p.index()].0[usize::from(id.0)] = n;
+        }
+    }
+    // Piles not given: the deal's, or the card face up (for a card scenario),
+    // and the rest of the deck, less what the other piles hold, as the draw pile.
+    if dealt.is_some() {
+        if let Some(n) = &s.face_up {
+            state.piles.face_up = ids(content, n)?.into();
+        }
+        if let Some(n) = &s.discard {
+            state.piles.discard = ids(content, n)?.into();
+        }
+        if let Some(n) = &s.draw {
+            state.piles.draw = ids(content, n)?.into();
+        }
+        return Ok(state);
+    }
     state.piles.face_up = match (&s.face_up, subject) {
         (Some(n), _) => ids(content, n)?.into(),
         (None, Subject::Card(card)) => [card].into_iter().collect(),
@@ -497,8 +615,8 @@ fn run_one(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<(), 
                 }
             }
             if let Some(want) = s.expect.progress {
-                let got = engine.planet_progress(&state, planet, player)?;
-                if (got - want).abs() > 0.001 {
+                let got = f64::from(engine.planet_progress(&state, planet, player)?);
+                if (got - want).abs() > as_written(want) {
                     return Err(format!("expected progress {want} for {player}, got {got}"));
                 }
             }
@@ -533,6 +651,7 @@ fn given(e: &Expect) -> Vec<&'static str> {
         ("reserve", e.reserve.is_some()),
         ("supply", e.supply.is_some()),
         ("counters", e.counters.is_some()),
+        ("planet_data", e.planet_data.is_some()),
         ("orientation", e.orientation.is_some()),
         ("constraint", e.constraint.is_some()),
         ("draw", e.draw.is_some()),
@@ -541,6 +660,9 @@ fn given(e: &Expect) -> Vec<&'static str> {
         ("effects", e.effects.is_some()),
         ("narration", e.narration.is_some()),
         ("events", e.events.is_some()),
+        ("no_events", e.no_events.is_some()),
+        ("told", e.told.is_some()),
+        ("not_told", e.not_told.is_some()),
         ("winner", e.winner.is_some()),
         ("reason", e.reason.is_some()),
         ("to_move", e.to_move.is_some()),
@@ -550,8 +672,19 @@ fn given(e: &Expect) -> Vec<&'static str> {
 }
 
 /// What `check_state` compares: the game after a card, or at a point of turns.
-const STATE_CHECKS: &[&str] =
-    &["board", "reserve", "supply", "counters", "orientation", "constraint", "draw", "face_up", "discard", "effects"];
+const STATE_CHECKS: &[&str] = &[
+    "board",
+    "reserve",
+    "supply",
+    "counters",
+    "planet_data",
+    "orientation",
+    "constraint",
+    "draw",
+    "face_up",
+    "discard",
+    "effects",
+];
 
 /// Refuses an expectation the scenario's kind never checks, so that no test
 /// passes on what it did not look at: which ones a kind checks, and why.
@@ -559,7 +692,18 @@ fn all_checked(subject: Subject, s: &Scenario) -> Result<(), String> {
     let turns: Vec<&str> = STATE_CHECKS
         .iter()
         .copied()
-        .chain(["winner", "reason", "to_move", "pending", "options", "events", "narration"])
+        .chain([
+            "winner",
+            "reason",
+            "to_move",
+            "pending",
+            "options",
+            "events",
+            "no_events",
+            "told",
+            "not_told",
+            "narration",
+        ])
         .collect();
     let card: Vec<&str> = STATE_CHECKS.iter().copied().chain(["narration", "playable"]).collect();
     let mut expects: Vec<(&str, &Expect)> = vec![("expect", &s.expect)];
@@ -567,9 +711,13 @@ fn all_checked(subject: Subject, s: &Scenario) -> Result<(), String> {
         (_, Some(plays)) => {
             expects.extend(plays.iter().filter_map(|p| match p {
                 Play::Point(point) => Some(("a point's expect", &point.expect)),
-                Play::Decision(_) => None,
+                Play::Decision(_) | Play::Refused(_) => None,
             }));
-            (turns, "whole turns check the state and winner, reason, to_move, pending, options, events and narration")
+            (
+                turns,
+                "whole turns check the state and winner, reason, to_move, pending, options, events, no_events, told, \
+                 not_told and narration",
+            )
         }
         (Subject::Planet(_), None) => (vec!["holds", "progress"], "a planet scenario checks holds and progress"),
         (Subject::Card(_), None) if s.expect.error.is_some() => {
@@ -601,45 +749,81 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
         StartStep::Move => Step::Move,
         StartStep::Card => Step::Card,
     };
-    state.turn = s.turn.unwrap_or(0);
+    state.turn = match s.turn {
+        None => 0,
+        Some(0) => return Err("turn: the first turn is 1".into()),
+        Some(n) => n - 1,
+    };
     let card = content.setup().deck.first().copied().unwrap_or(CardId(0));
     let constraint = |squares: &Option<Vec<Square>>| {
         squares.as_ref().map(|q| Constraint { card, movers: q.iter().copied().collect() })
     };
     state.constraint = constraint(&s.constraint);
     state.next_constraint = constraint(&s.next_constraint);
-    // No planet is in play unless the scenario names it.
-    state.planets = [None, None];
+    // No planet is in play unless the scenario names it or deals it.
+    if s.deal.is_none() {
+        state.planets = [None, None];
+    }
     for (&p, id) in s.planets.iter().flatten() {
         state.planets[p.index()] =
             Some(content.planet_id(id).ok_or_else(|| format!("'{id}' is not a planet of the deck"))?);
     }
     let viewer = state.to_move;
     state.settle(engine).map_err(|e| format!("the scene could not begin: {e}"))?;
-    let mut since = Checked { board: state.board, events: state.journal.take() };
+    let mut since = Checked::from(&state);
+    since.events = state.journal.take();
     let mut decisions = 0;
     for play in plays {
         match play {
             Play::Decision(text) => {
                 decisions += 1;
                 let choice = typed_choice(engine, &state, text).map_err(|e| format!("decision {decisions}: {e}"))?;
+                let (who, secret) = (state.decider(), crate::narrate::answers_in_secret(content, &state));
+                let before = state.board;
                 state.apply(engine, &choice).map_err(|e| format!("decision {decisions} '{text}' was refused: {e}"))?;
-                since.events.extend(state.journal.take());
+                let events = state.journal.take();
+                for seat in Player::BOTH {
+                    let told = &mut since.told[seat.index()];
+                    told.push(crate::narrate::decision_line(content, who, secret && seat != who, &choice));
+                    told.extend(Narrator::new(content, before, Some(seat)).decision_lines(&choice, &events));
+                }
+                since.events.extend(events);
+            }
+            Play::Refused(r) => {
+                let refusal = match typed_choice(engine, &state, &r.refused) {
+                    Err(why) => why,
+                    Ok(choice) => match state.clone().apply(engine, &choice) {
+                        Err(why) => why.to_string(),
+                        Ok(()) => return Err(format!("'{}' was to be refused, but it was taken", r.refused)),
+                    },
+                };
+                if !refusal.contains(&r.because) {
+                    return Err(format!("'{}' was refused, but not because '{}': {refusal}", r.refused, r.because));
+                }
             }
             Play::Point(point) => {
                 check_point(engine, &state, &point.expect, &since, viewer)
                     .map_err(|e| format!("at '{}' (after {decisions} decisions): {e}", point.point))?;
-                since = Checked { board: state.board, events: Vec::new() };
+                since = Checked::from(&state);
             }
         }
     }
     check_point(engine, &state, &s.expect, &since, viewer).map_err(|e| format!("at the end: {e}"))
 }
 
-/// What happened since the last check: the board then, and the events since.
+/// What happened since the last check: the board then, the events since, and
+/// what each player was told of them (by [`Player::index`]).
 struct Checked {
     board: crate::kernel::Board,
-    events: Vec<Event>,
+    events: Vec<Logged>,
+    told: [Vec<String>; 2],
+}
+
+impl Checked {
+    /// Nothing yet since `state`.
+    fn from(state: &GameState) -> Checked {
+        Checked { board: state.board, events: Vec::new(), told: [Vec::new(), Vec::new()] }
+    }
 }
 
 /// The pending option a scenario's decision names: a move (`c3-d4`,
@@ -712,14 +896,37 @@ fn check_point(
         }
     }
     if let Some(want) = &expect.events {
-        let kinds: Vec<String> = since
+        let told: Vec<(String, String)> = since
             .events
             .iter()
-            .filter_map(|e| serde_json::to_value(e).ok()?.get("kind")?.as_str().map(str::to_string))
+            .map(|e| (e.kind().name().to_string(), cause_text(engine.content(), &e.cause)))
             .collect();
-        let mut rest = kinds.iter();
-        if let Some(missing) = want.iter().find(|w| !rest.any(|k| k == *w)) {
-            problems.push(format!("expected the events {want:?} in this order; '{missing}' is missing from {kinds:?}"));
+        let mut rest = told.iter();
+        if let Some(missing) = want.iter().find(|w| !rest.any(|(kind, cause)| event_matches(w, kind, cause))) {
+            let all: Vec<String> = told.iter().map(|(kind, cause)| format!("{kind} by {cause}")).collect();
+            problems.push(format!("expected the events {want:?} in this order; '{missing}' is missing from {all:?}"));
+        }
+    }
+    if let Some(unwanted) = &expect.no_events {
+        for event in &since.events {
+            let (kind, cause) = (event.kind().name(), cause_text(engine.content(), &event.cause));
+            if let Some(w) = unwanted.iter().find(|w| event_matches(w, kind, &cause)) {
+                problems.push(format!("expected no '{w}' event, but {kind} by {cause} happened"));
+            }
+        }
+    }
+    for (&seat, want) in expect.told.iter().flatten() {
+        let told = &since.told[seat.index()];
+        let mut rest = told.iter();
+        if let Some(missing) = want.iter().find(|w| !rest.any(|line| line == *w)) {
+            problems.push(format!("expected {seat} to be told {want:?} in this order; '{missing}' is not in {told:?}"));
+        }
+    }
+    for (&seat, secrets) in expect.not_told.iter().flatten() {
+        for line in &since.told[seat.index()] {
+            if let Some(secret) = secrets.iter().find(|s| line.contains(s.as_str())) {
+                problems.push(format!("{seat} was told '{secret}': {line}"));
+            }
         }
     }
     if let Some(want) = &expect.narration {
@@ -749,7 +956,8 @@ fn reason_name(reason: crate::game::EndReason) -> String {
 }
 
 fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario) -> Result<(), String> {
-    let snapshot = state.card_snapshot(card);
+    let mut snapshot = state.card_snapshot(card);
+    snapshot.journal.set_cause(crate::game::Cause::Card { card });
     let mut answers: Vec<Answer> = Vec::new();
     let mut given = s.answers.iter();
     let after = loop {
@@ -807,7 +1015,7 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
     }
     check_state(engine, &after, &s.expect)?;
     if let Some(want) = &s.expect.narration {
-        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move)).in_card(Some(card));
+        let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move));
         let got: Vec<String> = after.journal.events().iter().filter_map(|e| narrator.line(e)).collect();
         if *want != got {
             return Err(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));
@@ -845,10 +1053,37 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
         if counts.apply(got) != got {
             let _ = writeln!(problems, "expected the supply to hold {counts:?}, it holds {got:?}");
         }
+        match counts.marker_counts(engine.content()) {
+            Ok(markers) => {
+                for (kind, want) in markers {
+                    let left = after.board.marks().supply[usize::from(kind.0)];
+                    if left != want {
+                        let _ = writeln!(problems, "expected {want} markers of kind #{} left, {left} are", kind.0);
+                    }
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(problems, "{e}");
+            }
+        }
     }
-    for (&p, &c) in expect.counters.iter().flatten() {
-        if *after.counters(p) != c {
-            let _ = writeln!(problems, "expected {p}'s counters {c:?}, got {:?}", after.counters(p));
+    for (&p, want) in expect.planet_data.iter().flatten() {
+        let got = &after.planet_data[p.index()];
+        if got != want {
+            let _ = writeln!(problems, "expected {p}'s planet data {want:?}, got {got:?}");
+        }
+    }
+    for (&p, counts) in expect.counters.iter().flatten() {
+        for (name, &want) in counts {
+            match counter_named(engine.content(), name) {
+                Ok(id) if after.counters(p).get(id) == want => {}
+                Ok(id) => {
+                    let _ = writeln!(problems, "expected {p}'s {name} {want}, got {}", after.counters(p).get(id));
+                }
+                Err(e) => {
+                    let _ = writeln!(problems, "{e}");
+                }
+            }
         }
     }
     if let Some(dir) = expect.orientation
@@ -899,4 +1134,44 @@ fn side_by_side(want: &str, got: &str) -> String {
         let _ = writeln!(out, "{a:<44} {mark} {b}");
     }
     out
+}
+
+/// The deck's counter called `name`.
+fn counter_named(content: &Content, name: &str) -> Result<CounterId, String> {
+    content.counter(name).map(|c| c.id).ok_or_else(|| {
+        let known: Vec<String> = content.counters().into_iter().map(|c| c.name).collect();
+        format!("no counter is called '{name}' in this deck ({})", known.join(", "))
+    })
+}
+
+/// A cause as a scenario writes it: `turn`, `card <id>`, `effect <card id>`,
+/// `rule <card id>`, `planet <id>`.
+fn cause_text(content: &Content, cause: &crate::game::Cause) -> String {
+    use crate::game::Cause;
+    let card = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
+    match *cause {
+        Cause::Turn => "turn".into(),
+        Cause::Card { card: c } => format!("card {}", card(c)),
+        Cause::Effect { card: c, .. } => format!("effect {}", card(c)),
+        Cause::Rule { card: c, .. } => format!("rule {}", card(c)),
+        Cause::Planet { planet } => format!("planet {}", content.planet(planet).map_or("?", |p| p.id.as_str())),
+    }
+}
+
+/// Whether an expected event (`kind`, or `kind by cause`) is this one.
+fn event_matches(want: &str, kind: &str, cause: &str) -> bool {
+    match want.split_once(" by ") {
+        Some((k, c)) => k.trim() == kind && c.trim() == cause,
+        None => want.trim() == kind,
+    }
+}
+
+/// Half a unit of the last decimal `x` is written with (its shortest form):
+/// 0.67 stands for 0.665 to 0.675. A value the engine computes at single
+/// precision is compared as the scenario wrote it.
+fn as_written(x: f64) -> f64 {
+    let text = format!("{x}");
+    let decimals = text.split_once('.').map_or(0, |(_, d)| d.len());
+    // At least the precision of the engine's numbers (f32).
+    (0.5 * 10f64.powi(-(decimals as i32))).max(1e-6)
 }

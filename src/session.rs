@@ -21,7 +21,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use crate::content::{ContentRoot, Problems};
-use crate::game::{Choice, Decision, EndReason, Event, EventLog, GameEvent, GameState, Outcome, Step};
+use crate::game::{Choice, Decision, EndReason, Event, EventLog, GameEvent, GameState, Logged, Outcome, Step};
 use crate::kernel::{Bitboard, Board, Player};
 use crate::script::ScriptEngine;
 
@@ -109,7 +109,7 @@ pub struct Session {
     /// The state digest after the deal and after each decision.
     digests: Vec<u64>,
     /// What happened in the deal and in each decision (parallel to `digests`).
-    events: Vec<Vec<Event>>,
+    events: Vec<Vec<Logged>>,
     /// The board after the deal and after each decision (parallel to `digests`),
     /// where each decision's events start.
     boards: Vec<Board>,
@@ -268,7 +268,7 @@ impl Session {
     }
 
     /// What happened in the deal (index 0) and in each decision since.
-    pub fn events(&self) -> &[Vec<Event>] {
+    pub fn events(&self) -> &[Vec<Logged>] {
         &self.events
     }
 
@@ -281,18 +281,14 @@ impl Session {
     /// it (narrate.rs): from the board it started on, knowing the card in play.
     pub fn told(&self, i: usize, viewer: Player) -> Vec<String> {
         let (Some(choice), Some(events)) = (self.decisions.get(i), self.events.get(i + 1)) else { return Vec::new() };
-        // `events[0]` is the deal's, so the events before decision `i` are `..=i`.
-        let card = crate::narrate::card_in_play(self.events[..=i].iter().flatten());
         let before = self.boards[i];
-        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer))
-            .in_card(card)
-            .decision_lines(choice, events)
+        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer)).decision_lines(choice, events)
     }
 
     /// The squares changed in the previous turn and in this one so far (moves,
     /// captures, card effects), for marking on the board.
     pub fn recent_squares(&self) -> Bitboard {
-        let all: Vec<&Event> = self.events.iter().flatten().collect();
+        let all: Vec<&Event> = self.events.iter().flatten().map(|logged| &logged.event).collect();
         let turn_starts: Vec<usize> = all
             .iter()
             .enumerate()
@@ -363,21 +359,14 @@ impl Session {
     /// How a decision reads in the log: `Dark moves c3-d4`, `Light uses Water`;
     /// a `secret` answer without what it was.
     pub fn describe(&self, who: Player, secret: bool, choice: &Choice) -> String {
-        match choice {
-            Choice::Move(m) => format!("{who} moves {m}"),
-            Choice::Card(c) => format!("{who} uses {}", self.card_name(*c)),
-            Choice::Answer(_) if secret => format!("{who} answers in secret"),
-            Choice::Answer(a) => format!("{who} answers {a}"),
-            Choice::GiveUp => format!("{who} gives up this step: every option fails"),
-        }
+        crate::narrate::decision_line(self.engine.content(), who, secret, choice)
     }
 
     /// Whether the pending decision is a question whose answers the other
     /// player must not see: one of a card whose manifest says `secret_answers`
     /// (Foresight's order of the draw pile, R8.20).
     pub fn answers_in_secret(&self) -> bool {
-        let Step::Resolving(r) = &self.state.step else { return false };
-        self.engine.content().card(r.card).is_some_and(|c| c.manifest.secret_answers)
+        crate::narrate::answers_in_secret(self.engine.content(), &self.state)
     }
 
     pub fn card_name(&self, card: crate::game::CardId) -> String {
@@ -435,9 +424,11 @@ impl Session {
     }
 
     fn restart(&mut self) {
-        self.state = GameState::new(&self.engine.content().setup(), self.seed);
+        let setup = self.engine.content().setup();
+        self.state = GameState::new(&setup, self.seed);
         self.state.journal = EventLog::recording();
-        // A new game has no lasting effects, so nothing can refuse to settle.
+        self.state.begin(&setup, &self.engine);
+        // Nothing has happened yet for a lasting effect to refuse.
         let _ = self.state.settle(&self.engine);
         self.decisions.clear();
         self.deciders.clear();

@@ -92,7 +92,7 @@ pub fn manifest(data: &[u8]) {
     for result in
         [problem_parse_yaml::<DeckManifest>(&text).map(|_| ()), problem_parse_yaml::<ScriptManifest>(&text).map(|_| ())]
     {
-        if let Err((line, column, message)) = result {
+        if let Err(alien_checkers::content::YamlError { line, column, message }) = result {
             check_location(&text, line, column, &message);
         }
     }

@@ -16,7 +16,7 @@ pub const MAX_DECISIONS: u32 = 100_000;
 pub fn search_position(host: &dyn CardHost, setup: &Setup, seed: u64) -> GameState {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::{Rng, SeedableRng};
-    let mut state = GameState::new(setup, seed);
+    let mut state = GameState::deal(setup, seed, host);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbe4c);
     let mut best = state.clone();
     for _ in 0..(12 + seed % 20) {
@@ -140,8 +140,8 @@ pub fn play_game(
     light: &mut dyn Agent,
     seed: u64,
 ) -> GameRecord {
-    let mut state = GameState::new(setup, seed);
-    // A new game has no lasting effects, so nothing can refuse to settle.
+    let mut state = GameState::deal(setup, seed, host);
+    // Nothing has happened yet for a lasting effect to refuse.
     let _ = state.settle(host);
     let mut record = GameRecord {
         seed,

@@ -12,7 +12,7 @@ use crate::kernel::Player;
 use super::rng::AgentRng;
 
 /// A game state with everything `viewer` may not know blanked out: the
-/// opponent's planet is `None`, the draw pile is sorted by card id, and the game
+/// opponent's planet is `None` and its data empty, the draw pile is sorted by card id, and the game
 /// generator is reset to a fixed seed. What remains is public (board, face-up
 /// cards, discards, the size of the draw pile, counters, constraints) or the
 /// viewer's own (its planet).
@@ -26,6 +26,7 @@ impl Observation {
     pub fn new(state: &GameState, viewer: Player) -> Observation {
         let mut state = state.clone();
         state.planets[(!viewer).index()] = None;
+        state.planet_data[(!viewer).index()].clear();
         state.piles.draw.sort_unstable();
         state.rng = GameRng::new(0);
         Observation { state, viewer }

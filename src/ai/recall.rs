@@ -18,7 +18,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use crate::game::{Answer, CardHost, CardId, Effect, Event, GameState, Inputs, PlanetId, Question, Resolution};
+use crate::game::{Answer, CardHost, CardId, Effect, GameState, Inputs, PlanetId, Question, Resolution};
 use crate::hash::{FxBuild, fx};
 use crate::kernel::Player;
 
@@ -91,6 +91,7 @@ impl<'a> Recall<'a> {
                 let mut after = after.clone();
                 after.piles.clone_from(&state.piles);
                 after.planets = state.planets;
+                after.planet_data.clone_from(&state.planet_data);
                 after.rng = state.rng;
                 Resolution::Done(after)
             }
@@ -156,15 +157,41 @@ impl CardHost for Recall<'_> {
         self.host.planet_progress(state, planet, player)
     }
 
-    fn reacts(&self, card: CardId, kind: &str) -> bool {
+    fn reacts(&self, card: CardId, kind: crate::game::EventKind) -> bool {
         self.host.reacts(card, kind)
     }
 
-    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    fn react(&self, state: &GameState, effect: &Effect, event: &crate::game::Logged, answers: &[Answer]) -> Resolution {
         self.host.react(state, effect, event, answers)
     }
 
     fn card_label(&self, card: CardId) -> String {
         self.host.card_label(card)
+    }
+
+    fn begins(&self, card: CardId) -> bool {
+        self.host.begins(card)
+    }
+
+    fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        self.host.game_begins(state, card)
+    }
+
+    fn planet_listens(&self, planet: PlanetId, kind: Option<crate::game::EventKind>) -> bool {
+        self.host.planet_listens(planet, kind)
+    }
+
+    fn planet_begins(&self, planet: PlanetId) -> bool {
+        self.host.planet_begins(planet)
+    }
+
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&crate::game::Logged>,
+    ) -> Result<crate::game::Data, crate::game::GameError> {
+        self.host.planet_hears(state, planet, player, event)
     }
 }

@@ -190,7 +190,7 @@ fn searches<'a>(engine: &'a ScriptEngine, args: &BenchArgs) -> impl FnMut() -> u
 /// One random game through the full decision loop, recording events or not;
 /// with `card_costs`, the card steps are timed into it.
 fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, mut card_costs: Option<&mut Vec<f64>>) -> u64 {
-    let mut state = GameState::new(&engine.content().setup(), seed);
+    let mut state = GameState::deal(&engine.content().setup(), seed, engine);
     if record {
         state.journal = EventLog::recording();
     }

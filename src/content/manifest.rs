@@ -34,6 +34,9 @@ pub struct ScriptManifest {
     /// Marker kinds of the modder's own that the card's script uses (markers.rs).
     #[serde(default)]
     pub markers: Vec<MarkerManifest>,
+    /// Counters of the modder's own that the script reads or raises (counters.rs).
+    #[serde(default)]
+    pub counters: Vec<CounterManifest>,
     /// For a card whose questions show hidden things (Foresight shows the draw
     /// pile): the answers are told to the other player only as "answers in
     /// secret", never by name.
@@ -47,6 +50,7 @@ impl ScriptManifest {
         use crate::text::make_visible;
         make_visible(&mut self.name);
         make_visible(&mut self.text);
+        self.counters.iter_mut().for_each(|c| make_visible(&mut c.label));
         self.rule.iter_mut().chain(self.effect.iter_mut()).chain(self.rulings.iter_mut()).for_each(make_visible);
     }
 }
@@ -66,6 +70,17 @@ pub struct MarkerManifest {
     /// Whether no checker may move onto its square.
     #[serde(default)]
     pub blocks: bool,
+}
+
+/// A counter as a manifest declares it: kept per player, only growing, shown
+/// in the panel under its label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterManifest {
+    /// The name scripts use, e.g. `pawns_revived` (a-z, 0-9 and _).
+    pub name: String,
+    /// What the panel calls it, e.g. "pawns revived".
+    pub label: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +110,14 @@ pub struct DeckManifest {
     #[serde(default)]
     pub supply: SupplyManifest,
     pub rules: RulesManifest,
+    /// The deck's own rules: cards (by id, in `cards/`) whose lasting effects
+    /// are in force from the deal, for the whole game, for both players. They
+    /// are not in the draw pile.
+    #[serde(default)]
+    pub effects: Vec<String>,
+    /// Counters the deck's rules read or raise (counters.rs).
+    #[serde(default)]
+    pub counters: Vec<CounterManifest>,
 }
 
 /// R1.5 as written in a deck: walls are per player.
@@ -215,22 +238,24 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::problem::parse_yaml;
+    use super::super::problem::{YamlError, parse_yaml};
     use super::*;
 
     #[test]
     fn duplicate_keys_unknown_fields_and_types_are_located() {
         let dup = "name: x\nrules: {crowning: free, cards: false, five_kings_win: false, when_stuck: lose, move_limit: 0}\ncards:\n  water: 1\n  water: 2\n";
-        let (line, _, msg) = parse_yaml::<DeckManifest>(dup).unwrap_err();
+        let YamlError { line, message: msg, .. } = parse_yaml::<DeckManifest>(dup).unwrap_err();
         assert!(msg.contains("duplicate key 'water'"), "{msg}");
         assert!(line >= 4, "line {line}");
-        let (line, col, msg) = parse_yaml::<CardManifest>("name: Water\ntext: t\ncolour: blue\n").unwrap_err();
+        let YamlError { line, column: col, message: msg } =
+            parse_yaml::<CardManifest>("name: Water\ntext: t\ncolour: blue\n").unwrap_err();
         assert!(msg.contains("unknown field `colour`"), "{msg}");
         assert_eq!((line, col), (3, 1));
-        let (line, _, msg) = parse_yaml::<CardManifest>("name: Water\nname: Fire\ntext: t\n").unwrap_err();
+        let YamlError { line, message: msg, .. } =
+            parse_yaml::<CardManifest>("name: Water\nname: Fire\ntext: t\n").unwrap_err();
         assert!(msg.contains("duplicate field `name`"), "{msg}");
         assert_eq!(line, 2);
-        let (_, _, msg) = parse_yaml::<SupplyManifest>(
+        let YamlError { message: msg, .. } = parse_yaml::<SupplyManifest>(
             "walls: many\nrings: 1\nsnookles: 1\nwater: 1\nfire: 1\nhippos: 1\nmonolith: 1\n",
         )
         .unwrap_err();

@@ -7,6 +7,7 @@
 //! Architecture invariant: this module turns files into plain data and reports
 //! every problem with its file, line and column; it runs no script.
 
+mod counters;
 mod manifest;
 mod markers;
 mod problem;
@@ -14,12 +15,15 @@ mod problem;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use counters::CounterDef;
 pub use manifest::{
-    CardManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RulesManifest, ScriptManifest,
-    SupplyManifest, UniqueMap,
+    CardManifest, CounterManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RulesManifest,
+    ScriptManifest, SupplyManifest, UniqueMap,
 };
 pub use markers::{MarkerDef, RESERVED_GLYPHS};
-pub use problem::{MAX_FILE_BYTES, Problem, Problems, clip_quoted, parse_yaml as problem_parse_yaml, plain_type};
+pub use problem::{
+    MAX_FILE_BYTES, Problem, Problems, YamlError, clip_quoted, parse_yaml as problem_parse_yaml, plain_type,
+};
 
 use crate::game::{CardId, PlanetId, Setup};
 use crate::kernel::{Crowning, Player, Supply};
@@ -48,7 +52,7 @@ impl ContentRoot {
     /// holds its `cards/decks/` folder (README, "Modding"); else
     /// [`ContentRoot::discover`]. A deck path outside any `cards/decks/` folder
     /// needs `--root`.
-    pub fn for_deck(root: Option<&Path>, deck: &str) -> Result<ContentRoot, String> {
+    pub fn for_deck(root: Option<&Path>, deck: &str) -> Result<ContentRoot, Problem> {
         if let Some(root) = root {
             return Ok(ContentRoot::new(root));
         }
@@ -105,15 +109,16 @@ impl ContentRoot {
     }
 
     /// The content root a deck path lies in: the folder holding its `cards/decks/`.
-    fn lying_around(deck: &str) -> Result<ContentRoot, String> {
+    fn lying_around(deck: &str) -> Result<ContentRoot, Problem> {
         let path = Path::new(deck);
         let decks = path.parent().filter(|d| d.file_name().is_some_and(|n| n == "decks"));
         let cards = decks.and_then(Path::parent).filter(|c| c.file_name().is_some_and(|n| n == "cards"));
         match cards.and_then(Path::parent) {
             Some(root) => Ok(ContentRoot::new(root)),
-            None => Err(format!(
-                "{deck}: a deck given as a path must lie in a content root's cards/decks/ folder, where its cards \
-                 and planets are found; or say where they are with --root DIR"
+            None => Err(Problem::file(
+                path,
+                "a deck given as a path must lie in a content root's cards/decks/ folder, where its cards and \
+                 planets are found; or say where they are with --root DIR",
             )),
         }
     }
@@ -323,6 +328,23 @@ impl Content {
                 at(&mut problems, id, &message);
             }
         }
+        for id in &deck_manifest.effects {
+            if !valid_id(id) {
+                at(&mut problems, "effects", &format!("'{id}' is not a valid card id (use a-z, 0-9 and _)"));
+            } else if root.card_manifest(id).exists() {
+                content.load_card(id, &mut problems);
+            } else {
+                let message =
+                    format!("unknown card '{id}' in effects: there is no {}", root.card_manifest(id).display());
+                at(&mut problems, "effects", &message);
+            }
+        }
+        for (path, message) in content.counter_problems() {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => problems.at_key(&path, &text, "counters", &message),
+                Err(_) => problems.push(Problem::file(&path, message)),
+            }
+        }
         (Some(content), problems)
     }
 
@@ -349,7 +371,27 @@ impl Content {
         if let Some(found) = self.planet_id(id) {
             return Some(found);
         }
-        self.planets.push(read_def(&self.root.planet_manifest(id), id, problems)?);
+        let path = self.root.planet_manifest(id);
+        let def = read_def(&path, id, problems)?;
+        // What only a card's manifest means would be silently ignored here.
+        let m = &def.manifest;
+        let card_only =
+            [("effect", m.effect.is_some()), ("markers", !m.markers.is_empty()), ("secret_answers", m.secret_answers)];
+        let mut refused = false;
+        for (key, given) in card_only {
+            if given {
+                let message = format!("'{key}' is for cards; a planet has no lasting effect, markers or questions");
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => problems.at_key(&path, &text, key, &message),
+                    Err(_) => problems.push(Problem::file(&path, message)),
+                }
+                refused = true;
+            }
+        }
+        if refused {
+            return None;
+        }
+        self.planets.push(def);
         Some(PlanetId((self.planets.len() - 1) as u16))
     }
 
@@ -390,7 +432,9 @@ impl Content {
             .collect();
         let planets = self.deck.planets.iter().filter_map(|id| self.planet_id(id)).collect();
         let markers = self.markers().iter().map(MarkerDef::rules).collect();
+        let effects = self.deck.effects.iter().filter_map(|id| self.card_id(id)).collect();
         Setup {
+            effects,
             rules: rules.options(),
             crowning: rules.crowning,
             supply: self.deck.supply.to_supply(),

@@ -84,8 +84,8 @@ impl Problems {
     pub fn read_text(&mut self, path: &Path, root: Option<&Path>) -> Option<String> {
         match read_plain_file(path, root) {
             Ok(text) => Some(text),
-            Err(message) => {
-                self.push(Problem::file(path, message));
+            Err(problem) => {
+                self.push(problem);
                 None
             }
         }
@@ -102,7 +102,7 @@ impl Problems {
         let text = self.read_text(path, root)?;
         match parse_yaml(&text) {
             Ok(value) => Some((value, text)),
-            Err((line, column, message)) => {
+            Err(YamlError { line, column, message }) => {
                 self.push(Problem::at(path, line, column, message));
                 None
             }
@@ -142,33 +142,35 @@ impl Problems {
 /// inside `root` once links are followed when a root is given, at most
 /// [`MAX_FILE_BYTES`] long as read (a file's size on disk may say 0, as
 /// /proc's do), in UTF-8.
-pub fn read_plain_file(path: &Path, root: Option<&Path>) -> Result<String, String> {
+pub fn read_plain_file(path: &Path, root: Option<&Path>) -> Result<String, Problem> {
+    let refused = |message: String| Problem::file(path, message);
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    let meta = std::fs::metadata(path).map_err(|e| refused(format!("cannot read: {e}")))?;
     if !meta.is_file() {
         let kind = if meta.is_dir() { "a folder" } else { "a special file (a FIFO, a socket or a device)" };
-        return Err(format!("is {kind}, not a plain file"));
+        return Err(refused(format!("is {kind}, not a plain file")));
     }
     if let Some(root) = root {
         // A relative root may be empty: the current folder.
         let root = if root.as_os_str().is_empty() { Path::new(".") } else { root };
-        let real = std::fs::canonicalize(path).map_err(|e| format!("cannot read: {e}"))?;
-        let real_root = std::fs::canonicalize(root).map_err(|e| format!("cannot read its content root: {e}"))?;
+        let real = std::fs::canonicalize(path).map_err(|e| refused(format!("cannot read: {e}")))?;
+        let real_root =
+            std::fs::canonicalize(root).map_err(|e| refused(format!("cannot read its content root: {e}")))?;
         if !real.starts_with(&real_root) {
-            return Err(format!(
+            return Err(refused(format!(
                 "is a link to {}, outside the content root {}; content files must lie inside it",
                 real.display(),
                 real_root.display()
-            ));
+            )));
         }
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let file = std::fs::File::open(path).map_err(|e| refused(format!("cannot read: {e}")))?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| refused(format!("cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!("is more than {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}"));
+        return Err(refused(format!("is more than {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}")));
     }
-    String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_string())
+    String::from_utf8(bytes).map_err(|_| refused("is not UTF-8 text".to_string()))
 }
 
 /// Most bytes a YAML file may stand for once its aliases are expanded: an
@@ -178,7 +180,7 @@ pub const MAX_EXPANDED_BYTES: usize = 4 * MAX_FILE_BYTES as usize;
 
 /// Whether the YAML text, with its aliases expanded, stays within
 /// [`MAX_EXPANDED_BYTES`]: a visit of every node that builds nothing.
-fn expansion_within_bound(text: &str) -> Result<(), (usize, usize, String)> {
+fn expansion_within_bound(text: &str) -> Result<(), YamlError> {
     use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 
     struct Count<'a>(&'a std::cell::Cell<usize>);
@@ -257,7 +259,8 @@ fn expansion_within_bound(text: &str) -> Result<(), (usize, usize, String)> {
         let message = e.to_string();
         if message.contains("aliases expanded") {
             let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-            return Err((line, column, message.split(" at line ").next().unwrap_or(&message).to_string()));
+            let message = message.split(" at line ").next().unwrap_or(&message).to_string();
+            return Err(YamlError { line, column, message });
         }
     }
     Ok(())
@@ -272,7 +275,7 @@ fn expansion_within_bound(text: &str) -> Result<(), (usize, usize, String)> {
 pub const MAX_FLOW_OPENINGS: usize = 256;
 
 /// Where the text has more than [`MAX_FLOW_OPENINGS`] flow openings, if it does.
-fn too_many_openings(text: &str) -> Option<(usize, usize, String)> {
+fn too_many_openings(text: &str) -> Option<YamlError> {
     let mut seen = 0;
     for (i, line) in text.lines().enumerate() {
         for (col, c) in line.chars().enumerate() {
@@ -282,7 +285,7 @@ fn too_many_openings(text: &str) -> Option<(usize, usize, String)> {
                     let message = format!(
                         "more than {MAX_FLOW_OPENINGS} '[' and '{{': nested too deep or too many collections for a manifest"
                     );
-                    return Some((i + 1, col + 1, message));
+                    return Some(YamlError { line: i + 1, column: col + 1, message });
                 }
             }
         }
@@ -290,8 +293,24 @@ fn too_many_openings(text: &str) -> Option<(usize, usize, String)> {
     None
 }
 
-/// Parses YAML text into `T`, giving (line, column, message) on failure.
-pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, String)> {
+/// Why YAML text did not parse, and where (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+/// Parses YAML text into `T`, giving where and why on failure.
+pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     if let Some(problem) = too_many_openings(text) {
         return Err(problem);
     }
@@ -312,7 +331,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> Result<T, (usize, usize, S
         } else {
             (line, column)
         };
-        (line, column, message)
+        YamlError { line, column, message }
     })
 }
 

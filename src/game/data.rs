@@ -29,8 +29,20 @@ pub enum Datum {
 /// An effect's data: a table of named values.
 pub type Data = BTreeMap<String, Datum>;
 
+/// A bound of a script's data or of the lasting effects broken: which one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundError(pub String);
+
+impl std::fmt::Display for BoundError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoundError {}
+
 /// Checks the bounds above; the message says which one is broken.
-pub fn check_data(data: &Data) -> Result<(), String> {
+pub fn check_data(data: &Data) -> Result<(), BoundError> {
     let mut tally = Tally::default();
     for (key, value) in data {
         tally.text(key)?;
@@ -48,35 +60,35 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one more value.
-    pub fn value(&mut self) -> Result<(), String> {
+    pub fn value(&mut self) -> Result<(), BoundError> {
         self.values += 1;
         if self.values > MAX_DATA_VALUES {
-            return Err(format!("an effect's data holds at most {MAX_DATA_VALUES} values"));
+            return Err(BoundError(format!("an effect's data holds at most {MAX_DATA_VALUES} values")));
         }
         Ok(())
     }
 
     /// Counts a key or a text of `text.len()` bytes.
-    pub fn text(&mut self, text: &str) -> Result<(), String> {
+    pub fn text(&mut self, text: &str) -> Result<(), BoundError> {
         self.bytes_of(text.len())
     }
 
-    pub fn bytes_of(&mut self, bytes: usize) -> Result<(), String> {
+    pub fn bytes_of(&mut self, bytes: usize) -> Result<(), BoundError> {
         if bytes > MAX_TEXT_BYTES {
-            return Err(format!("a text or key in an effect's data is at most {MAX_TEXT_BYTES} bytes"));
+            return Err(BoundError(format!("a text or key in an effect's data is at most {MAX_TEXT_BYTES} bytes")));
         }
         self.bytes += bytes;
         if self.bytes > MAX_DATA_BYTES {
-            return Err(format!("an effect's data holds at most {MAX_DATA_BYTES} bytes of keys and texts"));
+            return Err(BoundError(format!("an effect's data holds at most {MAX_DATA_BYTES} bytes of keys and texts")));
         }
         Ok(())
     }
 }
 
-fn check_datum(value: &Datum, depth: usize, tally: &mut Tally) -> Result<(), String> {
+fn check_datum(value: &Datum, depth: usize, tally: &mut Tally) -> Result<(), BoundError> {
     tally.value()?;
     if depth > MAX_DATA_DEPTH {
-        return Err(format!("an effect's data nests at most {MAX_DATA_DEPTH} tables deep"));
+        return Err(BoundError(format!("an effect's data nests at most {MAX_DATA_DEPTH} tables deep")));
     }
     match value {
         Datum::Text(t) => tally.text(t),

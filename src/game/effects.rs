@@ -2,7 +2,7 @@
 //! keep the counters planets read, and the piles (R8.18, R8.20).
 
 use super::state::GameState;
-use super::{GameError, GameEvent, Pile, Piles};
+use super::{CounterId, GameError, GameEvent, Pile, Piles};
 use crate::kernel::{Bitboard, Dir, Move, Player, Square, any_legal_move_avoiding, legal_moves_under};
 
 impl GameState {
@@ -46,7 +46,7 @@ impl GameState {
     pub fn play_extra_move(&mut self, player: Player, mv: &Move) -> Result<(), GameError> {
         let played = self.board.play(mv, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
         if played.by_emperor {
-            self.counters_mut(player).emperor_captures += played.captures;
+            let _ = self.add_to_counter(player, CounterId::EMPEROR_CAPTURES, played.captures);
         }
         Ok(())
     }
@@ -57,7 +57,7 @@ impl GameState {
         let (land, played) =
             self.board.jump(from, dir, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
         if let (Some(owner), true) = (owner, played.by_emperor) {
-            self.counters_mut(owner).emperor_captures += played.captures;
+            let _ = self.add_to_counter(owner, CounterId::EMPEROR_CAPTURES, played.captures);
         }
         Ok(land)
     }

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::decision::{Answer, CardId, PlanetId, QuestionKind};
-use super::state::EndReason;
+use super::state::{CounterId, EndReason};
 use crate::kernel::{BoardEvent, Journal, Player, Square};
 
 /// One thing that happened.
@@ -20,6 +20,40 @@ use crate::kernel::{BoardEvent, Journal, Player, Square};
 pub enum Event {
     Board(BoardEvent),
     Game(GameEvent),
+}
+
+/// What made an event happen. Narration, `replay --events` and handlers read
+/// it from the event (cards/README.md, "Events").
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Cause {
+    /// The turn itself (R3): its move, its draw, its beginning and end, the
+    /// game's end by the board (R10).
+    #[default]
+    Turn,
+    /// The script of `card`, used this turn (R3.3), or its `game_begins` at the deal.
+    Card { card: CardId },
+    /// The handler of the lasting effect `effect`, which `card` put in force.
+    Effect { effect: u32, card: CardId },
+    /// The handler of one of the deck's own rules (a lasting effect the deck put
+    /// in force from the deal), or its `game_begins`.
+    Rule { effect: u32, card: CardId },
+    /// A planet's condition held, which ended the game (R9, R10.1).
+    Planet { planet: PlanetId },
+}
+
+/// An event as the log keeps it: what happened, and what made it happen.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Logged {
+    pub cause: Cause,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+impl Logged {
+    pub fn kind(&self) -> EventKind {
+        self.event.kind()
+    }
 }
 
 /// Why a step of the turn did not ask anything (R3.1, R3.3).
@@ -38,9 +72,11 @@ pub enum SkipReason {
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum GameEvent {
-    /// R3: a new turn; `turn` counts the turns completed before it.
+    /// R3: turn number `turn` began (the first turn of the game is 1, as
+    /// `ctx:turn()` counts).
     TurnBegan { turn: u32, player: Player },
-    /// R3: `player`'s turn is over (before lasting effects count it, lasting.rs).
+    /// R3: `player`'s turn, number `turn`, is over (before lasting effects count
+    /// it, lasting.rs).
     TurnEnded { turn: u32, player: Player },
     /// R3.2: the top card of the draw pile was turned face up.
     CardDrawn { card: CardId },
@@ -70,7 +106,10 @@ pub enum GameEvent {
     EffectEnded { card: CardId, owner: Player },
     /// The effect's script reacted to an event of kind `to` (react.rs); what it
     /// changed follows.
-    EffectReacted { card: CardId, owner: Player, to: String },
+    EffectReacted { card: CardId, owner: Player, to: EventKind },
+    /// `owner`'s counter grew by `by` to `total` (a card's `ctx:add_counter`, or
+    /// the game's own count of emperor captures, R9.4).
+    CounterAdded { owner: Player, counter: CounterId, by: u32, total: u32 },
     /// A line a script wrote with `ctx:log`.
     Message { text: String },
     /// R10: the game ended; `winner` is `None` for a draw. Both secret planets
@@ -78,94 +117,225 @@ pub enum GameEvent {
     GameOver { winner: Option<Player>, reason: EndReason, planets: [Option<PlanetId>; 2] },
 }
 
-/// Every event kind, as scripts (`on_<kind>` handlers), saves and
-/// `replay --events` name them.
-pub const EVENT_KINDS: &[&str] = &[
-    "moved",
-    "captured",
-    "removed",
-    "pushed",
-    "crowned",
-    "made_emperor",
-    "revived",
-    "token_placed",
-    "token_removed",
-    "terrain_placed",
-    "terrain_removed",
-    "walls_placed",
-    "wall_removed",
-    "monolith_placed",
-    "monolith_moved",
-    "monolith_blocked",
-    "rotated",
-    "marker_placed",
-    "marker_removed",
-    "set_aside",
-    "put_back",
-    "turn_began",
-    "turn_ended",
-    "card_drawn",
-    "reshuffled",
-    "draw_pile_reordered",
-    "card_used",
-    "card_discarded",
-    "answered_automatically",
-    "step_skipped",
-    "constraint_set",
-    "constraint_met",
-    "constraint_lapsed",
-    "effect_started",
-    "effect_ended",
-    "effect_reacted",
-    "message",
-    "game_over",
-];
+/// Every kind of event, as scripts (`on_<kind>` handlers, `lasts = {ends_at =
+/// kind}`), saves and `replay --events` name it. Its name is written once, in
+/// [`EventKind::NAMES`]; the events' serialized `kind` is checked against it
+/// (tests below).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum EventKind {
+    Moved,
+    Captured,
+    Removed,
+    Pushed,
+    Crowned,
+    MadeEmperor,
+    Revived,
+    TokenPlaced,
+    TokenRemoved,
+    TerrainPlaced,
+    TerrainRemoved,
+    WallsPlaced,
+    WallRemoved,
+    MonolithPlaced,
+    MonolithMoved,
+    MonolithBlocked,
+    Rotated,
+    MarkerPlaced,
+    MarkerRemoved,
+    SetAside,
+    PutBack,
+    TurnBegan,
+    TurnEnded,
+    CardDrawn,
+    Reshuffled,
+    DrawPileReordered,
+    CardUsed,
+    CardDiscarded,
+    AnsweredAutomatically,
+    StepSkipped,
+    ConstraintSet,
+    ConstraintMet,
+    ConstraintLapsed,
+    EffectStarted,
+    EffectEnded,
+    EffectReacted,
+    CounterAdded,
+    Message,
+    GameOver,
+}
+
+impl EventKind {
+    /// Every kind, in the order of [`EventKind::NAMES`].
+    pub const ALL: [EventKind; 39] = [
+        EventKind::Moved,
+        EventKind::Captured,
+        EventKind::Removed,
+        EventKind::Pushed,
+        EventKind::Crowned,
+        EventKind::MadeEmperor,
+        EventKind::Revived,
+        EventKind::TokenPlaced,
+        EventKind::TokenRemoved,
+        EventKind::TerrainPlaced,
+        EventKind::TerrainRemoved,
+        EventKind::WallsPlaced,
+        EventKind::WallRemoved,
+        EventKind::MonolithPlaced,
+        EventKind::MonolithMoved,
+        EventKind::MonolithBlocked,
+        EventKind::Rotated,
+        EventKind::MarkerPlaced,
+        EventKind::MarkerRemoved,
+        EventKind::SetAside,
+        EventKind::PutBack,
+        EventKind::TurnBegan,
+        EventKind::TurnEnded,
+        EventKind::CardDrawn,
+        EventKind::Reshuffled,
+        EventKind::DrawPileReordered,
+        EventKind::CardUsed,
+        EventKind::CardDiscarded,
+        EventKind::AnsweredAutomatically,
+        EventKind::StepSkipped,
+        EventKind::ConstraintSet,
+        EventKind::ConstraintMet,
+        EventKind::ConstraintLapsed,
+        EventKind::EffectStarted,
+        EventKind::EffectEnded,
+        EventKind::EffectReacted,
+        EventKind::CounterAdded,
+        EventKind::Message,
+        EventKind::GameOver,
+    ];
+
+    /// Each kind's name, in the order of the enum.
+    const NAMES: [&'static str; 39] = [
+        "moved",
+        "captured",
+        "removed",
+        "pushed",
+        "crowned",
+        "made_emperor",
+        "revived",
+        "token_placed",
+        "token_removed",
+        "terrain_placed",
+        "terrain_removed",
+        "walls_placed",
+        "wall_removed",
+        "monolith_placed",
+        "monolith_moved",
+        "monolith_blocked",
+        "rotated",
+        "marker_placed",
+        "marker_removed",
+        "set_aside",
+        "put_back",
+        "turn_began",
+        "turn_ended",
+        "card_drawn",
+        "reshuffled",
+        "draw_pile_reordered",
+        "card_used",
+        "card_discarded",
+        "answered_automatically",
+        "step_skipped",
+        "constraint_set",
+        "constraint_met",
+        "constraint_lapsed",
+        "effect_started",
+        "effect_ended",
+        "effect_reacted",
+        "counter_added",
+        "message",
+        "game_over",
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The kind called `name`.
+    pub fn named(name: &str) -> Option<EventKind> {
+        Self::NAMES.iter().position(|n| *n == name).map(|i| Self::ALL[i])
+    }
+
+    /// The kind whose name is nearest `name` (for "did you mean").
+    pub fn nearest(name: &str) -> Option<EventKind> {
+        Self::ALL
+            .into_iter()
+            .min_by_key(|k| strsim::levenshtein(k.name(), name))
+            .filter(|k| strsim::levenshtein(k.name(), name) <= 2)
+    }
+}
+
+impl std::fmt::Display for EventKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for EventKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for EventKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<EventKind, D::Error> {
+        let name = String::deserialize(d)?;
+        EventKind::named(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!("no event is called '{name}' (cards/README.md, \"Events\")"))
+        })
+    }
+}
 
 impl Event {
-    /// The event's kind (one of [`EVENT_KINDS`]).
-    pub fn kind(&self) -> &'static str {
+    /// The event's kind.
+    pub fn kind(&self) -> EventKind {
         match self {
             Event::Board(e) => match e {
-                BoardEvent::Moved { .. } => "moved",
-                BoardEvent::Captured { .. } => "captured",
-                BoardEvent::Removed { .. } => "removed",
-                BoardEvent::Pushed { .. } => "pushed",
-                BoardEvent::Crowned { .. } => "crowned",
-                BoardEvent::MadeEmperor { .. } => "made_emperor",
-                BoardEvent::Revived { .. } => "revived",
-                BoardEvent::TokenPlaced { .. } => "token_placed",
-                BoardEvent::TokenRemoved { .. } => "token_removed",
-                BoardEvent::TerrainPlaced { .. } => "terrain_placed",
-                BoardEvent::TerrainRemoved { .. } => "terrain_removed",
-                BoardEvent::WallsPlaced { .. } => "walls_placed",
-                BoardEvent::WallRemoved { .. } => "wall_removed",
-                BoardEvent::MonolithPlaced { .. } => "monolith_placed",
-                BoardEvent::MonolithMoved { .. } => "monolith_moved",
-                BoardEvent::MonolithBlocked { .. } => "monolith_blocked",
-                BoardEvent::Rotated { .. } => "rotated",
-                BoardEvent::MarkerPlaced { .. } => "marker_placed",
-                BoardEvent::MarkerRemoved { .. } => "marker_removed",
-                BoardEvent::SetAside { .. } => "set_aside",
-                BoardEvent::PutBack { .. } => "put_back",
+                BoardEvent::Moved { .. } => EventKind::Moved,
+                BoardEvent::Captured { .. } => EventKind::Captured,
+                BoardEvent::Removed { .. } => EventKind::Removed,
+                BoardEvent::Pushed { .. } => EventKind::Pushed,
+                BoardEvent::Crowned { .. } => EventKind::Crowned,
+                BoardEvent::MadeEmperor { .. } => EventKind::MadeEmperor,
+                BoardEvent::Revived { .. } => EventKind::Revived,
+                BoardEvent::TokenPlaced { .. } => EventKind::TokenPlaced,
+                BoardEvent::TokenRemoved { .. } => EventKind::TokenRemoved,
+                BoardEvent::TerrainPlaced { .. } => EventKind::TerrainPlaced,
+                BoardEvent::TerrainRemoved { .. } => EventKind::TerrainRemoved,
+                BoardEvent::WallsPlaced { .. } => EventKind::WallsPlaced,
+                BoardEvent::WallRemoved { .. } => EventKind::WallRemoved,
+                BoardEvent::MonolithPlaced { .. } => EventKind::MonolithPlaced,
+                BoardEvent::MonolithMoved { .. } => EventKind::MonolithMoved,
+                BoardEvent::MonolithBlocked { .. } => EventKind::MonolithBlocked,
+                BoardEvent::Rotated { .. } => EventKind::Rotated,
+                BoardEvent::MarkerPlaced { .. } => EventKind::MarkerPlaced,
+                BoardEvent::MarkerRemoved { .. } => EventKind::MarkerRemoved,
+                BoardEvent::SetAside { .. } => EventKind::SetAside,
+                BoardEvent::PutBack { .. } => EventKind::PutBack,
             },
             Event::Game(e) => match e {
-                GameEvent::TurnBegan { .. } => "turn_began",
-                GameEvent::TurnEnded { .. } => "turn_ended",
-                GameEvent::CardDrawn { .. } => "card_drawn",
-                GameEvent::Reshuffled { .. } => "reshuffled",
-                GameEvent::DrawPileReordered => "draw_pile_reordered",
-                GameEvent::CardUsed { .. } => "card_used",
-                GameEvent::CardDiscarded { .. } => "card_discarded",
-                GameEvent::AnsweredAutomatically { .. } => "answered_automatically",
-                GameEvent::StepSkipped { .. } => "step_skipped",
-                GameEvent::ConstraintSet { .. } => "constraint_set",
-                GameEvent::ConstraintMet { .. } => "constraint_met",
-                GameEvent::ConstraintLapsed { .. } => "constraint_lapsed",
-                GameEvent::EffectStarted { .. } => "effect_started",
-                GameEvent::EffectEnded { .. } => "effect_ended",
-                GameEvent::EffectReacted { .. } => "effect_reacted",
-                GameEvent::Message { .. } => "message",
-                GameEvent::GameOver { .. } => "game_over",
+                GameEvent::TurnBegan { .. } => EventKind::TurnBegan,
+                GameEvent::TurnEnded { .. } => EventKind::TurnEnded,
+                GameEvent::CardDrawn { .. } => EventKind::CardDrawn,
+                GameEvent::Reshuffled { .. } => EventKind::Reshuffled,
+                GameEvent::DrawPileReordered => EventKind::DrawPileReordered,
+                GameEvent::CardUsed { .. } => EventKind::CardUsed,
+                GameEvent::CardDiscarded { .. } => EventKind::CardDiscarded,
+                GameEvent::AnsweredAutomatically { .. } => EventKind::AnsweredAutomatically,
+                GameEvent::StepSkipped { .. } => EventKind::StepSkipped,
+                GameEvent::ConstraintSet { .. } => EventKind::ConstraintSet,
+                GameEvent::ConstraintMet { .. } => EventKind::ConstraintMet,
+                GameEvent::ConstraintLapsed { .. } => EventKind::ConstraintLapsed,
+                GameEvent::EffectStarted { .. } => EventKind::EffectStarted,
+                GameEvent::EffectEnded { .. } => EventKind::EffectEnded,
+                GameEvent::EffectReacted { .. } => EventKind::EffectReacted,
+                GameEvent::CounterAdded { .. } => EventKind::CounterAdded,
+                GameEvent::Message { .. } => EventKind::Message,
+                GameEvent::GameOver { .. } => EventKind::GameOver,
             },
         }
     }
@@ -189,7 +359,9 @@ pub enum SkippedStep {
 pub struct EventLog {
     recording: bool,
     watching: bool,
-    events: Vec<Event>,
+    /// The cause every event recorded now is given.
+    cause: Cause,
+    events: Vec<Logged>,
     /// How many of `events` have been dispatched to handlers.
     dispatched: usize,
 }
@@ -217,13 +389,29 @@ impl EventLog {
     /// Records the event `event` makes, if recording (else it is never built).
     pub fn push(&mut self, event: impl FnOnce() -> GameEvent) {
         if self.keeps() {
-            self.events.push(Event::Game(event()));
+            self.events.push(Logged { cause: self.cause, event: Event::Game(event()) });
         }
+    }
+
+    /// Records `event` with `cause`, whatever the log's cause is now.
+    pub fn push_caused(&mut self, cause: Cause, event: impl FnOnce() -> GameEvent) {
+        if self.keeps() {
+            self.events.push(Logged { cause, event: Event::Game(event()) });
+        }
+    }
+
+    /// The cause events are given from now on.
+    pub fn set_cause(&mut self, cause: Cause) {
+        self.cause = cause;
+    }
+
+    pub fn cause(&self) -> Cause {
+        self.cause
     }
 
     /// The events not yet dispatched to handlers, which now count as dispatched
     /// (and, unless recording, are dropped).
-    pub(super) fn undispatched(&mut self) -> Vec<Event> {
+    pub(super) fn undispatched(&mut self) -> Vec<Logged> {
         let fresh = self.events[self.dispatched.min(self.events.len())..].to_vec();
         if self.recording {
             self.dispatched = self.events.len();
@@ -244,12 +432,12 @@ impl EventLog {
         }
     }
 
-    pub fn events(&self) -> &[Event] {
+    pub fn events(&self) -> &[Logged] {
         &self.events
     }
 
     /// Takes the events recorded so far, leaving the log empty (and recording as before).
-    pub fn take(&mut self) -> Vec<Event> {
+    pub fn take(&mut self) -> Vec<Logged> {
         self.dispatched = 0;
         std::mem::take(&mut self.events)
     }
@@ -264,9 +452,15 @@ impl EventLog {
         (self.recording, self.watching) == (other.recording, other.watching)
     }
 
-    /// A log with the same setting and nothing recorded.
+    /// A log with the same setting and cause and nothing recorded.
     pub fn empty_like(&self) -> EventLog {
-        EventLog { recording: self.recording, watching: self.watching, events: Vec::new(), dispatched: 0 }
+        EventLog {
+            recording: self.recording,
+            watching: self.watching,
+            cause: self.cause,
+            events: Vec::new(),
+            dispatched: 0,
+        }
     }
 }
 
@@ -274,7 +468,7 @@ impl Journal for EventLog {
     #[inline]
     fn record(&mut self, event: impl FnOnce() -> BoardEvent) {
         if self.keeps() {
-            self.events.push(Event::Board(event()));
+            self.events.push(Logged { cause: self.cause, event: Event::Board(event()) });
         }
     }
 }

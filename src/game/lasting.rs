@@ -5,11 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::GameEvent;
-use super::data::{Data, check_data};
+use super::data::{BoundError, Data, check_data};
 use super::decision::CardId;
-use super::event::EVENT_KINDS;
 use super::state::GameState;
+use super::{Cause, EventKind, GameEvent};
 use crate::kernel::{MoveRules, Player};
 
 /// Most effects in force at once; a card that would add one more is refused.
@@ -38,6 +37,10 @@ pub struct Effect {
     /// The effect's own data, which only its handlers change (data.rs).
     #[serde(default, skip_serializing_if = "Data::is_empty")]
     pub data: Data,
+    /// Whether it is one of the deck's own rules, in force from the deal
+    /// (`effects:` in the deck's manifest), rather than a card's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deck: bool,
 }
 
 /// Whose moves an effect changes, from its owner's side.
@@ -59,10 +62,24 @@ pub enum Lasting {
     /// For the rest of the game.
     Game,
     /// Until the first event of this kind (after its own handler for it, if any).
-    Until(String),
+    Until(EventKind),
 }
 
 impl Effect {
+    /// The cause of what its handlers do.
+    pub fn cause(&self) -> Cause {
+        if self.deck {
+            Cause::Rule { effect: self.id, card: self.card }
+        } else {
+            Cause::Effect { effect: self.id, card: self.card }
+        }
+    }
+
+    /// Whether events of `cause` were caused by this effect's own handlers.
+    pub fn caused(&self, cause: &Cause) -> bool {
+        matches!(*cause, Cause::Effect { effect, .. } | Cause::Rule { effect, .. } if effect == self.id)
+    }
+
     pub fn applies_to(&self, player: Player) -> bool {
         match self.affects {
             Affected::Owner => player == self.owner,
@@ -82,7 +99,7 @@ impl GameState {
     }
 
     /// Puts an effect in force, with the next id; returns the id.
-    pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, String> {
+    pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, BoundError> {
         self.check_new_effect(&effect)?;
         self.effect_serial += 1;
         effect.id = self.effect_serial;
@@ -94,17 +111,12 @@ impl GameState {
 
     /// Whether `effect` may be put in force now: the bounds every lasting
     /// effect keeps, in play and in a scenario's scene alike.
-    pub fn check_new_effect(&self, effect: &Effect) -> Result<(), String> {
+    pub fn check_new_effect(&self, effect: &Effect) -> Result<(), BoundError> {
         if self.effects.len() >= MAX_EFFECTS {
-            return Err(format!("at most {MAX_EFFECTS} lasting effects can be in force at once"));
+            return Err(BoundError(format!("at most {MAX_EFFECTS} lasting effects can be in force at once")));
         }
         if effect.lasts == Lasting::OwnerTurns(0) {
-            return Err("a lasting effect must last at least one turn".into());
-        }
-        if let Lasting::Until(kind) = &effect.lasts
-            && !EVENT_KINDS.contains(&kind.as_str())
-        {
-            return Err(format!("no event is called '{kind}' (see cards/README.md, \"Events\")"));
+            return Err(BoundError("a lasting effect must last at least one turn".into()));
         }
         check_data(&effect.data)
     }

@@ -5,6 +5,7 @@
 //! are asked of a [`CardHost`], so this module knows nothing about Lua.
 
 mod data;
+mod deal;
 mod decision;
 mod effects;
 mod event;
@@ -15,14 +16,17 @@ mod state;
 
 use std::fmt;
 
-pub use data::{Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data};
+pub use data::{
+    BoundError, Data, Datum, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_DATA_VALUES, MAX_TEXT_BYTES, Tally, check_data,
+};
 pub use decision::{Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, PlanetId, Question, QuestionKind};
-pub use event::{EVENT_KINDS, Event, EventLog, GameEvent, SkipReason, SkippedStep};
+pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
-    Constraint, Counters, EndReason, GameState, Moved, Outcome, Pile, Piles, Resolving, RuleOptions, Step, WhenStuck,
+    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, GameState, MAX_COUNTERS, Moved, Outcome, Pile,
+    Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
 use crate::kernel::{
@@ -60,14 +64,49 @@ pub trait CardHost {
 
     /// Whether `card`'s script reacts to events of `kind` (react.rs). By default
     /// no card reacts.
-    fn reacts(&self, _card: CardId, _kind: &str) -> bool {
+    fn reacts(&self, _card: CardId, _kind: EventKind) -> bool {
         false
     }
 
     /// Runs the handler of `effect` for `event` from `state` with the answers so
     /// far, like [`CardHost::resolve`].
-    fn react(&self, _state: &GameState, effect: &Effect, event: &Event, _answers: &[Answer]) -> Resolution {
+    fn react(&self, _state: &GameState, effect: &Effect, event: &Logged, _answers: &[Answer]) -> Resolution {
         Resolution::Failed(format!("card '{}' has no handler for '{}'", self.card_label(effect.card), event.kind()))
+    }
+
+    /// Whether `card`'s script defines `game_begins`, run at the deal (deal.rs).
+    fn begins(&self, _card: CardId) -> bool {
+        false
+    }
+
+    /// Runs `card`'s `game_begins` from `state`, as a card's `play` runs (it may
+    /// not ask questions: nobody is asked anything at the deal).
+    fn game_begins(&self, _state: &GameState, card: CardId) -> Resolution {
+        Resolution::Failed(format!("card '{}' has no game_begins", self.card_label(card)))
+    }
+
+    /// Whether `planet`'s script has a handler for events of `kind`; for `None`,
+    /// whether it has one for any kind (then the game keeps its events for it).
+    fn planet_listens(&self, _planet: PlanetId, _kind: Option<EventKind>) -> bool {
+        false
+    }
+
+    /// Whether `planet`'s script defines `game_begins`.
+    fn planet_begins(&self, _planet: PlanetId) -> bool {
+        false
+    }
+
+    /// Runs `player`'s `planet`'s handler for `event` (its `game_begins` for
+    /// `None`) on `state`: the planet's data after. A planet's script only reads
+    /// the game and keeps its own data, so that it stays secret (R2.3).
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        _planet: PlanetId,
+        player: Player,
+        _event: Option<&Logged>,
+    ) -> Result<Data, GameError> {
+        Ok(state.planet_data[player.index()].clone())
     }
 
     /// How a message names `card`: its id, where the host knows its cards.
@@ -128,6 +167,8 @@ pub enum GameError {
     /// The handler of lasting effect `effect` failed, or set off too many
     /// reactions (react.rs); the message names its card.
     EffectFailed { effect: u32, message: String },
+    /// A planet's handler or `game_begins` failed; the message names the planet.
+    PlanetFailed(String),
     /// The game is over.
     Over,
 }
@@ -135,9 +176,10 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Illegal(m) | GameError::CardFailed(m) | GameError::EffectFailed { message: m, .. } => {
-                f.write_str(m)
-            }
+            GameError::Illegal(m)
+            | GameError::CardFailed(m)
+            | GameError::PlanetFailed(m)
+            | GameError::EffectFailed { message: m, .. } => f.write_str(m),
             GameError::Over => f.write_str("the game is over"),
         }
     }
@@ -157,6 +199,9 @@ pub struct Setup {
     pub planets: Vec<PlanetId>,
     /// The marker kinds the deck's cards declare (content/markers.rs).
     pub markers: Vec<MarkerRules>,
+    /// The cards whose lasting effects are the deck's own rules, in force from
+    /// the deal (`effects:` in the deck's manifest).
+    pub effects: Vec<CardId>,
 }
 
 impl Setup {
@@ -169,6 +214,7 @@ impl Setup {
             deck: Vec::new(),
             planets: Vec::new(),
             markers: Vec::new(),
+            effects: Vec::new(),
         }
     }
 
@@ -181,6 +227,7 @@ impl Setup {
             deck: (0..cards).map(CardId).collect(),
             planets: Vec::new(),
             markers: Vec::new(),
+            effects: Vec::new(),
         }
     }
 }
@@ -205,7 +252,7 @@ impl GameState {
         if !setup.markers.is_empty() {
             board.declare_markers(&setup.markers);
         }
-        GameState {
+        let mut state = GameState {
             board,
             rules: setup.rules,
             piles,
@@ -220,8 +267,11 @@ impl GameState {
             rng,
             effects: Vec::new(),
             effect_serial: 0,
+            planet_data: Default::default(),
             journal: EventLog::default(),
-        }
+        };
+        state.put_deck_rules_in_force(&setup.effects);
+        state
     }
 
     /// The checker moves of the player to move now: those the constraint allows,
@@ -329,13 +379,13 @@ impl GameState {
 
     /// Takes one option of the pending decision. On error nothing changes.
     pub fn apply(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
+        self.journal.watch(self.listening(host));
+        self.journal.mark_dispatched();
         if self.effects.is_empty() {
             return self.take(host, choice);
         }
         // Lasting effects may refuse the decision after it changed the state
         // (react.rs), so keep what to go back to.
-        self.journal.watch(true);
-        self.journal.mark_dispatched();
         let before = self.clone();
         let result = self.take(host, choice);
         if result.is_err() {
@@ -419,12 +469,14 @@ impl GameState {
             rng: self.rng,
             effects: self.effects.clone(),
             effect_serial: self.effect_serial,
+            planet_data: self.planet_data.clone(),
             journal: self.journal.empty_like(),
         }
     }
 
     fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {
-        let snapshot = self.card_snapshot(card);
+        let mut snapshot = self.card_snapshot(card);
+        snapshot.journal.set_cause(Cause::Card { card });
         match host.resolve(&snapshot, card, &answers) {
             Resolution::Done(after) => {
                 // The script ran on a scratch copy; commit it whole (invariant 3),
@@ -437,6 +489,7 @@ impl GameState {
                 let before = (self.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
                 let newest = self.effect_serial;
                 self.commit(*after);
+                self.journal.set_cause(Cause::Turn);
                 self.step = Step::Card;
                 self.piles.discard.push(card);
                 self.journal.push(|| GameEvent::CardDiscarded { card });
@@ -475,7 +528,7 @@ impl GameState {
         }
         let played = self.board.play(mv, &mut self.journal).expect("legal moves play");
         if played.by_emperor {
-            self.counters_mut(self.to_move).emperor_captures += played.captures;
+            let _ = self.add_to_counter(self.to_move, CounterId::EMPEROR_CAPTURES, played.captures);
         }
         self.moved = Some(Moved { start: mv.from(), now: mv.to() });
     }
@@ -510,7 +563,7 @@ impl GameState {
         self.constraint = self.next_constraint.take();
         self.moved = None;
         self.step = Step::Move;
-        self.journal.push(|| GameEvent::TurnBegan { turn: self.turn, player: self.to_move });
+        self.journal.push(|| GameEvent::TurnBegan { turn: self.turn + 1, player: self.to_move });
         true
     }
 
@@ -528,18 +581,26 @@ impl GameState {
         self.constraint = None;
         self.next_constraint = None;
         let planets = self.planets;
-        self.journal.push(|| GameEvent::GameOver { winner: outcome.winner, reason: outcome.reason, planets });
+        let cause = match outcome.reason {
+            EndReason::Planet(planet) => Cause::Planet { planet },
+            _ => Cause::Turn,
+        };
+        self.journal.push_caused(cause, || GameEvent::GameOver {
+            winner: outcome.winner,
+            reason: outcome.reason,
+            planets,
+        });
     }
 
     /// Runs the steps that need no decision (a move step with no legal move, a card
     /// step with no playable card) until a decision is pending or the game ends.
     /// Lasting effects react as in play; if one fails, the state is unchanged.
     pub fn settle(&mut self, host: &dyn CardHost) -> Result<(), GameError> {
+        self.journal.watch(self.listening(host));
+        self.journal.mark_dispatched();
         if self.effects.is_empty() {
             return self.carry_on(host, Then::Settle, u32::MAX);
         }
-        self.journal.watch(true);
-        self.journal.mark_dispatched();
         let before = self.clone();
         let result = self.carry_on(host, Then::Settle, u32::MAX);
         if result.is_err() {

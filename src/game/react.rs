@@ -8,6 +8,8 @@
 //!   order they came into force (oldest first);
 //! - an effect reacts only to events after the decision that made it: a card's
 //!   own events (and those of the handler that made it) are not given to it;
+//! - an effect never hears the events its own handlers caused (their cause
+//!   names it), so a handler that moves a checker does not react to its move;
 //! - a handler's own changes are new events, dispatched after every reaction
 //!   already waiting (breadth first), one generation deeper. A chain deeper than
 //!   [`MAX_DEPTH`], or more than [`MAX_REACTIONS`] handler runs for one decision,
@@ -22,10 +24,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::{GameState, Resolving, Step};
-use super::{CardHost, Event, GameError, GameEvent, Lasting, Resolution, SkipReason, SkippedStep, WhenStuck};
+use super::{CardHost, Cause, GameError, GameEvent, Lasting, Logged, Resolution, SkipReason, SkippedStep, WhenStuck};
 use super::{EndReason, Outcome};
 use crate::game::Answer;
-use crate::kernel::{Bitboard, legal_moves_under};
+use crate::kernel::{Bitboard, Player, legal_moves_under};
 
 /// Generations of reactions to reactions before the chain is stopped.
 pub const MAX_DEPTH: u8 = 8;
@@ -37,7 +39,7 @@ pub const MAX_REACTIONS: u32 = 200;
 pub struct Reaction {
     /// The effect's id.
     pub effect: u32,
-    pub event: Event,
+    pub event: Logged,
     /// 0 for events of the turn itself, 1 for those of a handler, and so on.
     pub depth: u8,
     /// Whether the effect's script has a handler for the event.
@@ -92,7 +94,7 @@ impl GameState {
     /// made by the decision being applied).
     pub(super) fn carry_on(&mut self, host: &dyn CardHost, mut then: Then, mut newest: u32) -> Result<(), GameError> {
         loop {
-            if !self.effects.is_empty() {
+            if self.listening(host) {
                 match self.react(host, then, newest)? {
                     Reacted::Asked => return Ok(()),
                     Reacted::Ran if self.check_end(host) => return Ok(()),
@@ -114,7 +116,7 @@ impl GameState {
                     Then::EndTurn
                 }
                 Then::EndTurn => {
-                    self.journal.push(|| GameEvent::TurnEnded { turn: self.turn, player: self.to_move });
+                    self.journal.push(|| GameEvent::TurnEnded { turn: self.turn + 1, player: self.to_move });
                     Then::NextTurn
                 }
                 Then::NextTurn => {
@@ -185,18 +187,50 @@ impl GameState {
         if events.is_empty() {
             return Ok(Reacted::Nothing);
         }
+        self.tell_planets(host, &events);
+        if self.effects.is_empty() {
+            return Ok(Reacted::Nothing);
+        }
         let queue = self.reactions_to(host, &events, 0, newest);
         self.run_reactions(host, queue, then, Vec::new(), 0)
     }
 
+    /// Whether anything hears the events: a lasting effect in force, or a
+    /// planet dealt whose script has handlers.
+    pub(super) fn listening(&self, host: &dyn CardHost) -> bool {
+        !self.effects.is_empty() || self.planets_listen(host)
+    }
+
+    pub(super) fn planets_listen(&self, host: &dyn CardHost) -> bool {
+        self.planets.iter().flatten().any(|&p| host.planet_listens(p, None))
+    }
+
+    /// Gives `events` to the planets' handlers: Dark's planet hears them all in
+    /// order, then Light's. A planet's handler reads the game as it stands and
+    /// changes only its planet's data; one that fails changes nothing (the host
+    /// notes the failure, as for a planet's check, and play goes on).
+    fn tell_planets(&mut self, host: &dyn CardHost, events: &[Logged]) {
+        for player in Player::BOTH {
+            let Some(planet) = self.planet(player) else { continue };
+            if !host.planet_listens(planet, None) {
+                continue;
+            }
+            for event in events.iter().filter(|e| host.planet_listens(planet, Some(e.kind()))) {
+                if let Ok(data) = host.planet_hears(self, planet, player, Some(event)) {
+                    self.planet_data[player.index()] = data;
+                }
+            }
+        }
+    }
+
     /// The reactions `events` call for, in the documented order.
-    fn reactions_to(&self, host: &dyn CardHost, events: &[Event], depth: u8, newest: u32) -> Vec<Reaction> {
+    fn reactions_to(&self, host: &dyn CardHost, events: &[Logged], depth: u8, newest: u32) -> Vec<Reaction> {
         let mut queue = Vec::new();
         for event in events {
             let kind = event.kind();
-            for effect in self.effects.iter().filter(|e| e.id <= newest) {
+            for effect in self.effects.iter().filter(|e| e.id <= newest && !e.caused(&event.cause)) {
                 let handler = host.reacts(effect.card, kind);
-                let ends = matches!(&effect.lasts, Lasting::Until(k) if k == kind);
+                let ends = effect.lasts == Lasting::Until(kind);
                 if handler || ends {
                     queue.push(Reaction { effect: effect.id, event: event.clone(), depth, handler, ends });
                 }
@@ -224,7 +258,9 @@ impl GameState {
             };
             if reaction.handler {
                 let newest = self.effect_serial;
-                match host.react(&self.scratch(), &effect, &reaction.event, &answers) {
+                let mut scratch = self.scratch();
+                scratch.journal.set_cause(effect.cause());
+                match host.react(&scratch, &effect, &reaction.event, &answers) {
                     Resolution::Done(after) => {
                         runs += 1;
                         if runs > MAX_REACTIONS {
@@ -238,17 +274,19 @@ impl GameState {
                         }
                         // Told only when the handler changed something.
                         if !after.journal.events().is_empty() {
-                            let to = reaction.event.kind().to_string();
-                            self.journal.push(|| GameEvent::EffectReacted {
+                            let to = reaction.event.kind();
+                            self.journal.push_caused(effect.cause(), || GameEvent::EffectReacted {
                                 card: effect.card,
                                 owner: effect.owner,
                                 to,
                             });
                         }
                         self.commit(*after);
+                        self.journal.set_cause(Cause::Turn);
                         ran = true;
                         answers.clear();
                         let events = self.journal.undispatched();
+                        self.tell_planets(host, &events);
                         let depth = reaction.depth + 1;
                         let more = self.reactions_to(host, &events, depth, newest);
                         if !more.is_empty() && depth >= MAX_DEPTH {
@@ -328,6 +366,8 @@ impl GameState {
         journal.append(std::mem::take(&mut after.journal));
         *self = after;
         self.journal = journal;
-        self.journal.watch(!self.effects.is_empty());
+        if !self.effects.is_empty() {
+            self.journal.watch(true);
+        }
     }
 }

@@ -2,8 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::GameError;
+use super::data::{BoundError, Data, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question};
-use super::event::EventLog;
+use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
 use super::react::Reacting;
 use super::rng::GameRng;
@@ -66,13 +68,32 @@ impl Clone for Piles {
 /// nothing for its piles.
 pub type Pile = smallvec::SmallVec<[CardId; 32]>;
 
-/// Per-player counts the planets read (R9.2, R9.4).
+/// Most counters a deck may have, the built-in one included.
+pub const MAX_COUNTERS: usize = 8;
+
+/// A counter of the deck: an index into [`Counters`]. Counters other than the
+/// built-in ones are declared in manifests (`counters:`), each kept per player,
+/// only growing, and shown in the panel; `content` gives their names.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct CounterId(pub u8);
+
+impl CounterId {
+    /// R9.4: checkers captured by a player's emperors, counted by the game itself
+    /// whenever an emperor captures. Every deck has it.
+    pub const EMPEROR_CAPTURES: CounterId = CounterId(0);
+}
+
+/// The counters the game keeps itself, by [`CounterId`]: name and panel label.
+pub const BUILT_IN_COUNTERS: [(&str, &str); 1] = [("emperor_captures", "emperor captures")];
+
+/// One player's counts, by [`CounterId`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
-pub struct Counters {
-    /// Pawns put back on the board by Revive (R8.4).
-    pub pawns_revived: u32,
-    /// Checkers captured by this player's emperors (R9.4).
-    pub emperor_captures: u32,
+pub struct Counters(pub [u32; MAX_COUNTERS]);
+
+impl Counters {
+    pub fn get(&self, counter: CounterId) -> u32 {
+        self.0.get(usize::from(counter.0)).copied().unwrap_or(0)
+    }
 }
 
 /// A card's restriction on which checker moves next turn (R4.8).
@@ -170,6 +191,10 @@ pub struct GameState {
     /// The id of the last effect put in force (0: none yet).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub effect_serial: u32,
+    /// Each player's planet's own data, which only its handlers change; secret
+    /// with the planet (R2.3), so outside the position.
+    #[serde(default, skip_serializing_if = "no_planet_data")]
+    pub planet_data: [Data; 2],
     /// What happened since the log was last taken (events.rs); not part of the
     /// position, so not compared, hashed or saved.
     #[serde(skip)]
@@ -190,13 +215,69 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+fn no_planet_data(data: &[Data; 2]) -> bool {
+    data.iter().all(Data::is_empty)
+}
+
 impl GameState {
     pub fn counters(&self, player: Player) -> &Counters {
         &self.counters[player.index()]
     }
 
-    pub fn counters_mut(&mut self, player: Player) -> &mut Counters {
-        &mut self.counters[player.index()]
+    /// Changes the board through a kernel operation, which reports each change
+    /// it makes to the state's journal (kernel/event.rs): the one way scripts'
+    /// operations reach the board.
+    pub fn change_board<T, E>(&mut self, op: impl FnOnce(&mut Board, &mut EventLog) -> Result<T, E>) -> Result<T, E> {
+        op(&mut self.board, &mut self.journal)
+    }
+
+    /// A card restricts `constrained`'s next move to the checkers on `movers` (R4.8).
+    pub fn set_constraint(&mut self, card: CardId, constrained: Player, movers: Bitboard) {
+        self.next_constraint = Some(Constraint { card, movers });
+        self.journal.push(|| GameEvent::ConstraintSet { card, constrained, movers: movers.into_iter().collect() });
+    }
+
+    /// A number below `n` from the game's generator (R2.4).
+    pub fn draw_random(&mut self, n: usize) -> usize {
+        self.rng.below(n)
+    }
+
+    /// Replaces the data of effect `id` (its handler's `ctx:set_effect_data`);
+    /// refused for data out of bounds or an effect no longer in force.
+    pub fn set_effect_data(&mut self, id: u32, data: Data) -> Result<(), BoundError> {
+        check_data(&data)?;
+        let effect = self
+            .effects
+            .iter_mut()
+            .find(|e| e.id == id)
+            .ok_or_else(|| BoundError(format!("effect {id} is no longer in force")))?;
+        effect.data = data;
+        Ok(())
+    }
+
+    /// Replaces `player`'s planet's data (its handlers' `ctx:set_planet_data`).
+    pub fn set_planet_data(&mut self, player: Player, data: Data) -> Result<(), BoundError> {
+        check_data(&data)?;
+        self.planet_data[player.index()] = data;
+        Ok(())
+    }
+
+    /// Adds `by` to `player`'s `counter` (counters only grow) and records it;
+    /// refused, with nothing changed, for a counter the deck does not have room
+    /// for or a count that would overflow.
+    pub fn add_to_counter(&mut self, player: Player, counter: CounterId, by: u32) -> Result<u32, GameError> {
+        let slot = self.counters[player.index()]
+            .0
+            .get_mut(usize::from(counter.0))
+            .ok_or(GameError::Illegal(format!("there is no counter #{}", counter.0)))?;
+        let total = slot
+            .checked_add(by)
+            .ok_or_else(|| GameError::Illegal(format!("counter #{} cannot grow by {by}", counter.0)))?;
+        *slot = total;
+        if by > 0 {
+            self.journal.push(|| GameEvent::CounterAdded { owner: player, counter, by, total });
+        }
+        Ok(total)
     }
 
     pub fn planet(&self, player: Player) -> Option<PlanetId> {
@@ -241,6 +322,7 @@ impl GameState {
             rng: _,
             effects,
             effect_serial,
+            planet_data: _,
             journal: _,
         } = self;
         (

@@ -420,17 +420,17 @@ impl Board {
     /// pieces per player on the board or in the reserve (R1.3, R4.9, R6.1; free
     /// crowning, R11, makes kings without one). The one check every test and
     /// fuzz target makes after each change.
-    pub fn check_conservation(&self, dealt: &Totals) -> Result<(), String> {
-        self.validate().map_err(|e| e.to_string())?;
+    pub fn check_conservation(&self, dealt: &Totals) -> RuleResult<()> {
+        self.validate()?;
         let now = self.totals();
         if now.supply != dealt.supply {
-            return Err(format!("the supply is not conserved: {:?}, dealt {:?}", now.supply, dealt.supply));
+            return Err(RuleError(format!("the supply is not conserved: {:?}, dealt {:?}", now.supply, dealt.supply)));
         }
         if now.markers != dealt.markers {
-            return Err(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers));
+            return Err(RuleError(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers)));
         }
         if self.crowning == Crowning::FromReserve && now.pieces != [12, 12] {
-            return Err(format!("pieces on the board and in the reserves: {:?}, not 12 each", now.pieces));
+            return Err(RuleError(format!("pieces on the board and in the reserves: {:?}, not 12 each", now.pieces)));
         }
         Ok(())
     }
@@ -472,6 +472,13 @@ impl Board {
 
     pub fn set_supply(&mut self, supply: Supply) {
         self.supply = supply;
+    }
+
+    /// Sets how many markers of `kind` the supply holds (a scenario's scene).
+    pub fn set_marker_supply(&mut self, kind: MarkerKind, left: u8) {
+        if let Some(slot) = self.marks.supply.get_mut(usize::from(kind.0)) {
+            *slot = left;
+        }
     }
 
     pub fn set_orientation(&mut self, orientation: Orientation) {
@@ -537,7 +544,7 @@ impl Board {
         let owner = self.wall_owner(edge)?;
         self.walls[owner.index()].remove(edge);
         self.supply.walls[owner.index()] += 1;
-        log.record(|| BoardEvent::WallRemoved { edge, owner, cause });
+        log.record(|| BoardEvent::WallRemoved { edge, owner, reason: cause });
         Some(owner)
     }
 
@@ -560,7 +567,7 @@ impl Board {
     pub fn remove_checker(&mut self, sq: Square, cause: Removal, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
         self.lift(sq, checker);
-        log.record(|| BoardEvent::Removed { at: sq, checker, cause });
+        log.record(|| BoardEvent::Removed { at: sq, checker, reason: cause });
         self.settle_crowns(log);
         Ok(checker)
     }
@@ -628,7 +635,7 @@ impl Board {
             refuse!("{pawn} must hold a pawn and {king} a king of the same player (R8.3)");
         }
         self.sacrifice(pawn, p);
-        log.record(|| BoardEvent::Removed { at: pawn, checker: p, cause: Removal::Sacrificed });
+        log.record(|| BoardEvent::Removed { at: pawn, checker: p, reason: Removal::Sacrificed });
         self.emperors.insert(king);
         log.record(|| BoardEvent::MadeEmperor { king, pawn });
         Ok(())
@@ -664,6 +671,23 @@ impl Board {
         }
     }
 
+    /// A card or a deck's rule crowns the pawn on `sq` wherever it stands, as
+    /// R6.1 crowns: with a piece from its owner's reserve, or none where
+    /// crowning is free (R11).
+    pub fn crown_pawn(&mut self, sq: Square, log: &mut impl Journal) -> RuleResult<()> {
+        let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
+        if checker.kind != Kind::Pawn {
+            refuse!("the checker on {sq} is already crowned (R6.4)");
+        }
+        let owner = checker.owner;
+        if self.crowning == Crowning::FromReserve && self.reserve[owner.index()] == 0 {
+            refuse!("{owner} has no piece in reserve to crown with (R6.1)");
+        }
+        self.crown(sq, owner);
+        log.record(|| BoardEvent::Crowned { at: sq, owner });
+        Ok(())
+    }
+
     /// Makes the pawn on `sq` a king, taking the piece from the reserve unless
     /// crowning is free.
     pub(super) fn crown(&mut self, sq: Square, player: Player) {
@@ -690,7 +714,7 @@ impl Board {
         if token == Token::Snookle && checker.hippo {
             // R8.8: the hippo leaves the checker that gets a snookle.
             self.set_token(sq, Token::Hippo, false);
-            log.record(|| BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, cause: Clearing::Snookle });
+            log.record(|| BoardEvent::TokenRemoved { at: sq, token: Token::Hippo, reason: Clearing::Snookle });
         }
         self.set_token(sq, token, true);
         log.record(|| BoardEvent::TokenPlaced { at: sq, token });
@@ -702,7 +726,7 @@ impl Board {
             refuse!("there is no {} on {sq}", token.name());
         }
         self.set_token(sq, token, false);
-        log.record(|| BoardEvent::TokenRemoved { at: sq, token, cause: Clearing::Card });
+        log.record(|| BoardEvent::TokenRemoved { at: sq, token, reason: Clearing::Card });
         Ok(())
     }
 
@@ -768,7 +792,7 @@ impl Board {
             refuse!("there is no such marker on {sq}");
         }
         self.set_marker(sq, kind, false);
-        log.record(|| BoardEvent::MarkerRemoved { at: sq, marker: kind, cause: Clearing::Card });
+        log.record(|| BoardEvent::MarkerRemoved { at: sq, marker: kind, reason: Clearing::Card });
         Ok(())
     }
 
@@ -802,7 +826,7 @@ impl Board {
     fn clear_terrain(&mut self, sq: Square, cause: Clearing, log: &mut impl Journal) -> RuleResult<Terrain> {
         let Some(terrain) = self.terrain_at(sq) else { refuse!("{sq} holds no water or fire") };
         self.move_terrain(sq, terrain, false);
-        log.record(|| BoardEvent::TerrainRemoved { at: sq, terrain, cause });
+        log.record(|| BoardEvent::TerrainRemoved { at: sq, terrain, reason: cause });
         Ok(terrain)
     }
 
@@ -902,7 +926,7 @@ impl Board {
             if let (Some(&last), Some(cause)) = (chain.squares.last(), chain.removal) {
                 let checker = self.checker(last).expect("planned chain holds checkers");
                 self.lift(last, checker);
-                log.record(|| BoardEvent::Removed { at: last, checker, cause });
+                log.record(|| BoardEvent::Removed { at: last, checker, reason: cause });
                 report.removed.push(last);
             }
             let moving =

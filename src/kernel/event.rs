@@ -66,7 +66,7 @@ pub enum BoardEvent {
     Removed {
         at: Square,
         checker: Checker,
-        cause: Removal,
+        reason: Removal,
     },
     /// R7.4: the monolith pushed a checker one square.
     Pushed {
@@ -81,7 +81,7 @@ pub enum BoardEvent {
         owner: Player,
     },
     /// R8.3: the king on `king` became an emperor with the piece of the pawn that
-    /// was on `pawn` (whose removal, cause `sacrificed`, comes just before).
+    /// was on `pawn` (whose removal, reason `sacrificed`, comes just before).
     MadeEmperor {
         king: Square,
         pawn: Square,
@@ -98,7 +98,7 @@ pub enum BoardEvent {
     TokenRemoved {
         at: Square,
         token: Token,
-        cause: Clearing,
+        reason: Clearing,
     },
     TerrainPlaced {
         at: Square,
@@ -107,7 +107,7 @@ pub enum BoardEvent {
     TerrainRemoved {
         at: Square,
         terrain: Terrain,
-        cause: Clearing,
+        reason: Clearing,
     },
     /// R5.2: two walls of `owner` from the supply.
     WallsPlaced {
@@ -117,7 +117,7 @@ pub enum BoardEvent {
     WallRemoved {
         edge: Edge,
         owner: Player,
-        cause: Clearing,
+        reason: Clearing,
     },
     /// R7.1: the monolith came onto the block whose lower-left square is `at`.
     MonolithPlaced {
@@ -146,7 +146,7 @@ pub enum BoardEvent {
     MarkerRemoved {
         at: Square,
         marker: MarkerKind,
-        cause: Clearing,
+        reason: Clearing,
     },
     /// R8.16: a checker was lifted off the board, to come back.
     SetAside {
@@ -188,7 +188,7 @@ impl BoardEvent {
     pub fn redo(&self, board: &mut Board) {
         match *self {
             BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to } => board.shift_checker(from, to),
-            BoardEvent::Removed { at, checker, cause: Removal::Sacrificed } => board.sacrifice(at, checker),
+            BoardEvent::Removed { at, checker, reason: Removal::Sacrificed } => board.sacrifice(at, checker),
             BoardEvent::Captured { at, checker, .. } | BoardEvent::Removed { at, checker, .. } => {
                 board.lift(at, checker)
             }

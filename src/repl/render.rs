@@ -199,9 +199,11 @@ pub fn panel(session: &Session, view: View) -> String {
             s.fire,
             s.monolith
         );
+        let counters = session.engine.content().counters();
         for p in Player::BOTH {
             let c = state.counters(p);
-            let _ = writeln!(out, "  {p}: pawns revived {}, emperor captures {}", c.pawns_revived, c.emperor_captures);
+            let counts: Vec<String> = counters.iter().map(|d| format!("{} {}", d.label, c.get(d.id))).collect();
+            let _ = writeln!(out, "  {p}: {}", counts.join(", "));
         }
         let constraint = |label: &str, c: Option<crate::game::Constraint>, who: Player| {
             c.map(|c| {
@@ -222,7 +224,7 @@ pub fn panel(session: &Session, view: View) -> String {
             let lasts = match &effect.lasts {
                 Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
                 Lasting::Game => "for the rest of the game".to_string(),
-                Lasting::Until(kind) => format!("until the next {}", kind.replace('_', " ")),
+                Lasting::Until(kind) => format!("until the next {}", kind.name().replace('_', " ")),
             };
             let whose = match effect.affects {
                 Affected::Owner => format!("{}'s", effect.owner),

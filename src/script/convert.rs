@@ -10,7 +10,7 @@ use mlua::{Table, Value};
 use crate::game::CardId;
 use crate::kernel::{Bitboard, Dir, Player, Square, Terrain, Token};
 use crate::script::ctx::marker_kind;
-use crate::script::memo::{BlockFilter, CheckerFilter, CounterName, Dirs, KindFilter, MarkerFilter, SquareFilter};
+use crate::script::memo::{BlockFilter, CheckerFilter, Dirs, KindFilter, MarkerFilter, SquareFilter};
 use crate::script::run::{Cx, R, err, user};
 use crate::script::stack::{self, Raw, TableAt};
 
@@ -189,14 +189,6 @@ pub(super) fn checker_filter(cx: &Cx, filter: Option<Table>) -> R<CheckerFilter>
     Ok(parsed)
 }
 
-pub(super) fn counter_name(name: &str) -> R<CounterName> {
-    match name {
-        "pawns_revived" => Ok(CounterName::PawnsRevived),
-        "emperor_captures" => Ok(CounterName::EmperorCaptures),
-        _ => Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
-    }
-}
-
 pub(super) fn colour_mask(colour: &str) -> R<Bitboard> {
     match colour {
         "dark" => Ok(Bitboard::DARK),
@@ -349,7 +341,7 @@ pub(super) fn each_text(lua: &mlua::Lua, t: &Table, f: impl FnMut(stack::Text) -
 
 /// Which of the user's moves a move helper lists (cards/README.md, "Reading":
 /// `count_moves`, `legal_moves`, `ask_move_where`).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct MoveFilter {
     /// Checkers that may move (`only` less `exclude`).
     pub(super) allowed: Bitboard,

@@ -8,15 +8,19 @@ use mlua::{Lua, Table, Value};
 use serde_json::Value as Json;
 
 use crate::content::Content;
-use crate::game::{Affected, Data, Datum, Event, Lasting, MAX_DATA_DEPTH, Tally};
-use crate::game::{CardId, EVENT_KINDS, Effect};
-use crate::kernel::MoveRules;
+use crate::game::{Affected, Data, Datum, Lasting, MAX_DATA_DEPTH, Tally};
+use crate::game::{Effect, EventKind, Logged};
+use crate::kernel::{MoveRules, Player};
 use crate::script::convert::squares_of;
 
 type R<T> = mlua::Result<T>;
 
 fn err(message: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(message.into())
+}
+
+fn bound(e: crate::game::BoundError) -> mlua::Error {
+    mlua::Error::runtime(e.0)
 }
 
 /// `ctx:add_effect`'s table, read.
@@ -40,9 +44,8 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
         Value::Table(t) => {
             only_keys(&t, &["ends_at"], "lasts = {ends_at = kind} has only ends_at")?;
             let kind: String = t.raw_get::<Option<String>>("ends_at")?.unwrap_or_default();
-            if !EVENT_KINDS.contains(&kind.as_str()) {
-                return Err(err(format!("lasts: no event is called '{kind}' (README, \"Events\")")));
-            }
+            let kind = EventKind::named(&kind)
+                .ok_or_else(|| err(format!("lasts: no event is called '{kind}' (README, \"Events\")")))?;
             Lasting::Until(kind)
         }
         _ => {
@@ -59,11 +62,7 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
     };
     let mut moves = MoveRules::STANDARD;
     if let Some(m) = spec.raw_get::<Option<Table>>("moves")? {
-        only_keys(
-            &m,
-            &["pawns_step_back", "closed", "capture_optional"],
-            "an effect's moves are pawns_step_back, closed and capture_optional",
-        )?;
+        only_keys(&m, &MOVE_KEYS, "an effect's moves are pawns_step_back, closed and capture_optional")?;
         moves.pawns_step_back = flag(&m, "pawns_step_back")?;
         moves.capture_optional = flag(&m, "capture_optional")?;
         moves.closed = squares_of(lua, m.raw_get::<Option<Table>>("closed")?)?;
@@ -73,6 +72,108 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
         None => Data::new(),
     };
     Ok(EffectSpec { affects, moves, lasts, data })
+}
+
+/// The keys of an effect's `moves` table.
+pub const MOVE_KEYS: [&str; 3] = ["pawns_step_back", "closed", "capture_optional"];
+
+/// The first key of a `moves = { … }` table written in `source` that is not
+/// one of [`MOVE_KEYS`], with its line: found when the script is loaded (and by
+/// `check`), not only when the card runs. Comments and strings are skipped;
+/// a table built some other way is still checked when it is used.
+pub fn unknown_move_key(source: &str) -> Option<(usize, String)> {
+    let code = code_only(source);
+    let mut at = 0;
+    while let Some(found) = code[at..].find("moves") {
+        let start = at + found;
+        at = start + 5;
+        let before = code[..start].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == ':') {
+            continue;
+        }
+        let rest = code[at..].trim_start();
+        let Some(rest) = rest.strip_prefix('=').map(str::trim_start) else { continue };
+        let Some(body) = rest.strip_prefix('{') else { continue };
+        let body_start = code.len() - body.len();
+        let mut depth = 0usize;
+        let mut end = body_start;
+        for (i, c) in body.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    end = body_start + i;
+                    break;
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        // Keys at the table's own level: `name =` (not `==`).
+        let table = &code[body_start..end];
+        let mut level = 0usize;
+        let mut word_start: Option<usize> = None;
+        let bytes = table.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'{' => level += 1,
+                b'}' => level = level.saturating_sub(1),
+                b if level == 0 && (b.is_ascii_alphanumeric() || b == b'_') => {
+                    word_start.get_or_insert(i);
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(s) = word_start.take() {
+                let word = &table[s..i];
+                let after = table[i..].trim_start();
+                let before = table[..s].trim_end();
+                let is_key = after.starts_with('=')
+                    && !after.starts_with("==")
+                    && (before.is_empty() || before.ends_with(',') || before.ends_with(';'));
+                if level == 0 && is_key && !MOVE_KEYS.contains(&word) {
+                    let line = source[..body_start + s].lines().count().max(1);
+                    return Some((line, word.to_string()));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `source` with comments and string contents blanked to spaces (newlines
+/// kept), so a scan of the code finds no word inside them.
+fn code_only(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while let Some(c) = chars.next() {
+        match c {
+            '-' if chars.peek() == Some(&'-') => {
+                out.push(' ');
+                for c in chars.by_ref() {
+                    out.push(blank(c));
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '"' | '\'' => {
+                let quote = c;
+                out.push(' ');
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    out.push(blank(c));
+                    match c {
+                        '\\' if !escaped => escaped = true,
+                        c if c == quote && !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// A rule switch: `true`, `false` or absent (false). Anything else is refused,
@@ -111,7 +212,7 @@ pub fn data_of(table: &Table) -> R<Data> {
 fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
     // The data's own table is not one of its values.
     if depth > 0 {
-        tally.value().map_err(err)?;
+        tally.value().map_err(bound)?;
     }
     Ok(match value {
         Value::Boolean(b) => Datum::Bool(*b),
@@ -119,7 +220,7 @@ fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
         Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Datum::Int(*n as i64),
         Value::Number(n) => return Err(err(format!("an effect's data holds whole numbers only, not {n}"))),
         Value::String(s) => {
-            tally.bytes_of(s.as_bytes().len()).map_err(err)?;
+            tally.bytes_of(s.as_bytes().len()).map_err(bound)?;
             Datum::Text(s.to_str()?.to_string())
         }
         Value::Table(t) => {
@@ -132,7 +233,7 @@ fn datum_of(value: &Value, depth: usize, tally: &mut Tally) -> R<Datum> {
             for pair in t.clone().pairs::<Value, Value>() {
                 let (key, v) = pair?;
                 if let Value::String(k) = &key {
-                    tally.bytes_of(k.as_bytes().len()).map_err(err)?;
+                    tally.bytes_of(k.as_bytes().len()).map_err(bound)?;
                 }
                 let item = datum_of(&v, depth + 1, tally)?;
                 match key {
@@ -186,30 +287,14 @@ fn datum_to_lua(lua: &Lua, datum: &Datum) -> R<Value> {
     })
 }
 
-/// The event a handler receives: its fields as in `replay --events` (squares
-/// by name, checkers as `{owner, kind, …}`), card ids and marker names for
-/// their numbers, and `player`, whose turn it happened in.
-pub fn event_to_lua(lua: &Lua, content: &Content, event: &Event, player: &str) -> R<Table> {
-    let Ok(Json::Object(fields)) = serde_json::to_value(event) else {
-        return Err(err("an event could not be read"));
-    };
-    let table = lua.create_table_with_capacity(0, fields.len() + 1)?;
-    for (key, value) in fields {
-        let value = match (key.as_str(), &value) {
-            ("card", Json::Number(n)) => {
-                let id = CardId(n.as_u64().unwrap_or(0) as u16);
-                Json::from(content.card(id).map_or_else(|| format!("#{}", id.0), |c| c.id.clone()))
-            }
-            ("marker", Json::Number(n)) => {
-                let name = content.markers().get(n.as_u64().unwrap_or(0) as usize).map(|m| m.name().to_string());
-                Json::from(name.unwrap_or_default())
-            }
-            _ => value,
-        };
-        table.raw_set(key, json_to_lua(lua, &value)?)?;
+/// The event a handler receives: the fields `replay --events` gives it
+/// (`narrate::event_json`: squares by name, checkers as `{owner, kind, …}`, card
+/// and planet ids, `cause`), and `player`, whose turn it happened in.
+pub fn event_to_lua(lua: &Lua, content: &Content, event: &Logged, player: Player) -> R<Table> {
+    match json_to_lua(lua, &crate::narrate::event_json(content, event, player))? {
+        Value::Table(table) => Ok(table),
+        _ => Err(err("an event could not be read")),
     }
-    table.raw_set("player", player)?;
-    Ok(table)
 }
 
 fn json_to_lua(lua: &Lua, value: &Json) -> R<Value> {
@@ -239,4 +324,20 @@ pub fn effect_to_lua(lua: &Lua, content: &Content, effect: &Effect, owner: &str)
     table.raw_set("owner", owner)?;
     table.raw_set("data", data_to_lua(lua, &effect.data)?)?;
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_move_keys_are_found_in_the_source_with_their_line() {
+        let good = "function play(ctx)\n  ctx:add_effect{ lasts = 1, moves = { pawns_step_back = true, closed = {'d4'} } }\nend";
+        assert_eq!(unknown_move_key(good), None);
+        let bad = "function play(ctx)\n  -- moves = { nothing = true }\n  local s = 'moves = { nope = 1 }'\n\
+                   ctx:add_effect{ lasts = 1,\n    moves = { pawns_dash = true } }\nend";
+        assert_eq!(unknown_move_key(bad), Some((5, "pawns_dash".to_string())));
+        let compare = "local moves = {}\nif moves == nil then end\nlocal t = { moves = { capture_optional = x == 1 } }";
+        assert_eq!(unknown_move_key(compare), None);
+    }
 }

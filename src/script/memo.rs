@@ -1,9 +1,8 @@
 //! Read-only runs remembered by what they read.
 //!
 //! A planet check or a `can_play` only reads the game, through `ctx`. While one
-//! runs, each read it makes through a function listed in [`Read`] is noted with
-//! its result (any other `ctx` function, or more than [`MAX_READS`] reads, and
-//! the run is not remembered). The script is a function of what it reads (no
+//! runs, each read it makes through a query (ctx/mod.rs) is noted with its
+//! result (more than [`MAX_READS`] reads, and the run is not remembered). The script is a function of what it reads (no
 //! clock, no randomness, sorted `pairs`), so the next time the same check runs
 //! for the same player, if every noted read gives the same result on the new
 //! state, the script would take the same path and return the same answer: the
@@ -11,9 +10,10 @@
 //! failures.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use crate::game::GameState;
-use crate::kernel::{Bitboard, Board, Checker, Dir, MAX_MARKER_KINDS, MarkerKind, Player, Square, Terrain, Token};
+use crate::kernel::{Bitboard, Board, Dir, MAX_MARKER_KINDS, MarkerKind, Player, Terrain, Token};
 
 /// Traces longer than this are not kept (a check that reads this much is rare).
 pub const MAX_READS: usize = 32;
@@ -216,64 +216,29 @@ impl BlockFilter {
     }
 }
 
-/// A counter a planet reads (R9.2, R9.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CounterName {
-    PawnsRevived,
-    EmperorCaptures,
-}
+/// One read a run made, with what it found: the query that made it (ctx/mod.rs,
+/// [`query`](super::ctx)) with its arguments, run again on another state.
+#[derive(Clone)]
+pub struct Read(Rc<Recheck>);
 
-impl CounterName {
-    pub fn of(self, state: &GameState, player: Player) -> u32 {
-        let c = state.counters(player);
-        match self {
-            CounterName::PawnsRevived => c.pawns_revived,
-            CounterName::EmperorCaptures => c.emperor_captures,
-        }
+/// Whether a read finds again what it found, on a state for a user.
+type Recheck = dyn Fn(&GameState, Player) -> bool;
+
+impl Read {
+    /// The read `eval(state, user, &args)` that found `found`.
+    pub fn new<Q: 'static, T: PartialEq + 'static>(args: Q, found: T, eval: fn(&GameState, Player, &Q) -> T) -> Read {
+        Read(Rc::new(move |state, user| eval(state, user, &args) == found))
+    }
+
+    /// Whether the same read finds the same on `state` for `user`.
+    pub fn holds(&self, state: &GameState, user: Player) -> bool {
+        (self.0)(state, user)
     }
 }
 
-/// One read a run made, with what it found.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Read {
-    Turn(u32),
-    ToMove(Player),
-    Checker(Square, Option<Checker>),
-    CheckerSquares(CheckerFilter, Bitboard),
-    Count(CheckerFilter, u32),
-    Reserve(Player, u8),
-    IsEmpty(Square, bool),
-    Squares(SquareFilter, Bitboard),
-    CountSquares(SquareFilter, u32),
-    Terrain(Square, Option<Terrain>),
-    Monolith(Option<Square>),
-    Blocks(BlockFilter, Bitboard),
-    CountBlocks(BlockFilter, u32),
-    MarkersLeft(MarkerKind, u8),
-    Counter(Player, CounterName, u32),
-}
-
-impl Read {
-    /// Whether the same read finds the same on `state`.
-    pub fn holds(&self, state: &GameState) -> bool {
-        let board = &state.board;
-        match self {
-            Read::Turn(t) => state.turn == *t,
-            Read::ToMove(p) => state.to_move == *p,
-            Read::Checker(sq, c) => board.checker(*sq) == *c,
-            Read::CheckerSquares(f, set) => f.apply(state) == *set,
-            Read::Count(f, n) => f.apply(state).count() == *n,
-            Read::Reserve(p, n) => board.reserve(*p) == *n,
-            Read::IsEmpty(sq, e) => board.is_empty(*sq) == *e,
-            Read::Squares(f, set) => f.apply(board) == *set,
-            Read::CountSquares(f, n) => f.apply(board).count() == *n,
-            Read::Terrain(sq, t) => board.terrain_at(*sq) == *t,
-            Read::Monolith(m) => board.monolith() == *m,
-            Read::Blocks(f, set) => f.apply(board) == *set,
-            Read::CountBlocks(f, n) => f.apply(board).count() == *n,
-            Read::MarkersLeft(kind, n) => board.marks().supply[usize::from(kind.0)] == *n,
-            Read::Counter(p, c, n) => c.of(state, *p) == *n,
-        }
+impl std::fmt::Debug for Read {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Read")
     }
 }
 
@@ -289,7 +254,7 @@ pub struct Memo<T> {
 impl<T: Copy> Memo<T> {
     /// The remembered answer, if the run for `user` would read the same on `state`.
     pub fn answer(&self, state: &GameState, user: Player) -> Option<T> {
-        (self.user == user && self.reads.iter().all(|r| r.holds(state))).then_some(self.answer)
+        (self.user == user && self.reads.iter().all(|r| r.holds(state, user))).then_some(self.answer)
     }
 }
 
@@ -333,8 +298,8 @@ impl<T: Copy> Memos<T> {
 mod tests {
     use super::*;
     use crate::game::{GameState, Setup};
-    use crate::kernel::block;
     use crate::kernel::{Removal, Unrecorded};
+    use crate::kernel::{Square, block};
 
     /// A slot keeps the `WAYS` answers used last: one found again moves to the
     /// front, and a new one pushes out the one unused longest.
@@ -346,11 +311,12 @@ mod tests {
             state.turn = turn;
             memos.answer(0, state, Player::Dark)
         };
+        let turn_was = |turn: u32| Read::new((), turn, |s: &GameState, _: Player, _: &()| s.turn);
         for turn in 1..=WAYS as u32 {
-            memos.keep(0, Some(vec![Read::Turn(turn)]), Player::Dark, turn);
+            memos.keep(0, Some(vec![turn_was(turn)]), Player::Dark, turn);
         }
         assert_eq!(at(&mut state, 1), Some(1), "the oldest is still kept");
-        memos.keep(0, Some(vec![Read::Turn(9)]), Player::Dark, 9);
+        memos.keep(0, Some(vec![turn_was(9)]), Player::Dark, 9);
         assert_eq!(at(&mut state, 2), None, "the one unused longest went");
         assert_eq!(at(&mut state, 1), Some(1), "used again, so kept");
         assert_eq!(at(&mut state, 9), Some(9));

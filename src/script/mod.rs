@@ -43,10 +43,13 @@ use std::sync::Arc;
 use mlua::prelude::LuaThreadStatus as ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
 
+pub use ctx::Access;
 pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
-use crate::game::{Answer, CardHost, CardId, EVENT_KINDS, Effect, Event, GameState, Inputs, PlanetId, Resolution};
+use crate::game::{
+    Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
+};
 use crate::kernel::Player;
 use memo::Memos;
 use questions::OnResume;
@@ -75,14 +78,20 @@ impl Default for Budgets {
 struct CardScript {
     chunk: Function,
     has_can_play: bool,
+    /// Whether the script defines `game_begins(ctx)`, run at the deal.
+    has_begins: bool,
     /// The event kinds it has a handler (`on_<kind>`) for (game/react.rs).
-    handlers: Vec<&'static str>,
+    handlers: Vec<EventKind>,
 }
 
 struct PlanetScript {
     chunk: Function,
     /// Whether the script defines `progress(ctx, player)`.
     has_progress: bool,
+    /// Whether it defines `game_begins(ctx, player)`.
+    has_begins: bool,
+    /// The event kinds it has a handler (`on_<kind>`) for.
+    handlers: Vec<EventKind>,
 }
 
 /// Ways the engine avoids running scripts; none of them changes a result.
@@ -126,6 +135,8 @@ pub struct ScriptEngine {
     prelude: sandbox::Prelude,
     /// The `ctx` every run is given: read-only, so one serves all scripts.
     ctx: Table,
+    /// Each `ctx` method's name and kind, as declared (ctx/mod.rs).
+    ctx_methods: Vec<(&'static str, ctx::Access)>,
     /// The current run and the names, shared with the host functions.
     shared: Rc<run::Shared>,
     content: Content,
@@ -155,16 +166,24 @@ impl ScriptEngine {
         let card_ids: Vec<String> = content.cards.iter().map(|c| c.id.clone()).collect();
         let names = names::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
         let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
-        let shared = Rc::new(run::Shared { run: RefCell::new(None), names, meter: Rc::clone(&prelude.meter), markers });
-        let api = ctx::api_table(&lua, Rc::clone(&shared)).map_err(fail)?;
+        let counters = content.counters().into_iter().map(|c| c.name).collect();
+        let shared = Rc::new(run::Shared {
+            run: RefCell::new(None),
+            names,
+            meter: Rc::clone(&prelude.meter),
+            markers,
+            counters,
+        });
+        let api = ctx::api(&lua, Rc::clone(&shared)).map_err(fail)?;
         sandbox::begin(&lua, Budgets::default().load);
-        let ctx = prelude.make_ctx.call::<Table>(api);
+        let ctx = prelude.make_ctx.call::<Table>((api.table, api.shapes));
         sandbox::finish(&lua);
         let ctx = ctx.map_err(fail)?;
         let mut engine = ScriptEngine {
             lua,
             prelude,
             ctx,
+            ctx_methods: api.methods,
             shared,
             content,
             cards: Vec::new(),
@@ -193,28 +212,39 @@ impl ScriptEngine {
         let (mut cards, mut planets) = (Vec::new(), Vec::new());
         let root = self.content.root.path().to_path_buf();
         let name_of = |path: &std::path::Path| path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let deck = &self.content.deck;
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
-            match self.compile_one(&name, &card.script.source, &["play"], &["can_play"]) {
-                Ok((chunk, defined, handlers)) => {
-                    cards.push(CardScript { chunk, has_can_play: defined.contains(&"can_play"), handlers })
-                }
+            // A card that is only one of the deck's rules is never played.
+            let rule_only = deck.effects.contains(&card.id) && !deck.cards.iter().any(|(id, _)| *id == card.id);
+            let required: &[&str] = if rule_only { &[] } else { &["play"] };
+            if let Some((line, key)) = lasting::unknown_move_key(&card.script.source) {
+                let message = format!(
+                    "moves = {{ {key} = … }}: an effect's moves are {} (cards/README.md, \"Lasting effects\")",
+                    lasting::MOVE_KEYS.join(", ")
+                );
+                problems.push(problem(&card.script.path, CompileError { at: Some((line, 1)), message }));
+                continue;
+            }
+            match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins"]) {
+                Ok((chunk, defined, handlers)) => cards.push(CardScript {
+                    chunk,
+                    has_can_play: defined.contains(&"can_play"),
+                    has_begins: defined.contains(&"game_begins"),
+                    handlers,
+                }),
                 Err(error) => problems.push(problem(&card.script.path, error)),
             }
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
-            match self.compile_one(&name, &planet.script.source, &["check"], &["progress"]) {
-                Ok((chunk, defined, handlers)) if handlers.is_empty() => {
-                    planets.push(PlanetScript { chunk, has_progress: defined.contains(&"progress") })
-                }
-                Ok(_) => problems.push(problem(
-                    &planet.script.path,
-                    CompileError {
-                        at: None,
-                        message: "a planet cannot react to events (on_<event> is for cards)".into(),
-                    },
-                )),
+            match self.compile_one(&name, &planet.script.source, &["check"], &["progress", "game_begins"]) {
+                Ok((chunk, defined, handlers)) => planets.push(PlanetScript {
+                    chunk,
+                    has_progress: defined.contains(&"progress"),
+                    has_begins: defined.contains(&"game_begins"),
+                    handlers,
+                }),
                 Err(error) => problems.push(problem(&planet.script.path, error)),
             }
         }
@@ -233,7 +263,7 @@ impl ScriptEngine {
         source: &str,
         required: &[&str],
         optional: &[&'n str],
-    ) -> Result<(Function, Vec<&'n str>, Vec<&'static str>), CompileError> {
+    ) -> Result<(Function, Vec<&'n str>, Vec<EventKind>), CompileError> {
         let chunk = sandbox::compile_script(&self.lua, name, source, self.prelude.void.clone())?;
         let unplaced = |message: String| CompileError { at: None, message };
         sandbox::begin(&self.lua, self.budgets.load);
@@ -258,14 +288,11 @@ impl ScriptEngine {
             let Ok((Value::String(key), value)) = pair else { continue };
             let key = key.to_string_lossy();
             let Some(kind) = key.strip_prefix("on_") else { continue };
-            match EVENT_KINDS.iter().find(|&&k| k == kind) {
-                Some(&k) if matches!(value, Value::Function(_)) => handlers.push(k),
+            match EventKind::named(kind) {
+                Some(k) if matches!(value, Value::Function(_)) => handlers.push(k),
                 Some(_) => return Err(unplaced(format!("{key} must be a function, not a {}", value.type_name()))),
                 None => {
-                    let nearest = EVENT_KINDS.iter().min_by_key(|k| strsim::levenshtein(k, kind));
-                    let hint = nearest
-                        .filter(|k| strsim::levenshtein(k, kind) <= 2)
-                        .map_or(String::new(), |k| format!("; did you mean on_{k}?"));
+                    let hint = EventKind::nearest(kind).map_or(String::new(), |k| format!("; did you mean on_{k}?"));
                     return Err(CompileError {
                         at: sandbox::first_use(source, &key),
                         message: format!(
@@ -291,6 +318,12 @@ impl ScriptEngine {
 
     pub fn content(&self) -> &Content {
         &self.content
+    }
+
+    /// Every `ctx` method scripts may call, with its kind, in the order declared
+    /// (cards/README.md lists them by kind; a test keeps the two the same).
+    pub fn ctx_methods(&self) -> &[(&'static str, ctx::Access)] {
+        &self.ctx_methods
     }
 
     pub fn set_budgets(&mut self, budgets: Budgets) {
@@ -507,7 +540,11 @@ impl ScriptEngine {
                 // Belt and braces for `Inputs::Position`: the parts the position
                 // leaves out came through unchanged.
                 let after = &run.state;
-                if after.piles != state.piles || after.rng != state.rng || after.planets != state.planets {
+                if after.piles != state.piles
+                    || after.rng != state.rng
+                    || after.planets != state.planets
+                    || after.planet_data != state.planet_data
+                {
                     inputs = Inputs::Whole;
                 }
                 finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed)
@@ -525,7 +562,7 @@ impl ScriptEngine {
     /// Runs the handler `on_<kind>` of `effect`'s card for `event` from `state`
     /// with the answers so far (game/react.rs). Like a card run, but always run
     /// afresh: a question unwinds it, and the answer runs it again.
-    pub fn run_handler(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    pub fn run_handler(&self, state: &GameState, effect: &Effect, event: &Logged, answers: &[Answer]) -> Resolution {
         let label = self.card_label(effect.card);
         let kind = event.kind();
         let failed =
@@ -539,7 +576,7 @@ impl ScriptEngine {
         // Made from Rust, as host functions make their values: without the
         // memory limit, under which mlua guards each allocation (ctx/mod.rs).
         let unlimited = ctx::Unlimited::new(&self.lua);
-        let args = lasting::event_to_lua(&self.lua, &self.content, event, &whose(state.to_move))
+        let args = lasting::event_to_lua(&self.lua, &self.content, event, state.to_move)
             .and_then(|e| Ok((e, lasting::effect_to_lua(&self.lua, &self.content, effect, &whose(effect.owner))?)));
         drop(unlimited);
         let (event_table, effect_table) = match args {
@@ -554,6 +591,57 @@ impl ScriptEngine {
             (Some(stop), _) => failed(describe_stop(&stop)),
             (None, Err(e)) => failed(e),
             (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
+        }
+    }
+
+    /// Runs a card's `game_begins(ctx)` from `state` at the deal (game/deal.rs):
+    /// like a handler, it changes the game through ctx and may not ask.
+    pub fn run_game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        let label = self.card_label(card);
+        let failed = |m: String| Resolution::Failed(format!("card '{label}' failed in game_begins: {m}"));
+        let Some(script) = self.cards.get(usize::from(card.0)) else {
+            return failed("no such card".into());
+        };
+        let run = self.run_for(state, state.to_move, RunKind::Play(card), &[]);
+        let (run, stop, result) = self.invoke(&script.chunk, "game_begins", run, self.budgets.card, &self.ctx);
+        match (stop, result) {
+            (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
+            (Some(stop), _) => failed(describe_stop(&stop)),
+            (None, Err(e)) => failed(e),
+            (None, Ok(_)) => finished(run.state, &run.lifted, &[]).unwrap_or_else(failed),
+        }
+    }
+
+    /// Runs `player`'s `planet`'s handler for `event`, or its `game_begins` for
+    /// `None`: the planet's data after. The run reads the game and may change
+    /// only the planet's data (`ctx:set_planet_data`).
+    pub fn run_planet_handler(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&Logged>,
+    ) -> Result<Data, String> {
+        let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
+        let label = self.planet_label(planet);
+        let run = self.run_for(state, player, RunKind::PlanetHandler(planet), &[]);
+        let name = self.shared.names.player(player);
+        let (run, stop, result) = match event {
+            Some(event) => {
+                let unlimited = ctx::Unlimited::new(&self.lua);
+                let table = lasting::event_to_lua(&self.lua, &self.content, event, state.to_move);
+                drop(unlimited);
+                let table = table.map_err(|e| format!("planet '{label}': {}", describe_error(&e)))?;
+                let function = format!("on_{}", event.kind());
+                self.invoke(&script.chunk, &function, run, self.budgets.check, (&self.ctx, table, name))
+            }
+            None => self.invoke(&script.chunk, "game_begins", run, self.budgets.check, (&self.ctx, name)),
+        };
+        let what = event.map_or_else(|| "game_begins".to_string(), |e| format!("on_{}", e.kind()));
+        match (stop, result) {
+            (Some(stop), _) => Err(format!("planet '{label}': {what} failed: {}", describe_stop(&stop))),
+            (None, Err(e)) => Err(format!("planet '{label}': {what} failed: {e}")),
+            (None, Ok(_)) => Ok(run.state.planet_data[player.index()].clone()),
         }
     }
 
@@ -722,16 +810,48 @@ impl CardHost for ScriptEngine {
         (run.resolution, run.inputs)
     }
 
-    fn reacts(&self, card: CardId, kind: &str) -> bool {
+    fn reacts(&self, card: CardId, kind: EventKind) -> bool {
         self.cards.get(usize::from(card.0)).is_some_and(|c| c.handlers.contains(&kind))
     }
 
-    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    fn react(&self, state: &GameState, effect: &Effect, event: &Logged, answers: &[Answer]) -> Resolution {
         self.run_handler(state, effect, event, answers)
     }
 
     fn card_label(&self, card: CardId) -> String {
         ScriptEngine::card_label(self, card)
+    }
+
+    fn begins(&self, card: CardId) -> bool {
+        self.cards.get(usize::from(card.0)).is_some_and(|c| c.has_begins)
+    }
+
+    fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        self.run_game_begins(state, card)
+    }
+
+    fn planet_listens(&self, planet: PlanetId, kind: Option<EventKind>) -> bool {
+        self.planets.get(usize::from(planet.0)).is_some_and(|p| match kind {
+            Some(kind) => p.handlers.contains(&kind),
+            None => !p.handlers.is_empty(),
+        })
+    }
+
+    fn planet_begins(&self, planet: PlanetId) -> bool {
+        self.planets.get(usize::from(planet.0)).is_some_and(|p| p.has_begins)
+    }
+
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&Logged>,
+    ) -> Result<Data, GameError> {
+        self.run_planet_handler(state, planet, player, event).map_err(|e| {
+            self.note_error(e.clone());
+            GameError::PlanetFailed(e)
+        })
     }
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {

@@ -550,7 +550,7 @@ local script_coroutine = {
   end,
 }
 
--- The value `ask_*` return when the run must stop for an answer (the host has
+-- The value a question returns when the run must stop for an answer (the host has
 -- marked the run halted). Where the engine's coroutine can yield, the proxy
 -- suspends the run there; when the engine resumes it with one more answer, the
 -- proxy asks the host again, which now finds that answer. Anywhere else (inside
@@ -562,11 +562,6 @@ local function refuse_write(what)
 end
 local HALT = setmetatable({}, { __tostring = function() return "the script was stopped" end,
   __newindex = refuse_write("the halt value"), __metatable = "locked" })
--- Every host function whose name starts with `ask_` asks a question (ctx/asking.rs).
-local function is_question(name)
-  return name:sub(1, 4) == "ask_"
-end
-
 -- Stops the run for the answer to a question (`answer` is HALT): suspends the
 -- engine's coroutine where it can yield, or raises HALT to unwind the run.
 -- The engine resumes it with `true, answer` when it has taken the answer the
@@ -602,17 +597,20 @@ local function checkers_of(f)
 end
 
 -- The `ctx` every run is given: an empty, read-only table that reads through
--- to the host's functions (each ask_* wrapped to stop the run as above). Being
--- empty, every write to it reaches __newindex and is refused, so no run can
--- leave anything in it for the next, and one ctx serves every script.
-local function make_ctx(api)
+-- to the host's functions, wrapped as their declarations say (`shapes`, from
+-- ctx/mod.rs: each question to stop the run as above, a checker's values made
+-- into a table). Being empty, every write to it reaches __newindex and is
+-- refused, so no run can leave anything in it for the next, and one ctx serves
+-- every script.
+local function make_ctx(api, shapes)
   local methods = {}
   for name, f in rawnext, api do
-    if name == "checker" then
+    local shape = shapes[name]
+    if shape == "checker" then
       methods[name] = checker_of(f)
-    elseif name == "checkers" then
+    elseif shape == "checkers" then
       methods[name] = checkers_of(f)
-    elseif is_question(name) then
+    elseif shape == "question" then
       methods[name] = function(self, ...)
         local answer = f(self, ...)
         while answer == HALT do

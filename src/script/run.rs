@@ -9,7 +9,7 @@ use mlua::{Error as LuaError, Lua};
 
 use crate::game::{Answer, CardId, GameState, Inputs, QuestionKind};
 use crate::kernel::{Checker, Player, Square};
-use crate::script::memo::{self, Read};
+use crate::script::memo::Read;
 use crate::script::names::Names;
 use crate::script::sandbox::SharedMeter;
 
@@ -51,6 +51,9 @@ pub(super) enum RunKind {
     CanPlay(CardId),
     /// A planet's `check` or `progress` (R9): reads only.
     Planet,
+    /// A planet's handler or `game_begins`: reads, and keeps the planet's own
+    /// data (`ctx:set_planet_data`), nothing else, so the planet stays secret.
+    PlanetHandler(crate::game::PlanetId),
 }
 
 impl RunKind {
@@ -63,7 +66,7 @@ impl RunKind {
     pub(super) fn card(self) -> Option<CardId> {
         match self {
             RunKind::Play(card) | RunKind::Handler { card, .. } | RunKind::CanPlay(card) => Some(card),
-            RunKind::Planet => None,
+            RunKind::Planet | RunKind::PlanetHandler(_) => None,
         }
     }
 }
@@ -127,6 +130,11 @@ pub(super) fn err(message: impl Into<String>) -> LuaError {
     LuaError::runtime(message.into())
 }
 
+/// A broken bound of the game's (data.rs), as a script error.
+pub(super) fn bound(e: crate::game::BoundError) -> LuaError {
+    LuaError::runtime(e.0)
+}
+
 /// What every host function works with, shared with the engine: the current
 /// [`Run`] (set for the length of one script call) and the interned names.
 /// Captured by the functions themselves, so reaching them costs no lookup.
@@ -137,6 +145,8 @@ pub(super) struct Shared {
     pub(super) meter: SharedMeter,
     /// The deck's marker kinds' names, by kind index (content/markers.rs).
     pub(super) markers: Vec<String>,
+    /// The deck's counters' names, by [`crate::game::CounterId`] (content/counters.rs).
+    pub(super) counters: Vec<String>,
 }
 
 /// A host function's view while it runs: the Lua state and the [`Shared`] data.
@@ -168,32 +178,7 @@ pub(super) fn with_run<T>(lua: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
     })
 }
 
-/// Reads the state through a read the memo can replay: `f` gives the value and
-/// the read to note.
-pub(super) fn read<T>(lua: &Cx, f: impl FnOnce(&GameState) -> (T, Read)) -> R<T> {
-    current(lua, |run| {
-        let (value, read) = f(&run.state);
-        if let Some(trace) = &mut run.trace {
-            if trace.len() < memo::MAX_READS {
-                trace.push(read);
-            } else {
-                run.trace = None;
-            }
-        }
-        Ok(value)
-    })
-}
-
 /// Who used the card, or whose planet is checked (part of what a memo is kept for).
 pub(super) fn user(lua: &Cx) -> R<Player> {
     current(lua, |run| Ok(run.user))
-}
-
-pub(super) fn writing<T>(lua: &Cx, f: impl FnOnce(&mut Run) -> R<T>) -> R<T> {
-    with_run(lua, |run| {
-        if !run.kind.writable() {
-            return Err(err("can_play and planet checks may only read the game, not change it"));
-        }
-        f(run)
-    })
 }

@@ -15,7 +15,9 @@
 
 use std::cell::Cell;
 
-use crate::game::{Answer, CardHost, CardId, Effect, Event, GameState, Inputs, PlanetId, Resolution};
+use crate::game::{
+    Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
+};
 use crate::kernel::Player;
 
 /// A card a player may not use.
@@ -91,12 +93,38 @@ impl CardHost for SimHost<'_> {
         self.inner.planet_progress(state, planet, player)
     }
 
-    fn reacts(&self, card: CardId, kind: &str) -> bool {
+    fn reacts(&self, card: CardId, kind: EventKind) -> bool {
         self.inner.reacts(card, kind)
     }
 
-    fn react(&self, state: &GameState, effect: &Effect, event: &Event, answers: &[Answer]) -> Resolution {
+    fn react(&self, state: &GameState, effect: &Effect, event: &Logged, answers: &[Answer]) -> Resolution {
         self.inner.react(state, effect, event, answers)
+    }
+
+    fn begins(&self, card: CardId) -> bool {
+        self.inner.begins(card)
+    }
+
+    fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {
+        self.inner.game_begins(state, card)
+    }
+
+    fn planet_listens(&self, planet: PlanetId, kind: Option<EventKind>) -> bool {
+        self.inner.planet_listens(planet, kind)
+    }
+
+    fn planet_begins(&self, planet: PlanetId) -> bool {
+        self.inner.planet_begins(planet)
+    }
+
+    fn planet_hears(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+        event: Option<&Logged>,
+    ) -> Result<Data, GameError> {
+        self.inner.planet_hears(state, planet, player, event)
     }
 
     fn card_label(&self, card: CardId) -> String {

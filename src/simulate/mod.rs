@@ -232,8 +232,8 @@ fn play_one(
             None,
         )?);
     }
-    let mut state = GameState::new(&setup, seed);
-    // A new game has no lasting effects, so nothing can refuse to settle.
+    let mut state = GameState::deal(&setup, seed, &host);
+    // Nothing has happened yet for a lasting effect to refuse.
     let _ = state.settle(&host);
     let planet = |p: Player| state.planet(p).and_then(|id| content.planet(id)).map(|p| p.id.clone());
     let mut row = GameRow {

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::game::{Choice, Event, EventLog, GameEvent, GameState, Step};
+use alien_checkers::game::{Choice, Event, EventKind, EventLog, GameEvent, GameState, Logged, Step};
 use alien_checkers::kernel::{BoardEvent, Player};
 use alien_checkers::script::ScriptEngine;
 use alien_checkers::session::Session;
@@ -22,7 +22,7 @@ fn engine(deck: &str) -> ScriptEngine {
 /// Plays a random game with recording on and checks, after every decision,
 /// that redoing its board events on the board before gives the board after.
 /// Returns the events, one list per decision.
-fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Event>> {
+fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Logged>> {
     let mut state = GameState::new(&engine.content().setup(), seed);
     state.journal = EventLog::recording();
     state.settle(engine).expect("a new game settles");
@@ -35,7 +35,7 @@ fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Event>> {
         let events = state.journal.take();
         let mut redone = before;
         for event in &events {
-            if let Event::Board(e) = event {
+            if let Event::Board(e) = &event.event {
                 e.redo(&mut redone);
             }
         }
@@ -61,11 +61,15 @@ fn events_explain_every_change_of_the_board_in_random_games_of_every_deck() {
             let mut whose_turn = Player::Dark;
             for events in explained_game(&engine, seed) {
                 for event in events {
-                    if let Event::Game(GameEvent::TurnBegan { player, .. }) = event {
+                    if let Event::Game(GameEvent::TurnBegan { player, .. }) = event.event {
                         whose_turn = player;
                     }
                     let json = serde_json::to_value(&event).unwrap();
-                    kinds.insert(json["kind"].as_str().expect("every event has a kind").to_string());
+                    let kind = json["kind"].as_str().expect("every event has a kind");
+                    // The serialized kind is the name `EventKind` gives it.
+                    assert_eq!(kind, event.kind().name(), "{json}");
+                    assert_eq!(EventKind::named(kind), Some(event.kind()));
+                    kinds.insert(kind.to_string());
                     // `move` and `player` (whose turn) are added around every event in
                     // `replay --events` and in a script's event table (README, "Events"):
                     // an event's own field never says something else under those names.
@@ -153,7 +157,7 @@ fn the_same_decisions_record_the_same_events_after_a_save_and_a_load() {
         assert!(replay.same_game());
         assert_eq!(loaded.events(), session.events(), "seed {seed}");
         // Every checker that left the board left with a capture or removal event.
-        let events: Vec<&Event> = session.events().iter().flatten().collect();
+        let events: Vec<&Event> = session.events().iter().flatten().map(|l| &l.event).collect();
         let left = events
             .iter()
             .filter(|e| matches!(e, Event::Board(BoardEvent::Captured { .. } | BoardEvent::Removed { .. })))
@@ -188,7 +192,13 @@ fn replay_events_of_a_game_against_the_computer_list_every_checker_that_left_the
         let kind = e["kind"].as_str().unwrap_or_else(|| panic!("no kind: {e}"));
         assert!(kind.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{kind}");
         if kind == "removed" {
-            assert!(e["cause"].is_string(), "a removal says why: {e}");
+            assert!(e["reason"].is_string(), "a removal says why: {e}");
+        }
+        // Every event names its cause; a card's names the card by its id.
+        let by = e["cause"]["by"].as_str().unwrap_or_else(|| panic!("no cause: {e}"));
+        assert!(matches!(by, "turn" | "card" | "effect" | "rule" | "planet"), "{e}");
+        if by == "card" {
+            assert!(e["cause"]["card"].is_string(), "{e}");
         }
     }
     let count = |kind: &str| events.iter().filter(|e| e["kind"] == kind).count();
@@ -229,11 +239,11 @@ fn a_handler_tells_whose_checker_from_whose_turn() {
     state.journal = EventLog::recording();
     state.apply(&engine, &Choice::Card(id("lifter"))).unwrap();
     let events = state.journal.take();
-    let crowned = events.iter().find(|e| e.kind() == "crowned").expect("Dark's pawn is crowned");
+    let crowned = events.iter().find(|e| e.kind() == EventKind::Crowned).expect("Dark's pawn is crowned");
     assert_eq!(serde_json::to_value(crowned).unwrap()["owner"], "dark", "{crowned:?}");
     let told: Vec<&str> = events
         .iter()
-        .filter_map(|e| match e {
+        .filter_map(|e| match &e.event {
             Event::Game(GameEvent::Message { text }) => Some(text.as_str()),
             _ => None,
         })

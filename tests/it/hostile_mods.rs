@@ -34,7 +34,7 @@ fn messages(state: &alien_checkers::game::GameState) -> Vec<String> {
         .journal
         .events()
         .iter()
-        .filter_map(|e| match e {
+        .filter_map(|e| match &e.event {
             alien_checkers::game::Event::Game(GameEvent::Message { text }) => Some(text.clone()),
             _ => None,
         })

@@ -776,7 +776,13 @@ fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_inta
             "ctx:add_effect{ lasts = 2, moves = {}, forever = true }",
             "only lasts, affects, moves and data",
         ),
-        ("unknown_rule", "ctx:add_effect{ lasts = 2, moves = { fly = true } }", "pawns_step_back, closed"),
+        // Built where the loader's check cannot see it (check refuses the
+        // written `moves = { fly = true }` before anything runs: tests/it/facade.rs).
+        (
+            "unknown_rule",
+            "local m = {}\n  m.fly = true\n  ctx:add_effect{ lasts = 2, moves = m }",
+            "pawns_step_back, closed",
+        ),
         ("no_lasts", "ctx:add_effect{ moves = { pawns_step_back = true } }", "a number of turns from 1 to 100"),
         ("endless", "ctx:add_effect{ lasts = 1e9, moves = {} }", "a number of turns from 1 to 100"),
         ("whose", "ctx:add_effect{ lasts = 1, affects = 'everyone' }", "user, opponent, both"),
@@ -828,10 +834,13 @@ fn react_to_a_move(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, G
 fn triggers_that_loop_overrun_or_keep_state_are_refused_with_the_game_intact() {
     let effect = "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\nend\n";
     let cards = [
-        // Moves the checker back and forth forever: each move is an event it reacts to.
+        // Two effects move the checker back and forth forever: each hears the
+        // other's move (an effect never hears its own, react.rs).
         (
             "ping_pong",
-            format!("{effect}function on_moved(ctx, event)\n  ctx:relocate(event.to, event.from)\nend"),
+            "function play(ctx)\n  ctx:add_effect{ lasts = 'game' }\n  ctx:add_effect{ lasts = 'game' }\nend\n\
+             function on_moved(ctx, event)\n  if ctx:checker(event.to) then ctx:relocate(event.to, event.from) end\nend"
+                .to_string(),
             "chain of reactions",
         ),
         ("spinner", format!("{effect}function on_moved(ctx, event)\n  while true do end\nend"), "budget"),
@@ -882,7 +891,7 @@ fn a_handler_keeps_nothing_between_runs_but_its_effect_data() {
         .journal
         .events()
         .iter()
-        .filter_map(|e| match e {
+        .filter_map(|e| match &e.event {
             alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text }) => Some(text.clone()),
             _ => None,
         })
@@ -1413,8 +1422,8 @@ fn table_sort_is_deterministic_and_stable() {
 /// A counter only grows: a card cannot wrap it round to lower it.
 #[test]
 fn a_counter_cannot_be_wrapped_round() {
-    let wrap = "function play(ctx)\n  ctx:add_counter(ctx:player(), 'pawns_revived', 4294967295)\n\
-        ctx:add_counter(ctx:player(), 'pawns_revived', 3)\nend";
+    let wrap = "function play(ctx)\n  ctx:add_counter(ctx:player(), 'emperor_captures', 4294967295)\n\
+        ctx:add_counter(ctx:player(), 'emperor_captures', 3)\nend";
     let engine = engine(&[("wrap", wrap)], &[]);
     let m = failure(&engine, "wrap");
     assert!(m.contains("cannot grow"), "{m}");

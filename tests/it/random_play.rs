@@ -477,5 +477,5 @@ fn the_conservation_check_names_what_is_not_conserved() {
     assert_eq!(b.check_conservation(&dealt), Ok(()), "water from the supply is conserved");
     b.set_checker(common::sq("e5"), Checker::new(Player::Dark, Kind::Pawn)).unwrap();
     let e = b.check_conservation(&dealt).unwrap_err();
-    assert!(e.contains("pieces") && e.contains("13"), "{e}");
+    assert!(e.0.contains("pieces") && e.0.contains("13"), "{e}");
 }

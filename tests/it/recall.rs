@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::ai::Recall;
-use alien_checkers::game::{CardHost, Choice, Event, EventLog, GameRng, GameState, Inputs, PlanetId, Resolution};
+use alien_checkers::game::{CardHost, Choice, EventLog, GameRng, GameState, Inputs, PlanetId, Resolution};
 use alien_checkers::script::ScriptEngine;
 
 use crate::common;
@@ -33,7 +33,11 @@ fn hidden_twin(state: &GameState, rng: &mut ChaCha8Rng, planets: usize) -> GameS
 
 /// Applies `choice` to a copy of `state` through `host`: the state after and
 /// the events recorded, or the error.
-fn applied(state: &GameState, host: &dyn CardHost, choice: &Choice) -> Result<(GameState, Vec<Event>), String> {
+fn applied(
+    state: &GameState,
+    host: &dyn CardHost,
+    choice: &Choice,
+) -> Result<(GameState, Vec<alien_checkers::game::Logged>), String> {
     let mut after = state.clone();
     after.apply(host, choice).map_err(|e| e.to_string())?;
     let events = after.journal.take();

@@ -106,7 +106,12 @@ fn random_nightmare_games_keep_every_invariant() {
             let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
             state.apply(&engine, &pick).unwrap_or_else(|e| panic!("seed {seed}, turn {}: {pick}: {e}", state.turn));
             check_invariants(&state, &totals);
-            reacted += state.journal.take().iter().filter(|e| e.kind() == "effect_reacted").count();
+            reacted += state
+                .journal
+                .take()
+                .iter()
+                .filter(|e| e.kind() == alien_checkers::game::EventKind::EffectReacted)
+                .count();
         }
         let json = serde_json::to_string(&state).unwrap();
         assert_eq!(serde_json::from_str::<GameState>(&json).unwrap(), state);

@@ -2,7 +2,7 @@
 
 use mlua::{Table, Value};
 
-use super::{ApiBuilder, add, legal_moves_for};
+use super::{ApiBuilder, legal_moves_for, question};
 use crate::game::{Answer, QuestionKind};
 use crate::kernel::Bitboard;
 use crate::script::convert::{checker_filter, move_filter, optional, square_filter, strings};
@@ -67,7 +67,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         ("ask_option", QuestionKind::Option),
     ];
     for (name, kind) in simple {
-        add(m, name, move |lua, (prompt, options, opts): (String, Table, Option<Table>)| {
+        question(m, name, move |lua, (prompt, options, opts): (String, Table, Option<Table>)| {
             if options.raw_len() > 4096 {
                 return Err(err("a question may offer at most 4096 answers"));
             }
@@ -90,20 +90,20 @@ pub(super) fn register(m: &mut ApiBuilder) {
     }
     // One of `wall_spots()`, listed by the host: hundreds of edge pairs that
     // never need to cross into Lua and back.
-    add(m, "ask_wall_spot", |lua, (prompt, opts): (String, Option<Table>)| {
+    question(m, "ask_wall_spot", |lua, (prompt, opts): (String, Option<Table>)| {
         ask_one(lua, QuestionKind::Edges, prompt, WALL_SPOTS, &opts, || {
             with_run(lua, |r| Ok(r.state.board.wall_spots().map(Answer::Edges).collect()))
         })
     });
     // One of `squares(filter)` (the empty squares a terrain card offers) or of
     // `checker_squares(filter)` (the checkers a token card may pick).
-    add(m, "ask_square_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
+    question(m, "ask_square_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
         ask_where(lua, QuestionKind::Square, prompt, filter, &opts, |lua, filter| {
             let filter = square_filter(lua, Some(filter))?;
             with_run(lua, |r| Ok(filter.apply(&r.state.board)))
         })
     });
-    add(m, "ask_checker_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
+    question(m, "ask_checker_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
         ask_where(lua, QuestionKind::Checker, prompt, filter, &opts, |lua, filter| {
             let filter = checker_filter(lua, Some(filter))?;
             with_run(lua, |r| Ok(filter.apply(&r.state)))
@@ -111,14 +111,14 @@ pub(super) fn register(m: &mut ApiBuilder) {
     });
     // One of `legal_moves(filter)`, as the host lists them: the moves never
     // cross into Lua as text and back to be parsed.
-    add(m, "ask_move_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
+    question(m, "ask_move_where", |lua, (prompt, filter, opts): (String, Table, Option<Table>)| {
         let table = filter.to_pointer() as usize;
         ask_one(lua, QuestionKind::Move, prompt, table, &opts, || {
             let filter = move_filter(lua, Some(filter))?;
-            Ok(with_run(lua, |r| legal_moves_for(r, filter))?.into_iter().map(Answer::Move).collect())
+            Ok(with_run(lua, |r| legal_moves_for(&r.state, r.user, filter))?.into_iter().map(Answer::Move).collect())
         })
     });
-    add(m, "ask_order", |lua, (prompt, items): (String, Table)| {
+    question(m, "ask_order", |lua, (prompt, items): (String, Table)| {
         let key = items.to_pointer() as usize;
         // The same call made again when its suspended run resumes (prelude.lua)
         // goes on from where it halted instead of starting over.

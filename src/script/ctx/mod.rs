@@ -1,11 +1,21 @@
 //! `ctx`: the one object card and planet scripts use to read the game, change it
-//! through the kernel's rule-enforcing operations, and ask questions.
-//! Documented for modders in cards/README.md; keep the two in step.
+//! and ask questions — a typed facade between scripts and the game state.
 //!
-//! Registered in three sections, one file each: [`reading`], [`operations`]
-//! (including lasting effects and markers) and [`asking`]. Adding a method
-//! means one `add` call in its section, with the conversions of convert.rs.
-//! Every method works on the current [`Run`] (a scratch copy of the state).
+//! Each method is declared once, as one of three kinds ([`Access`]), by the
+//! function that registers it:
+//! - [`query`]: a function of the state (`&GameState`, never `&mut`). The
+//!   facade records each read for the memo of read-only runs (memo.rs) by
+//!   running the same function again on a later state, and marks a run that
+//!   reads the piles or the generator as reading beyond the position
+//!   ([`Sees::Hidden`]), so the search's memory (ai/recall.rs) leaves it alone;
+//! - [`operation`]: changes the game through a `GameState` or kernel operation
+//!   that records its events; refused in the runs that may only read;
+//! - [`question`]: asks the player (questions.rs); the prelude suspends the run
+//!   there.
+//!
+//! From the declarations come the Lua binding, what a run read, the prelude's
+//! wrapping ([`Shape`]) and the reference tables of cards/README.md, which a
+//! test compares with [`ScriptEngine::ctx_methods`](crate::script::ScriptEngine::ctx_methods).
 
 mod asking;
 mod operations;
@@ -15,12 +25,63 @@ use std::rc::Rc;
 
 use mlua::{Error as LuaError, Lua, Table};
 
-use crate::game::CardId;
-use crate::kernel::{Dir, MarkerKind, Square};
+use crate::game::{CardId, CounterId, GameState};
+use crate::kernel::{Dir, MarkerKind, Player, Square};
 use crate::script::convert::{MoveFilter, rule};
-use crate::script::run::{Cx, R, Run, RunKind, Shared, err};
+use crate::script::memo::{MAX_READS, Read};
+use crate::script::run::{Cx, R, Run, RunKind, Shared, current, err};
 
-/// The card a changing run (`writing`) belongs to.
+/// How a `ctx` method reaches the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    Query,
+    Operation,
+    Question,
+}
+
+/// Whether a query or operation reads more than the position: the piles or
+/// the game's generator, which the search determinizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sees {
+    Position,
+    Hidden,
+}
+
+/// Which runs an operation is allowed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Runs {
+    /// A card's `play`, `game_begins` and its effects' handlers.
+    Cards,
+    /// A planet's handlers and `game_begins` (its own data only).
+    PlanetHandlers,
+    /// Every run (`ctx:log`).
+    Any,
+}
+
+/// How the prelude hands a method's result to the script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    Plain,
+    /// Six values of one checker, made into `{square, owner, kind, …}` in Lua.
+    Checker,
+    /// Six values per checker in one list, made into such tables in Lua.
+    Checkers,
+    /// A question: the run is suspended while the answer is awaited.
+    Question,
+}
+
+impl Shape {
+    fn name(self) -> Option<&'static str> {
+        match self {
+            Shape::Plain => None,
+            Shape::Checker => Some("checker"),
+            Shape::Checkers => Some("checkers"),
+            Shape::Question => Some("question"),
+        }
+    }
+}
+
+/// The card a changing run belongs to.
 pub(super) fn acting_card(run: &Run) -> R<CardId> {
     run.kind.card().ok_or_else(|| err("only a card's script can do this"))
 }
@@ -33,6 +94,21 @@ pub(super) fn handler_effect(run: &Run) -> R<u32> {
     }
 }
 
+/// What the current run is for.
+pub(super) fn run_kind(cx: &Cx) -> R<RunKind> {
+    current(cx, |run| Ok(run.kind))
+}
+
+pub(super) fn counter_id(cx: &Cx, name: &str) -> R<CounterId> {
+    let names = &cx.shared.counters;
+    names.iter().position(|n| n == name).map(|i| CounterId(i as u8)).ok_or_else(|| {
+        err(format!(
+            "'{name}' is not a counter of this deck ({}); declare it in a manifest's counters: (cards/README.md, \"Counters\")",
+            names.join(", ")
+        ))
+    })
+}
+
 pub(super) fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {
     let names = &cx.shared.markers;
     names.iter().position(|n| n == name).map(|i| MarkerKind(i as u8)).ok_or_else(|| {
@@ -41,39 +117,165 @@ pub(super) fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {
     })
 }
 
+/// The `ctx` API as built: the table of host functions, and each method's
+/// declaration.
+pub(super) struct Api {
+    pub(super) table: Table,
+    /// How the prelude wraps the methods that are not plain: name → shape.
+    pub(super) shapes: Table,
+    pub(super) methods: Vec<(&'static str, Access)>,
+}
+
 /// Builds the table of host functions behind every script's `ctx`. Each function
 /// ignores its first argument (the script's `ctx`, as in `ctx:checker(sq)`).
-/// Every method goes through [`add`], which lifts the memory limit while it runs.
-pub(super) fn api_table(lua: &Lua, shared: Rc<Shared>) -> R<Table> {
-    let mut builder = ApiBuilder { lua, shared, table: lua.create_table()?, error: None };
+pub(super) fn api(lua: &Lua, shared: Rc<Shared>) -> R<Api> {
+    let mut builder = ApiBuilder { lua, shared, table: lua.create_table()?, methods: Vec::new(), error: None };
     reading::register(&mut builder);
     operations::register(&mut builder);
     asking::register(&mut builder);
-    builder.finish()
+    if let Some(e) = builder.error {
+        return Err(e);
+    }
+    let shapes = lua.create_table()?;
+    for (name, _, shape) in &builder.methods {
+        if let Some(shape) = shape.name() {
+            shapes.raw_set(*name, shape)?;
+        }
+    }
+    let methods = builder.methods.iter().map(|(name, access, _)| (*name, *access)).collect();
+    Ok(Api { table: builder.table, shapes, methods })
 }
 
 pub(super) struct ApiBuilder<'a> {
-    pub(super) lua: &'a Lua,
-    pub(super) shared: Rc<Shared>,
-    pub(super) table: Table,
-    pub(super) error: Option<LuaError>,
+    lua: &'a Lua,
+    shared: Rc<Shared>,
+    table: Table,
+    methods: Vec<(&'static str, Access, Shape)>,
+    error: Option<LuaError>,
 }
 
-impl ApiBuilder<'_> {
-    pub(super) fn finish(self) -> R<Table> {
-        match self.error {
-            Some(e) => Err(e),
-            None => Ok(self.table),
-        }
-    }
+/// Declares a query: `parse` reads the arguments, `eval` reads the state
+/// (the same function answers again when the memo checks the read, memo.rs),
+/// `out` makes the Lua value.
+pub(super) fn query<A, Q, T, V>(
+    m: &mut ApiBuilder,
+    name: &'static str,
+    sees: Sees,
+    parse: impl Fn(&Cx, A) -> R<Q> + 'static,
+    eval: fn(&GameState, Player, &Q) -> T,
+    out: impl Fn(&Cx, T) -> R<V> + 'static,
+) where
+    A: mlua::FromLuaMulti,
+    Q: Clone + 'static,
+    T: PartialEq + Clone + 'static,
+    V: mlua::IntoLuaMulti,
+{
+    shaped_query(m, name, sees, Shape::Plain, parse, eval, out);
 }
 
-/// Registers a `ctx` function. While it runs, the Lua memory limit is lifted: with
-/// a limit set, mlua guards every allocation made from Rust with a protected call,
-/// which made reading the board several times slower. Host functions allocate a
-/// bounded amount (at most a few thousand short strings), and the limit is back
-/// before any script code runs again, so scripts stay bounded.
-pub(super) fn add<A, T, F>(m: &mut ApiBuilder, name: &str, f: F)
+/// A query whose result the prelude reshapes.
+pub(super) fn shaped_query<A, Q, T, V>(
+    m: &mut ApiBuilder,
+    name: &'static str,
+    sees: Sees,
+    shape: Shape,
+    parse: impl Fn(&Cx, A) -> R<Q> + 'static,
+    eval: fn(&GameState, Player, &Q) -> T,
+    out: impl Fn(&Cx, T) -> R<V> + 'static,
+) where
+    A: mlua::FromLuaMulti,
+    Q: Clone + 'static,
+    T: PartialEq + Clone + 'static,
+    V: mlua::IntoLuaMulti,
+{
+    m.methods.push((name, Access::Query, shape));
+    add(m, name, move |cx, args: A| {
+        let q = parse(cx, args)?;
+        let found = current(cx, |run| {
+            let found = eval(&run.state, run.user, &q);
+            if sees == Sees::Hidden {
+                run.beyond_position();
+            }
+            if let Some(trace) = &mut run.trace {
+                if trace.len() < MAX_READS {
+                    trace.push(Read::new(q.clone(), found.clone(), eval));
+                } else {
+                    run.trace = None;
+                }
+            }
+            Ok(found)
+        })?;
+        out(cx, found)
+    });
+}
+
+/// Declares a method that reads nothing of the game (only its arguments, or
+/// who the run is for, which a memo is kept for anyway).
+pub(super) fn pure<A, T>(m: &mut ApiBuilder, name: &'static str, f: impl Fn(&Cx, A) -> R<T> + 'static)
+where
+    A: mlua::FromLuaMulti,
+    T: mlua::IntoLuaMulti,
+{
+    m.methods.push((name, Access::Query, Shape::Plain));
+    add(m, name, f);
+}
+
+/// Declares an operation: `f` gets the run (its scratch state) once the run is
+/// known to be allowed to do it, and before the arguments are read.
+pub(super) fn operation<A, T>(
+    m: &mut ApiBuilder,
+    name: &'static str,
+    runs: Runs,
+    sees: Sees,
+    f: impl Fn(&Cx, &mut Run, A) -> R<T> + 'static,
+) where
+    A: mlua::FromLuaMulti,
+    T: mlua::IntoLuaMulti,
+{
+    m.methods.push((name, Access::Operation, Shape::Plain));
+    // The arguments are read only once the run is known to be allowed the
+    // operation: a read-only run is refused whatever it passed.
+    add(m, name, move |cx, args: mlua::MultiValue| {
+        current(cx, |run| {
+            run.trace = None;
+            match (runs, run.kind) {
+                (Runs::Any, _) => {}
+                (Runs::Cards, kind) if kind.writable() => {}
+                (Runs::Cards, _) => {
+                    return Err(err("can_play and planet checks may only read the game, not change it"));
+                }
+                (Runs::PlanetHandlers, RunKind::PlanetHandler(_)) => {}
+                (Runs::PlanetHandlers, _) => {
+                    return Err(err(
+                        "only a planet's handlers and game_begins can change its data (check and progress only read)",
+                    ));
+                }
+            }
+            if sees == Sees::Hidden {
+                run.beyond_position();
+            }
+            f(cx, run, A::from_lua_multi(args, cx.lua)?)
+        })
+    });
+}
+
+/// Declares a question (asking.rs).
+pub(super) fn question<A, T>(m: &mut ApiBuilder, name: &'static str, f: impl Fn(&Cx, A) -> R<T> + 'static)
+where
+    A: mlua::FromLuaMulti,
+    T: mlua::IntoLuaMulti,
+{
+    m.methods.push((name, Access::Question, Shape::Question));
+    add(m, name, f);
+}
+
+/// Registers a host function. While it runs, the Lua memory limit is lifted:
+/// with a limit set, mlua guards every allocation made from Rust with a
+/// protected call, which made reading the board several times slower. Host
+/// functions allocate a bounded amount (at most a few thousand short strings),
+/// and the limit is back before any script code runs again, so scripts stay
+/// bounded.
+fn add<A, T, F>(m: &mut ApiBuilder, name: &str, f: F)
 where
     A: mlua::FromLuaMulti,
     T: mlua::IntoLuaMulti,
@@ -118,16 +320,16 @@ impl Drop for Unlimited<'_> {
     }
 }
 
-/// The legal moves of the card's user under a [`MoveFilter`].
-pub(super) fn legal_moves_for(run: &Run, filter: MoveFilter) -> R<Vec<crate::kernel::Move>> {
+/// The legal moves of `user` under a [`MoveFilter`].
+pub(super) fn legal_moves_for(state: &GameState, user: Player, filter: MoveFilter) -> R<Vec<crate::kernel::Move>> {
     let Some(absent) = filter.without else {
-        return Ok(run.state.moves_avoiding(run.user, filter.allowed, filter.not_to));
+        return Ok(state.moves_avoiding(user, filter.allowed, filter.not_to));
     };
-    let mut board = run.state.board;
+    let mut board = state.board;
     rule(board.set_aside(absent, &mut crate::kernel::Unrecorded))?;
     let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
-    let rules = run.state.move_rules(run.user);
-    crate::kernel::legal_moves_avoiding(&board, run.user, filter.allowed, filter.not_to, &rules, &mut out);
+    let rules = state.move_rules(user);
+    crate::kernel::legal_moves_avoiding(&board, user, filter.allowed, filter.not_to, &rules, &mut out);
     Ok(out)
 }
 

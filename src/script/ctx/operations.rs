@@ -1,220 +1,219 @@
 //! `ctx`'s operations: each goes through a kernel or game operation that
-//! enforces the rules (a refusal is an error), then lasting effects and markers.
+//! enforces the rules (a refusal is an error, with nothing changed) and
+//! records its events; then lasting effects, markers, planets' data and the
+//! piles (ctx/mod.rs, [`operation`]).
 
 use mlua::Table;
 
-use super::{ApiBuilder, acting_card, add, direction, handler_effect, legal_moves_for, marker_kind};
-use crate::game::{Constraint, Effect, GameEvent, check_data};
+use super::{
+    ApiBuilder, Runs, Sees, acting_card, counter_id, direction, handler_effect, legal_moves_for, marker_kind, operation,
+};
+use crate::game::{Effect, GameEvent};
 use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
 use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, squares_of, terrain, token};
-use crate::script::lasting::{EffectSpec, data_of, data_to_lua, effect_spec};
-use crate::script::memo::Read;
+use crate::script::lasting::{EffectSpec, data_of, effect_spec};
 use crate::script::names::{names, square_list};
-use crate::script::run::{err, read, with_run, writing};
+use crate::script::run::{bound, err};
+
+/// Lines `ctx:log` keeps from one run, and characters from one line.
+const MAX_LOG_LINES: usize = 64;
+const MAX_LOG_CHARS: usize = 200;
 
 pub(super) fn register(m: &mut ApiBuilder) {
-    // ---- operations (each enforces the rules; a refusal is an error) ----
-    add(m, "place_terrain", |lua, (sq, t): (String, String)| {
-        writing(lua, |r| rule(r.state.board.place_terrain(square(&sq)?, terrain(&t)?, &mut r.state.journal)))
+    // Each board operation is a kernel method given the state's journal, to
+    // which it reports every change it makes (kernel/event.rs).
+    operation(m, "place_terrain", Runs::Cards, Sees::Position, |_, r, (sq, t): (String, String)| {
+        let (sq, t) = (square(&sq)?, terrain(&t)?);
+        rule(r.state.change_board(|b, log| b.place_terrain(sq, t, log)))
     });
-    add(m, "remove_terrain", |lua, sq: String| {
-        let t = writing(lua, |r| rule(r.state.board.remove_terrain(square(&sq)?, &mut r.state.journal)))?;
+    operation(m, "remove_terrain", Runs::Cards, Sees::Position, |lua, r, sq: String| {
+        let sq = square(&sq)?;
+        let t = rule(r.state.change_board(|b, log| b.remove_terrain(sq, log)))?;
         names(lua).word(lua, t.name())
     });
-    add(m, "put_token", |lua, (sq, t): (String, String)| {
-        writing(lua, |r| rule(r.state.board.put_token(square(&sq)?, token(&t)?, &mut r.state.journal)))
+    operation(m, "put_token", Runs::Cards, Sees::Position, |_, r, (sq, t): (String, String)| {
+        let (sq, t) = (square(&sq)?, token(&t)?);
+        rule(r.state.change_board(|b, log| b.put_token(sq, t, log)))
     });
-    add(m, "remove_token", |lua, (sq, t): (String, String)| {
-        writing(lua, |r| rule(r.state.board.remove_token(square(&sq)?, token(&t)?, &mut r.state.journal)))
+    operation(m, "remove_token", Runs::Cards, Sees::Position, |_, r, (sq, t): (String, String)| {
+        let (sq, t) = (square(&sq)?, token(&t)?);
+        rule(r.state.change_board(|b, log| b.remove_token(sq, t, log)))
     });
-    add(m, "can_take_token", |lua, (sq, t): (String, String)| {
-        with_run(lua, |r| Ok(r.state.board.can_take_token(square(&sq)?, token(&t)?)))
+    operation(m, "remove_checker", Runs::Cards, Sees::Position, |_, r, sq: String| {
+        let sq = square(&sq)?;
+        rule(r.state.change_board(|b, log| b.remove_checker(sq, Removal::Card, log))).map(|_| ())
     });
-    add(m, "remove_checker", |lua, sq: String| {
-        writing(lua, |r| {
-            rule(r.state.board.remove_checker(square(&sq)?, Removal::Card, &mut r.state.journal)).map(|_| ())
-        })
+    operation(m, "place_from_reserve", Runs::Cards, Sees::Position, |_, r, sq: String| {
+        let (user, sq) = (r.user, square(&sq)?);
+        rule(r.state.change_board(|b, log| b.place_from_reserve(user, sq, log)))
     });
-    add(m, "place_from_reserve", |lua, sq: String| {
-        writing(lua, |r| rule(r.state.board.place_from_reserve(r.user, square(&sq)?, &mut r.state.journal)))
+    operation(m, "relocate", Runs::Cards, Sees::Position, |_, r, (from, to): (String, String)| {
+        let (from, to) = (square(&from)?, square(&to)?);
+        rule(r.state.change_board(|b, log| b.relocate(from, to, log)))
     });
-    add(m, "relocate", |lua, (from, to): (String, String)| {
-        writing(lua, |r| rule(r.state.board.relocate(square(&from)?, square(&to)?, &mut r.state.journal)))
+    operation(m, "crown", Runs::Cards, Sees::Position, |_, r, sq: String| {
+        let sq = square(&sq)?;
+        rule(r.state.change_board(|b, log| b.crown_pawn(sq, log)))
     });
-    add(m, "make_emperor", |lua, (pawn, king): (String, String)| {
-        writing(lua, |r| rule(r.state.board.make_emperor(square(&pawn)?, square(&king)?, &mut r.state.journal)))
+    operation(m, "make_emperor", Runs::Cards, Sees::Position, |_, r, (pawn, king): (String, String)| {
+        let (pawn, king) = (square(&pawn)?, square(&king)?);
+        rule(r.state.change_board(|b, log| b.make_emperor(pawn, king, log)))
     });
-    add(m, "place_monolith", |lua, sq: String| {
-        writing(lua, |r| rule(r.state.board.place_monolith(square(&sq)?, &mut r.state.journal)))
+    operation(m, "place_monolith", Runs::Cards, Sees::Position, |_, r, sq: String| {
+        let sq = square(&sq)?;
+        rule(r.state.change_board(|b, log| b.place_monolith(sq, log)))
     });
-    add(m, "move_monolith", |lua, dir: String| {
-        let report = writing(lua, |r| rule(r.state.board.move_monolith(self::dir(&dir)?, &mut r.state.journal)))?;
+    operation(m, "move_monolith", Runs::Cards, Sees::Position, |lua, r, dir: String| {
+        let dir = self::dir(&dir)?;
+        let report = rule(r.state.change_board(|b, log| b.move_monolith(dir, log)))?;
         let t = lua.create_table_with_capacity(0, 2)?;
         t.raw_set("removed", square_list(lua, report.removed)?)?;
         t.raw_set("pushed", report.pushed.len())?;
         Ok(t)
     });
-    add(m, "monolith_blocked", |lua, ()| writing(lua, |r| rule(r.state.board.monolith_stays(&mut r.state.journal))));
-    add(m, "place_walls", |lua, pair: String| {
-        writing(lua, |r| rule(r.state.board.place_walls(r.user, rule(pair.parse::<EdgePair>())?, &mut r.state.journal)))
+    operation(m, "monolith_blocked", Runs::Cards, Sees::Position, |_, r, ()| {
+        rule(r.state.change_board(|b, log| b.monolith_stays(log)))
     });
-    add(m, "remove_wall", |lua, edge: String| {
-        let owner =
-            writing(lua, |r| rule(r.state.board.remove_wall(rule(edge.parse::<Edge>())?, &mut r.state.journal)))?;
+    operation(m, "place_walls", Runs::Cards, Sees::Position, |_, r, pair: String| {
+        let (user, pair) = (r.user, rule(pair.parse::<EdgePair>())?);
+        rule(r.state.change_board(|b, log| b.place_walls(user, pair, log)))
+    });
+    operation(m, "remove_wall", Runs::Cards, Sees::Position, |lua, r, edge: String| {
+        let edge = rule(edge.parse::<Edge>())?;
+        let owner = rule(r.state.change_board(|b, log| b.remove_wall(edge, log)))?;
         Ok(names(lua).player(owner))
     });
-    add(m, "rotate", |lua, way: String| {
+    operation(m, "rotate", Runs::Cards, Sees::Position, |_, r, way: String| {
         let rotation = match way.as_str() {
             "clockwise" => Rotation::Clockwise,
             "counterclockwise" => Rotation::Counterclockwise,
             _ => return Err(err(format!("'{way}' is not a rotation (clockwise, counterclockwise)"))),
         };
-        writing(lua, |r| {
-            r.state.board.rotate(rotation, &mut r.state.journal);
-            Ok(())
-        })
+        r.state
+            .change_board(|b, log| {
+                b.rotate(rotation, log);
+                Ok::<(), crate::kernel::RuleError>(())
+            })
+            .map_err(|e| err(e.to_string()))
     });
-    add(m, "add_counter", |lua, (p, name, n): (String, String, u32)| {
-        writing(lua, |r| {
-            let c = r.state.counters_mut(player(&p)?);
-            let counter = match name.as_str() {
-                "pawns_revived" => &mut c.pawns_revived,
-                "emperor_captures" => &mut c.emperor_captures,
-                _ => return Err(err(format!("'{name}' is not a counter (pawns_revived, emperor_captures)"))),
-            };
-            // A counter only grows (R9.2, R9.4); one that would wrap is refused.
-            *counter = counter.checked_add(n).ok_or_else(|| err(format!("the counter {name} cannot grow by {n}")))?;
-            Ok(())
-        })
+    // A counter only grows (R9.2, R9.4): a negative `n` is refused by its type,
+    // one that would wrap by the game.
+    operation(m, "add_counter", Runs::Cards, Sees::Position, |lua, r, (p, name, n): (String, String, u32)| {
+        let counter = counter_id(lua, &name)?;
+        r.state
+            .add_to_counter(player(&p)?, counter, n)
+            .map(|_| ())
+            .map_err(|_| err(format!("the counter {name} cannot grow by {n}")))
     });
-    add(m, "play_move", |lua, (text, filter): (String, Option<Table>)| {
+    operation(m, "play_move", Runs::Cards, Sees::Position, |lua, r, (text, filter): (String, Option<Table>)| {
         let wanted: MoveText = rule(text.parse())?;
-        // Refused in a read-only run before the filter is read, as ever.
-        writing(lua, |_| Ok(()))?;
         let filter = move_filter(lua, filter)?;
-        writing(lua, |r| {
-            let mut legal = legal_moves_for(r, filter)?;
-            legal.retain(|m| wanted.matches(m));
-            let [mv] = legal[..] else {
-                return Err(err(format!("{text} is not one legal move here")));
-            };
-            let user = r.user;
-            rule(r.state.play_extra_move(user, &mv))
-        })
+        let mut legal = legal_moves_for(&r.state, r.user, filter)?;
+        legal.retain(|m| wanted.matches(m));
+        let [mv] = legal[..] else {
+            return Err(err(format!("{text} is not one legal move here")));
+        };
+        let user = r.user;
+        rule(r.state.play_extra_move(user, &mv))
     });
-    add(m, "jump", |lua, (from, landing): (String, String)| {
+    operation(m, "jump", Runs::Cards, Sees::Position, |lua, r, (from, landing): (String, String)| {
         let (from, landing) = (square(&from)?, square(&landing)?);
         let dir = direction(from, landing, 2).ok_or_else(|| err(format!("{landing} is not a jump from {from}")))?;
-        let at = writing(lua, |r| rule(r.state.jump_by_card(from, dir)))?;
+        let at = rule(r.state.jump_by_card(from, dir))?;
         Ok(names(lua).square(at))
     });
-    add(m, "lift", |lua, sq: String| {
+    operation(m, "lift", Runs::Cards, Sees::Position, |_, r, sq: String| {
         let sq = square(&sq)?;
-        writing(lua, |r| {
-            let c = rule(r.state.board.set_aside(sq, &mut r.state.journal))?;
-            r.lifted.push((sq, c));
-            Ok(())
-        })
+        let c = rule(r.state.change_board(|b, log| b.set_aside(sq, log)))?;
+        r.lifted.push((sq, c));
+        Ok(())
     });
-    add(m, "put_back", |lua, sq: String| {
+    operation(m, "put_back", Runs::Cards, Sees::Position, |_, r, sq: String| {
         let sq = square(&sq)?;
-        writing(lua, |r| {
-            let i = r
-                .lifted
-                .iter()
-                .position(|(s, _)| *s == sq)
-                .ok_or_else(|| err(format!("no checker lifted from {sq}")))?;
-            let (_, c) = r.lifted.remove(i);
-            rule(r.state.board.put_back(sq, c, &mut r.state.journal))
-        })
+        let i =
+            r.lifted.iter().position(|(s, _)| *s == sq).ok_or_else(|| err(format!("no checker lifted from {sq}")))?;
+        let (_, c) = r.lifted.remove(i);
+        rule(r.state.change_board(|b, log| b.put_back(sq, c, log)))
     });
-    add(m, "set_constraint", |lua, squares: Table| {
+    operation(m, "set_constraint", Runs::Cards, Sees::Position, |lua, r, squares: Table| {
         let movers = squares_of(lua, Some(squares))?;
-        writing(lua, |r| {
-            let card = acting_card(r)?;
-            r.state.next_constraint = Some(Constraint { card, movers });
-            r.state.journal.push(|| GameEvent::ConstraintSet {
-                card,
-                constrained: !r.user,
-                movers: movers.into_iter().collect(),
-            });
-            Ok(())
-        })
+        let card = acting_card(r)?;
+        r.state.set_constraint(card, !r.user, movers);
+        Ok(())
     });
-    // ---- lasting effects (game/lasting.rs, game/react.rs) ----
-    add(m, "add_effect", |lua, spec: Table| {
-        let EffectSpec { affects, moves, lasts, data } = effect_spec(lua, &spec)?;
-        writing(lua, |r| {
-            let turn = Some(r.state.turn);
-            let card = acting_card(r)?;
-            let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made: turn, data };
-            r.state.add_effect(effect).map_err(err)
-        })
+    operation(m, "random", Runs::Cards, Sees::Hidden, |_, r, n: i64| {
+        if !(1..=1_000_000).contains(&n) {
+            return Err(err("ctx:random(n) needs n from 1 to 1000000"));
+        }
+        Ok(r.state.draw_random(n as usize) + 1)
     });
-    add(m, "end_effect", |lua, ()| {
-        writing(lua, |r| {
-            let id = handler_effect(r)?;
-            r.state.end_effect(id);
-            Ok(())
-        })
-    });
-    add(m, "effect_data", |lua, ()| {
-        let data = with_run(lua, |r| {
-            let id = handler_effect(r)?;
-            Ok(r.state.effect(id).map(|e| e.data.clone()).unwrap_or_default())
-        })?;
-        data_to_lua(lua, &data)
-    });
-    add(m, "set_effect_data", |lua, table: Table| {
-        let data = data_of(&table)?;
-        writing(lua, |r| {
-            let id = handler_effect(r)?;
-            check_data(&data).map_err(err)?;
-            if let Some(effect) = r.state.effects.iter_mut().find(|e| e.id == id) {
-                effect.data = data;
+    // At most MAX_LOG_LINES lines a run, the last of them saying that more were
+    // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…". Both
+    // players read it: `{user}` and `{opponent}` become the players' names.
+    // Only the line's first bytes are read (each character is at most four, so
+    // they hold more than MAX_LOG_CHARS of them): the host's work does not grow
+    // with the string the script chose. Any run may log; only a changing run's
+    // lines reach the players.
+    operation(m, "log", Runs::Any, Sees::Position, |_, r, text: mlua::LuaString| {
+        let bytes = text.as_bytes();
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(8 * MAX_LOG_CHARS)]).into_owned();
+        let text = crate::content::with_names(&crate::text::visible(&text), r.user);
+        let text = match r.log.len() + 1 {
+            n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
+                text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()
             }
-            Ok(())
-        })
+            n if n < MAX_LOG_LINES => text,
+            MAX_LOG_LINES => "(more messages from this script are left out)".to_string(),
+            _ => return Ok(()),
+        };
+        r.state.journal.push(|| GameEvent::Message { text: text.clone() });
+        r.log.push(text);
+        Ok(())
+    });
+
+    // ---- lasting effects (game/lasting.rs, game/react.rs) ----
+    operation(m, "add_effect", Runs::Cards, Sees::Position, |lua, r, spec: Table| {
+        let EffectSpec { affects, moves, lasts, data } = effect_spec(lua, &spec)?;
+        let made = Some(r.state.turn);
+        let card = acting_card(r)?;
+        let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made, data, deck: false };
+        r.state.add_effect(effect).map_err(bound)
+    });
+    operation(m, "end_effect", Runs::Cards, Sees::Position, |_, r, ()| {
+        let id = handler_effect(r)?;
+        r.state.end_effect(id);
+        Ok(())
+    });
+    operation(m, "set_effect_data", Runs::Cards, Sees::Position, |_, r, table: Table| {
+        let id = handler_effect(r)?;
+        let data = data_of(&table)?;
+        r.state.set_effect_data(id, data).map_err(bound)
+    });
+    operation(m, "set_planet_data", Runs::PlanetHandlers, Sees::Position, |_, r, table: Table| {
+        let data = data_of(&table)?;
+        let user = r.user;
+        r.state.set_planet_data(user, data).map_err(bound)
     });
 
     // ---- markers of the deck's own kinds (content/markers.rs) ----
-    add(m, "place_marker", |lua, (name, sq): (String, String)| {
+    operation(m, "place_marker", Runs::Cards, Sees::Position, |lua, r, (name, sq): (String, String)| {
         let kind = marker_kind(lua, &name)?;
-        writing(lua, |r| rule(r.state.board.place_marker(kind, square(&sq)?, &mut r.state.journal)))
+        let sq = square(&sq)?;
+        rule(r.state.change_board(|b, log| b.place_marker(kind, sq, log)))
     });
-    add(m, "remove_marker", |lua, (name, sq): (String, String)| {
+    operation(m, "remove_marker", Runs::Cards, Sees::Position, |lua, r, (name, sq): (String, String)| {
         let kind = marker_kind(lua, &name)?;
-        writing(lua, |r| rule(r.state.board.remove_marker(kind, square(&sq)?, &mut r.state.journal)))
+        let sq = square(&sq)?;
+        rule(r.state.change_board(|b, log| b.remove_marker(kind, sq, log)))
     });
-    add(m, "markers", |lua, name: String| {
-        let kind = marker_kind(lua, &name)?;
-        let on = with_run(lua, |r| Ok(r.state.board.marks().at(kind)))?;
-        square_list(lua, on)
+
+    // ---- the piles (R8.18, R8.20) ----
+    operation(m, "reshuffle", Runs::Cards, Sees::Hidden, |_, r, ()| {
+        r.state.reshuffle_all();
+        Ok(())
     });
-    add(m, "has_marker", |lua, (name, sq): (String, String)| {
-        let kind = marker_kind(lua, &name)?;
-        with_run(lua, |r| Ok(r.state.board.marks().at(kind).contains(square(&sq)?)))
-    });
-    add(m, "markers_left", |lua, name: String| {
-        let kind = marker_kind(lua, &name)?;
-        read(lua, |s| {
-            let left = s.board.marks().supply[usize::from(kind.0)];
-            (left, Read::MarkersLeft(kind, left))
-        })
-    });
-    add(m, "reshuffle", |lua, ()| {
-        writing(lua, |r| {
-            r.beyond_position();
-            r.state.reshuffle_all();
-            Ok(())
-        })
-    });
-    add(m, "set_draw_order", |lua, order: Table| {
-        writing(lua, |_| Ok(()))?; // a read-only run is refused before its list is read
+    operation(m, "set_draw_order", Runs::Cards, Sees::Hidden, |lua, r, order: Table| {
         let order = card_ids(lua, &order)?;
-        writing(lua, |r| {
-            r.beyond_position();
-            rule(r.state.reorder_draw_pile(order))
-        })
+        rule(r.state.reorder_draw_pile(order))
     });
 }

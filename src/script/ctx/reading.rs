@@ -1,350 +1,484 @@
-//! `ctx`'s reading methods: who and when, checkers, squares and terrain, the
-//! monolith and walls, counters and piles, and the move helpers.
+//! `ctx`'s queries: who and when, checkers, squares and terrain, the monolith
+//! and walls, counters and piles, the move helpers, and the data of the
+//! running effect or planet. Each reads the state only (ctx/mod.rs, [`query`]).
 
 use mlua::{LuaString, Table, Value};
 
-use super::{ApiBuilder, add, legal_moves_for};
-use crate::game::GameEvent;
-use crate::kernel::{Checker, Colour, Edge, EdgePair, Player, Square};
-use crate::script::convert::{
-    block_filter, checker_filter, counter_name, dir, dirs, move_filter, player, square, square_filter,
+use super::{
+    ApiBuilder, Sees, Shape, counter_id, handler_effect, legal_moves_for, marker_kind, pure, query, run_kind,
+    shaped_query,
 };
-use crate::script::memo::Read;
+use crate::game::{CardId, CounterId, Data, GameState, Moved, Pile, Piles};
+use crate::kernel::{Checker, Colour, Dir, Edge, EdgePair, MarkerKind, Move, Player, Square, Terrain, Token};
+use crate::script::convert::{
+    MoveFilter, block_filter, checker_filter, dir, dirs, move_filter, player, square, square_filter, token,
+};
+use crate::script::lasting::data_to_lua;
+use crate::script::memo::{BlockFilter, CheckerFilter, SquareFilter};
 use crate::script::names::{checker_values, list, move_list, names, square_list};
-use crate::script::run::{Cx, R, Run, err, read, user, with_run, writing};
+use crate::script::run::{Cx, R, RunKind, current, err, user};
 
-/// Lines `ctx:log` keeps from one run, and characters from one line.
-const MAX_LOG_LINES: usize = 64;
-const MAX_LOG_CHARS: usize = 200;
+/// The arguments of a query that takes none.
+fn none(_: &Cx, _: ()) -> R<()> {
+    Ok(())
+}
+
+/// Returns a value as it is.
+fn same<T>(_: &Cx, value: T) -> R<T> {
+    Ok(value)
+}
+
+fn one_square(_: &Cx, sq: String) -> R<Square> {
+    square(&sq)
+}
 
 pub(super) fn register(m: &mut ApiBuilder) {
     // Names come back as interned Lua strings: a string made after the call
     // returns would be made with the memory limit in place, which is slow.
-    // Functions that read through `read` (or only `user`) can be replayed by
-    // the memo of read-only runs; the others go through `with_run`.
-    add(m, "player", |lua, ()| Ok(names(lua).player(user(lua)?)));
-    add(m, "opponent", |lua, ()| Ok(names(lua).player(!user(lua)?)));
-    add(m, "turn", |lua, ()| read(lua, |s| (s.turn + 1, Read::Turn(s.turn))));
-    add(m, "to_move", |lua, ()| Ok(names(lua).player(read(lua, |s| (s.to_move, Read::ToMove(s.to_move)))?)));
+    pure(m, "player", |lua, ()| Ok(names(lua).player(user(lua)?)));
+    pure(m, "opponent", |lua, ()| Ok(names(lua).player(!user(lua)?)));
+    // One base everywhere: the first turn is 1, in events and scenarios too.
+    query(m, "turn", Sees::Position, none, |s, _, _| s.turn + 1, same);
+    query(m, "to_move", Sees::Position, none, |s, _, _| s.to_move, |lua, p| Ok(names(lua).player(p)));
 
     // ---- checkers ----
     // The prelude's ctx turns these values into `{square, owner, kind, ring,
     // snookle, hippo}` tables: Lua builds small tables faster than Rust can.
-    add(m, "checker", |lua, sq: String| {
-        let sq = square(&sq)?;
-        let c = read(lua, |s| {
-            let c = s.board.checker(sq);
-            (c, Read::Checker(sq, c))
-        })?;
-        Ok(match c {
-            Some(c) => {
-                let (square, owner, kind, ring, snookle, hippo) = checker_values(names(lua), sq, &c);
-                (Some(square), Some(owner), Some(kind), ring, snookle, hippo)
+    shaped_query(
+        m,
+        "checker",
+        Sees::Position,
+        Shape::Checker,
+        one_square,
+        |s, _, sq: &Square| s.board.checker(*sq).map(|c| (*sq, c)),
+        |lua, found: Option<(Square, Checker)>| {
+            Ok(match found {
+                Some((sq, c)) => {
+                    let (square, owner, kind, ring, snookle, hippo) = checker_values(names(lua), sq, &c);
+                    (Some(square), Some(owner), Some(kind), ring, snookle, hippo)
+                }
+                None => (None, None, None, false, false, false),
+            })
+        },
+    );
+    shaped_query(
+        m,
+        "checkers",
+        Sees::Position,
+        Shape::Checkers,
+        |lua, filter: Option<Table>| checker_filter(lua, filter),
+        |s, _, filter: &CheckerFilter| -> Vec<(Square, Checker)> {
+            filter.apply(s).filter_map(|sq| Some((sq, s.board.checker(sq)?))).collect()
+        },
+        |lua, found: Vec<(Square, Checker)>| {
+            let names = names(lua);
+            let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
+            for (i, (sq, c)) in found.iter().enumerate() {
+                let (square, owner, kind, ring, snookle, hippo) = checker_values(names, *sq, c);
+                let at = i * 6;
+                t.raw_set(at + 1, square)?;
+                t.raw_set(at + 2, owner)?;
+                t.raw_set(at + 3, kind)?;
+                t.raw_set(at + 4, ring)?;
+                t.raw_set(at + 5, snookle)?;
+                t.raw_set(at + 6, hippo)?;
             }
-            None => (None, None, None, false, false, false),
-        })
-    });
-    add(m, "checkers", |lua, filter: Option<Table>| {
-        let filter = checker_filter(lua, filter)?;
-        let found: Vec<(Square, Checker)> = with_run(lua, |r| {
-            let board = &r.state.board;
-            Ok(filter.apply(&r.state).filter_map(|sq| Some((sq, board.checker(sq)?))).collect())
-        })?;
-        let names = names(lua);
-        let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
-        for (i, (sq, c)) in found.iter().enumerate() {
-            let (square, owner, kind, ring, snookle, hippo) = checker_values(names, *sq, c);
-            let at = i * 6;
-            t.raw_set(at + 1, square)?;
-            t.raw_set(at + 2, owner)?;
-            t.raw_set(at + 3, kind)?;
-            t.raw_set(at + 4, ring)?;
-            t.raw_set(at + 5, snookle)?;
-            t.raw_set(at + 6, hippo)?;
-        }
-        Ok(t)
-    });
-    add(m, "checker_squares", |lua, filter: Option<Table>| {
-        let filter = checker_filter(lua, filter)?;
-        let set = read(lua, |s| {
-            let set = filter.apply(s);
-            (set, Read::CheckerSquares(filter, set))
-        })?;
-        square_list(lua, set)
-    });
-    add(m, "count", |lua, filter: Option<Table>| {
-        let filter = checker_filter(lua, filter)?;
-        read(lua, |s| {
-            let n = filter.apply(s).count();
-            (n, Read::Count(filter, n))
-        })
-    });
-    add(m, "reserve", |lua, p: String| {
-        let p = player(&p)?;
-        read(lua, |s| {
-            let n = s.board.reserve(p);
-            (n, Read::Reserve(p, n))
-        })
-    });
+            Ok(t)
+        },
+    );
+    query(
+        m,
+        "checker_squares",
+        Sees::Position,
+        |lua, filter: Option<Table>| checker_filter(lua, filter),
+        |s, _, filter: &CheckerFilter| filter.apply(s),
+        square_list,
+    );
+    query(
+        m,
+        "count",
+        Sees::Position,
+        |lua, filter: Option<Table>| checker_filter(lua, filter),
+        |s, _, filter: &CheckerFilter| filter.apply(s).count(),
+        same,
+    );
+    query(m, "reserve", Sees::Position, |_, p: String| player(&p), |s, _, p| s.board.reserve(*p), same);
 
     // ---- squares and terrain ----
-    add(m, "is_empty", |lua, sq: String| {
-        let sq = square(&sq)?;
-        read(lua, |s| {
-            let empty = s.board.is_empty(sq);
-            (empty, Read::IsEmpty(sq, empty))
-        })
-    });
-    add(m, "squares", |lua, filter: Option<Table>| {
-        let filter = square_filter(lua, filter)?;
-        let set = read(lua, |s| {
-            let set = filter.apply(&s.board);
-            (set, Read::Squares(filter, set))
-        })?;
-        square_list(lua, set)
-    });
-    add(m, "count_squares", |lua, filter: Option<Table>| {
-        let filter = square_filter(lua, filter)?;
-        read(lua, |s| {
-            let n = filter.apply(&s.board).count();
-            (n, Read::CountSquares(filter, n))
-        })
-    });
-    add(m, "terrain", |lua, sq: String| {
-        let sq = square(&sq)?;
-        let t = read(lua, |s| {
-            let t = s.board.terrain_at(sq);
-            (t, Read::Terrain(sq, t))
-        })?;
-        t.map(|t| names(lua).word(lua, t.name())).transpose()
-    });
-    add(m, "colour", |lua, sq: String| {
+    query(m, "is_empty", Sees::Position, one_square, |s, _, sq| s.board.is_empty(*sq), same);
+    query(
+        m,
+        "squares",
+        Sees::Position,
+        |lua, filter: Option<Table>| square_filter(lua, filter),
+        |s, _, filter: &SquareFilter| filter.apply(&s.board),
+        square_list,
+    );
+    query(
+        m,
+        "count_squares",
+        Sees::Position,
+        |lua, filter: Option<Table>| square_filter(lua, filter),
+        |s, _, filter: &SquareFilter| filter.apply(&s.board).count(),
+        same,
+    );
+    query(
+        m,
+        "terrain",
+        Sees::Position,
+        one_square,
+        |s, _, sq| s.board.terrain_at(*sq),
+        |lua, t: Option<Terrain>| t.map(|t| names(lua).word(lua, t.name())).transpose(),
+    );
+    pure(m, "colour", |lua, sq: String| {
         let colour = if square(&sq)?.colour() == Colour::Dark { Player::Dark } else { Player::Light };
         Ok(names(lua).player(colour))
     });
-    add(m, "neighbour", |lua, (sq, dir): (String, String)| {
+    pure(m, "neighbour", |lua, (sq, dir): (String, String)| {
         let next = square(&sq)?.step(self::dir(&dir)?);
         Ok(next.map(|s| names(lua).square(s)))
     });
-    add(m, "orientation", |lua, ()| {
-        let forward = with_run(lua, |r| Ok(r.state.board.orientation().forward(Player::Dark)))?;
-        names(lua).word(lua, forward.name())
-    });
-    add(m, "supply", |lua, (kind, owner): (String, Option<String>)| {
-        with_run(lua, |r| {
-            let s = r.state.board.supply();
-            Ok(match kind.as_str() {
-                "walls" => s.walls[owner.map(|o| player(&o)).transpose()?.unwrap_or(r.user).index()],
-                "rings" => s.rings,
-                "snookles" => s.snookles,
-                "hippos" => s.hippos,
-                "water" => s.water,
-                "fire" => s.fire,
-                "monolith" => s.monolith,
-                _ => {
-                    return Err(err(format!(
-                        "'{kind}' is not in the supply (walls, rings, snookles, hippos, water, fire, monolith)"
-                    )));
-                }
-            })
-        })
-    });
+    query(
+        m,
+        "orientation",
+        Sees::Position,
+        none,
+        |s, _, _| s.board.orientation().forward(Player::Dark),
+        |lua, forward: Dir| names(lua).word(lua, forward.name()),
+    );
+    query(
+        m,
+        "supply",
+        Sees::Position,
+        |_, (kind, owner): (String, Option<String>)| Ok((supply_kind(&kind)?, owner.map(|o| player(&o)).transpose()?)),
+        |s, user, (kind, owner): &(SupplyKind, Option<Player>)| {
+            let supply = s.board.supply();
+            match kind {
+                SupplyKind::Walls => supply.walls[owner.unwrap_or(user).index()],
+                SupplyKind::Rings => supply.rings,
+                SupplyKind::Snookles => supply.snookles,
+                SupplyKind::Hippos => supply.hippos,
+                SupplyKind::Water => supply.water,
+                SupplyKind::Fire => supply.fire,
+                SupplyKind::Monolith => supply.monolith,
+            }
+        },
+        same,
+    );
 
     // ---- the monolith and walls ----
-    add(m, "monolith", |lua, ()| {
-        let at = read(lua, |s| (s.board.monolith(), Read::Monolith(s.board.monolith())))?;
-        Ok(at.map(|s| names(lua).square(s)))
-    });
-    add(m, "monolith_squares", |lua, ()| {
-        let block = with_run(lua, |r| Ok(r.state.board.monolith_block()))?;
-        square_list(lua, block)
-    });
-    add(m, "monolith_spots", |lua, ()| {
-        let spots = with_run(lua, |r| Ok(r.state.board.monolith_spots()))?;
-        square_list(lua, spots)
-    });
-    add(m, "monolith_directions", |lua, ()| {
-        let dirs = with_run(lua, |r| Ok(r.state.board.monolith_directions()))?;
-        list(lua, dirs)
-    });
-    add(m, "blocks", |lua, filter: Option<Table>| {
-        let filter = block_filter(lua, filter)?;
-        let anchors = read(lua, |s| {
-            let set = filter.apply(&s.board);
-            (set, Read::Blocks(filter, set))
-        })?;
-        square_list(lua, anchors)
-    });
+    query(
+        m,
+        "monolith",
+        Sees::Position,
+        none,
+        |s, _, _| s.board.monolith(),
+        |lua, at: Option<Square>| Ok(at.map(|s| names(lua).square(s))),
+    );
+    query(m, "monolith_squares", Sees::Position, none, |s, _, _| s.board.monolith_block(), square_list);
+    query(m, "monolith_spots", Sees::Position, none, |s, _, _| s.board.monolith_spots(), square_list);
+    query(
+        m,
+        "monolith_directions",
+        Sees::Position,
+        none,
+        |s, _, _| s.board.monolith_directions(),
+        |lua, d| list(lua, d),
+    );
+    query(
+        m,
+        "blocks",
+        Sees::Position,
+        |lua, filter: Option<Table>| block_filter(lua, filter),
+        |s, _, filter: &BlockFilter| filter.apply(&s.board),
+        square_list,
+    );
     // Only how many: a check such as Antimatter's `can_play` is then remembered
     // for as long as the number stays the same (memo.rs).
-    add(m, "count_blocks", |lua, filter: Option<Table>| {
-        let filter = block_filter(lua, filter)?;
-        read(lua, |s| {
-            let n = filter.apply(&s.board).count();
-            (n, Read::CountBlocks(filter, n))
-        })
-    });
-    add(m, "block_squares", |lua, anchor: String| {
+    query(
+        m,
+        "count_blocks",
+        Sees::Position,
+        |lua, filter: Option<Table>| block_filter(lua, filter),
+        |s, _, filter: &BlockFilter| filter.apply(&s.board).count(),
+        same,
+    );
+    pure(m, "block_squares", |lua, anchor: String| {
         let anchor = square(&anchor)?;
         let block = crate::kernel::block(anchor)
             .ok_or_else(|| err(format!("no 2×2 block has {anchor} as its lower-left square")))?;
         square_list(lua, block)
     });
-    add(m, "walls", |lua, owner: Option<String>| {
-        let edges: Vec<Edge> = with_run(lua, |r| {
-            let owners = match owner {
-                Some(o) => vec![player(&o)?],
-                None => Player::BOTH.to_vec(),
-            };
-            let mut edges: Vec<Edge> = owners.iter().flat_map(|&p| r.state.board.walls(p).edges()).collect();
+    query(
+        m,
+        "walls",
+        Sees::Position,
+        |_, owner: Option<String>| owner.map(|o| player(&o)).transpose(),
+        |s, _, owner: &Option<Player>| {
+            let owners = owner.map_or(Player::BOTH.to_vec(), |o| vec![o]);
+            let mut edges: Vec<Edge> = owners.iter().flat_map(|&p| s.board.walls(p).edges()).collect();
             edges.sort();
-            Ok(edges)
-        })?;
-        list(lua, edges)
-    });
-    add(m, "count_wall_spots", |lua, ()| with_run(lua, |r| Ok(r.state.board.wall_spots().count())));
-    add(m, "wall_spots", |lua, ()| {
-        let spots: Vec<_> = with_run(lua, |r| Ok(r.state.board.wall_spots().collect()))?;
-        let names = names(lua);
-        // Both lists are in `EdgePair::all()` order: walk them together.
-        let mut all = EdgePair::all().iter().zip(&names.pairs);
-        let spots: Vec<&LuaString> =
-            spots.iter().filter_map(|p| all.by_ref().find(|(q, _)| *q == p).map(|(_, name)| name)).collect();
-        lua.create_sequence_from(spots)
-    });
+            edges
+        },
+        |lua, edges| list(lua, edges),
+    );
+    query(m, "count_wall_spots", Sees::Position, none, |s, _, _| s.board.wall_spots().count(), same);
+    query(
+        m,
+        "wall_spots",
+        Sees::Position,
+        none,
+        |s, _, _| s.board.wall_spots().collect::<Vec<EdgePair>>(),
+        |lua, spots| {
+            let names = names(lua);
+            // Both lists are in `EdgePair::all()` order: walk them together.
+            let mut all = EdgePair::all().iter().zip(&names.pairs);
+            let spots: Vec<&LuaString> =
+                spots.iter().filter_map(|p| all.by_ref().find(|(q, _)| *q == p).map(|(_, name)| name)).collect();
+            lua.create_sequence_from(spots)
+        },
+    );
+    query(
+        m,
+        "can_take_token",
+        Sees::Position,
+        |_, (sq, t): (String, String)| Ok((square(&sq)?, token(&t)?)),
+        |s, _, (sq, t): &(Square, Token)| s.board.can_take_token(*sq, *t),
+        same,
+    );
 
     // ---- counters, piles, this turn ----
-    add(m, "counter", |lua, (p, name): (String, String)| {
-        let p = player(&p)?;
-        let counter = counter_name(&name)?;
-        read(lua, |s| {
-            let n = counter.of(s, p);
-            (n, Read::Counter(p, counter, n))
-        })
-    });
-    add(m, "piles", |lua, ()| {
-        let (draw, face_up, discard) = with_run(lua, |r| {
-            r.beyond_position();
-            let p = &r.state.piles;
-            Ok((p.draw.clone(), p.face_up.clone(), p.discard.clone()))
-        })?;
-        // Tables of known fields are made with room for them: a table grown
-        // one key at a time is resized for each.
-        let t = lua.create_table_with_capacity(0, 3)?;
-        t.raw_set("draw", card_list(lua, &draw)?)?;
-        t.raw_set("face_up", card_list(lua, &face_up)?)?;
-        t.raw_set("discard", card_list(lua, &discard)?)?;
-        Ok(t)
-    });
-    add(m, "pile", |lua, name: LuaString| {
-        let pile = with_run(lua, |r| pile_named(r, &name).cloned())?;
-        card_list(lua, &pile)
-    });
-    add(m, "count_cards", |lua, name: LuaString| with_run(lua, |r| Ok(pile_named(r, &name)?.len())));
-    add(m, "moved", |lua, ()| {
-        let moved = with_run(lua, |r| Ok(r.state.moved))?;
-        moved
-            .map(|m| {
-                let t = lua.create_table_with_capacity(0, 2)?;
-                t.raw_set("start", names(lua).square(m.start))?;
-                t.raw_set("now", names(lua).square(m.now))?;
-                Ok(t)
-            })
-            .transpose()
-    });
-    add(m, "random", |lua, n: i64| {
-        if !(1..=1_000_000).contains(&n) {
-            return Err(err("ctx:random(n) needs n from 1 to 1000000"));
-        }
-        writing(lua, |r| {
-            r.beyond_position();
-            Ok(r.state.rng.below(n as usize) + 1)
-        })
-    });
-    // At most MAX_LOG_LINES lines a run, the last of them saying that more were
-    // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…". Both
-    // players read it: `{user}` and `{opponent}` become the players' names.
-    // Only the line's first bytes are read (each character is at most four, so
-    // they hold more than MAX_LOG_CHARS of them): the host's work does not grow
-    // with the string the script chose.
-    add(m, "log", |lua, text: mlua::LuaString| {
-        let bytes = text.as_bytes();
-        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(8 * MAX_LOG_CHARS)]).into_owned();
-        with_run(lua, |r| {
-            let text = crate::content::with_names(&crate::text::visible(&text), r.user);
-            let text = match r.log.len() + 1 {
-                n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
-                    text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()
-                }
-                n if n < MAX_LOG_LINES => text,
-                MAX_LOG_LINES => "(more messages from this script are left out)".to_string(),
-                _ => return Ok(()),
-            };
-            r.state.journal.push(|| GameEvent::Message { text: text.clone() });
-            r.log.push(text);
-            Ok(())
-        })
-    });
+    query(
+        m,
+        "counter",
+        Sees::Position,
+        |lua, (p, name): (String, String)| Ok((player(&p)?, counter_id(lua, &name)?)),
+        |s, _, (p, counter): &(Player, CounterId)| s.counters(*p).get(*counter),
+        same,
+    );
+    query(
+        m,
+        "piles",
+        Sees::Hidden,
+        none,
+        |s, _, _| s.piles.clone(),
+        |lua, piles: Piles| {
+            // Tables of known fields are made with room for them: a table grown
+            // one key at a time is resized for each.
+            let t = lua.create_table_with_capacity(0, 3)?;
+            t.raw_set("draw", card_list(lua, &piles.draw)?)?;
+            t.raw_set("face_up", card_list(lua, &piles.face_up)?)?;
+            t.raw_set("discard", card_list(lua, &piles.discard)?)?;
+            Ok(t)
+        },
+    );
+    query(
+        m,
+        "pile",
+        Sees::Hidden,
+        |_, name: LuaString| pile_named(&name),
+        |s, _, pile| pile.of(&s.piles).clone(),
+        |lua, pile: Pile| card_list(lua, &pile),
+    );
+    query(
+        m,
+        "count_cards",
+        Sees::Hidden,
+        |_, name: LuaString| pile_named(&name),
+        |s, _, pile| pile.of(&s.piles).len(),
+        same,
+    );
+    query(
+        m,
+        "moved",
+        Sees::Position,
+        none,
+        |s, _, _| s.moved,
+        |lua, moved: Option<Moved>| {
+            moved
+                .map(|m| {
+                    let t = lua.create_table_with_capacity(0, 2)?;
+                    t.raw_set("start", names(lua).square(m.start))?;
+                    t.raw_set("now", names(lua).square(m.now))?;
+                    Ok(t)
+                })
+                .transpose()
+        },
+    );
 
     // ---- move helpers ----
-    add(m, "legal_moves", |lua, filter: Option<Table>| {
-        let filter = move_filter(lua, filter)?;
-        let moves = with_run(lua, |r| legal_moves_for(r, filter))?;
-        move_list(lua, &moves)
-    });
-    add(m, "count_moves", |lua, filter: Option<Table>| {
-        let filter = move_filter(lua, filter)?;
-        with_run(lua, |r| Ok(legal_moves_for(r, filter)?.len()))
-    });
-    add(m, "step_targets", |lua, (sq, d): (String, Value)| {
-        let (sq, d) = (square(&sq)?, dirs(lua, d)?);
-        let targets = with_run(lua, |r| Ok(r.state.board.step_targets(sq, &d)))?;
-        square_list(lua, targets)
-    });
-    add(m, "slide_targets", |lua, (sq, d): (String, Value)| {
-        let (sq, d) = (square(&sq)?, dirs(lua, d)?);
-        let targets = with_run(lua, |r| Ok(r.state.board.slide_targets(sq, &d)))?;
-        square_list(lua, targets)
-    });
-    add(m, "jump_targets", |lua, (sq, d): (String, Value)| {
-        let (sq, d) = (square(&sq)?, dirs(lua, d)?);
-        let targets = with_run(lua, |r| Ok(r.state.board.jump_targets(sq, &d)))?;
-        square_list(lua, targets)
-    });
+    query(
+        m,
+        "legal_moves",
+        Sees::Position,
+        |lua, filter: Option<Table>| move_filter(lua, filter),
+        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map_err(|e| e.to_string()),
+        |lua, moves: Result<Vec<Move>, String>| move_list(lua, &moves.map_err(err)?),
+    );
+    query(
+        m,
+        "count_moves",
+        Sees::Position,
+        |lua, filter: Option<Table>| move_filter(lua, filter),
+        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map(|m| m.len()).map_err(|e| e.to_string()),
+        |_, n: Result<usize, String>| n.map_err(err),
+    );
+    for (name, targets) in [
+        ("step_targets", step_targets as fn(&GameState, Player, &(Square, Vec<Dir>)) -> Vec<Square>),
+        ("slide_targets", |s, _, (sq, d)| s.board.slide_targets(*sq, d)),
+        ("jump_targets", |s, _, (sq, d)| s.board.jump_targets(*sq, d)),
+    ] {
+        query(
+            m,
+            name,
+            Sees::Position,
+            |lua, (sq, d): (String, Value)| Ok((square(&sq)?, dirs(lua, d)?)),
+            targets,
+            |lua, targets: Vec<Square>| square_list(lua, targets),
+        );
+    }
     // The same for every checker a filter picks, in one call: `{[sq] = targets}`
     // for the checkers that have any.
-    for (name, jumps) in [("step_targets_of", false), ("jump_targets_of", true)] {
-        add(m, name, move |lua, (filter, d): (Option<Table>, Value)| {
-            let (filter, d) = (checker_filter(lua, filter)?, dirs(lua, d)?);
-            let found: Vec<(Square, Vec<Square>)> = with_run(lua, |r| {
-                let board = &r.state.board;
-                let targets = |sq| if jumps { board.jump_targets(sq, &d) } else { board.step_targets(sq, &d) };
-                Ok(filter.apply(&r.state).map(|sq| (sq, targets(sq))).filter(|(_, t)| !t.is_empty()).collect())
-            })?;
-            let t = lua.create_table_with_capacity(0, found.len())?;
-            for (sq, targets) in found {
-                t.raw_set(names(lua).square(sq), square_list(lua, targets)?)?;
-            }
-            Ok(t)
-        });
+    for (name, targets) in [
+        ("step_targets_of", step_targets_of as fn(&GameState, Player, &(CheckerFilter, Vec<Dir>)) -> Targets),
+        ("jump_targets_of", |s, _, (filter, d)| {
+            filter.apply(s).map(|sq| (sq, s.board.jump_targets(sq, d))).filter(|(_, t)| !t.is_empty()).collect()
+        }),
+    ] {
+        query(
+            m,
+            name,
+            Sees::Position,
+            |lua, (filter, d): (Option<Table>, Value)| Ok((checker_filter(lua, filter)?, dirs(lua, d)?)),
+            targets,
+            |lua, found: Targets| {
+                let t = lua.create_table_with_capacity(0, found.len())?;
+                for (sq, targets) in found {
+                    t.raw_set(names(lua).square(sq), square_list(lua, targets)?)?;
+                }
+                Ok(t)
+            },
+        );
+    }
+
+    // ---- markers of the deck's own kinds (content/markers.rs) ----
+    query(
+        m,
+        "markers",
+        Sees::Position,
+        |lua, name: String| marker_kind(lua, &name),
+        |s, _, kind: &MarkerKind| s.board.marks().at(*kind),
+        square_list,
+    );
+    query(
+        m,
+        "has_marker",
+        Sees::Position,
+        |lua, (name, sq): (String, String)| Ok((marker_kind(lua, &name)?, square(&sq)?)),
+        |s, _, (kind, sq): &(MarkerKind, Square)| s.board.marks().at(*kind).contains(*sq),
+        same,
+    );
+    query(
+        m,
+        "markers_left",
+        Sees::Position,
+        |lua, name: String| marker_kind(lua, &name),
+        |s, _, kind: &MarkerKind| s.board.marks().supply[usize::from(kind.0)],
+        same,
+    );
+
+    // ---- the running effect's or planet's own data ----
+    query(
+        m,
+        "effect_data",
+        Sees::Position,
+        |lua, ()| current(lua, |r| handler_effect(r)),
+        |s, _, id: &u32| s.effect(*id).map(|e| e.data.clone()).unwrap_or_default(),
+        |lua, data: Data| data_to_lua(lua, &data),
+    );
+    query(
+        m,
+        "planet_data",
+        Sees::Position,
+        |lua, ()| match run_kind(lua)? {
+            RunKind::Planet | RunKind::PlanetHandler(_) => Ok(()),
+            _ => Err(err("only a planet's script can read its planet's data")),
+        },
+        |s, user, _| s.planet_data[user.index()].clone(),
+        |lua, data: Data| data_to_lua(lua, &data),
+    );
+}
+
+/// Each checker's targets, for the checkers that have any.
+type Targets = Vec<(Square, Vec<Square>)>;
+
+fn step_targets(s: &GameState, _: Player, (sq, d): &(Square, Vec<Dir>)) -> Vec<Square> {
+    s.board.step_targets(*sq, d)
+}
+
+fn step_targets_of(s: &GameState, _: Player, (filter, d): &(CheckerFilter, Vec<Dir>)) -> Targets {
+    filter.apply(s).map(|sq| (sq, s.board.step_targets(sq, d))).filter(|(_, t)| !t.is_empty()).collect()
+}
+
+/// What `ctx:supply` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SupplyKind {
+    Walls,
+    Rings,
+    Snookles,
+    Hippos,
+    Water,
+    Fire,
+    Monolith,
+}
+
+fn supply_kind(kind: &str) -> R<SupplyKind> {
+    Ok(match kind {
+        "walls" => SupplyKind::Walls,
+        "rings" => SupplyKind::Rings,
+        "snookles" => SupplyKind::Snookles,
+        "hippos" => SupplyKind::Hippos,
+        "water" => SupplyKind::Water,
+        "fire" => SupplyKind::Fire,
+        "monolith" => SupplyKind::Monolith,
+        _ => {
+            return Err(err(format!(
+                "'{kind}' is not in the supply (walls, rings, snookles, hippos, water, fire, monolith)"
+            )));
+        }
+    })
+}
+
+/// One of the three piles (R2.4, R3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PileName {
+    Draw,
+    FaceUp,
+    Discard,
+}
+
+impl PileName {
+    fn of(self, piles: &Piles) -> &Pile {
+        match self {
+            PileName::Draw => &piles.draw,
+            PileName::FaceUp => &piles.face_up,
+            PileName::Discard => &piles.discard,
+        }
     }
 }
 
-/// The pile `name` names (`draw`, `face_up`, `discard`); reading one takes the
-/// run beyond the position (the search shuffles the draw pile).
-fn pile_named<'r>(run: &'r mut Run, name: &LuaString) -> R<&'r crate::game::Pile> {
-    run.beyond_position();
-    let piles = &run.state.piles;
+/// The pile `name` names (`draw`, `face_up`, `discard`).
+fn pile_named(name: &LuaString) -> R<PileName> {
     match name.as_bytes().as_ref() {
-        b"draw" => Ok(&piles.draw),
-        b"face_up" => Ok(&piles.face_up),
-        b"discard" => Ok(&piles.discard),
+        b"draw" => Ok(PileName::Draw),
+        b"face_up" => Ok(PileName::FaceUp),
+        b"discard" => Ok(PileName::Discard),
         _ => Err(err(format!("'{}' is not a pile (draw, face_up, discard)", name.to_string_lossy()))),
     }
 }
 
 /// A pile as a list of card ids, from the interned names.
-fn card_list(lua: &Cx, cards: &crate::game::Pile) -> R<Table> {
+fn card_list(lua: &Cx, cards: &[CardId]) -> R<Table> {
     let names = names(lua);
     let mut ids: Vec<&LuaString> = Vec::with_capacity(cards.len());
     ids.extend(cards.iter().filter_map(|c| names.cards.get(usize::from(c.0))));

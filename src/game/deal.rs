@@ -1,0 +1,81 @@
+//! The deal's hooks: the deck's own rules in force from the start, and the
+//! `game_begins` of the deck's rules, cards and planets (cards/README.md,
+//! "At the deal").
+
+use super::data::Data;
+use super::lasting::{Affected, Effect, Lasting};
+use super::{CardHost, CardId, Cause, GameEvent, GameState, Resolution, Setup};
+use crate::kernel::{MoveRules, Player};
+
+impl GameState {
+    /// Deals a game ([`GameState::new`]) and runs the deal's hooks
+    /// ([`GameState::begin`]).
+    pub fn deal(setup: &Setup, seed: u64, host: &dyn CardHost) -> GameState {
+        let mut state = GameState::new(setup, seed);
+        state.begin(setup, host);
+        state
+    }
+
+    /// The deck's own rules (`effects:` in its manifest): one lasting effect
+    /// for each, for the whole game and both players. Dark, who moves first,
+    /// holds them, so that their handlers' `ctx:player()` names someone.
+    pub(super) fn put_deck_rules_in_force(&mut self, cards: &[CardId]) {
+        for &card in cards {
+            self.effect_serial += 1;
+            self.effects.push(Effect {
+                id: self.effect_serial,
+                card,
+                owner: Player::Dark,
+                affects: Affected::Both,
+                moves: MoveRules::STANDARD,
+                lasts: Lasting::Game,
+                made: None,
+                data: Data::new(),
+                deck: true,
+            });
+        }
+    }
+
+    /// Runs `game_begins` of the deck's rules, then of its cards in the order
+    /// the deck lists them (each card once), then of the planets dealt, Dark's
+    /// first. A hook that fails or asks a question is left out and told as a
+    /// message (a broken script cannot stop a game from starting); a planet's
+    /// failure is not told (it would give the planet away, R2.3).
+    pub fn begin(&mut self, setup: &Setup, host: &dyn CardHost) {
+        let mut cards: Vec<CardId> = Vec::new();
+        for &card in setup.effects.iter().chain(&setup.deck) {
+            if !cards.contains(&card) && host.begins(card) {
+                cards.push(card);
+            }
+        }
+        for card in cards {
+            let cause =
+                self.effects.iter().find(|e| e.deck && e.card == card).map_or(Cause::Card { card }, Effect::cause);
+            let mut scratch = self.scratch();
+            scratch.journal.set_cause(cause);
+            let failure = match host.game_begins(&scratch, card) {
+                Resolution::Done(after) => {
+                    self.commit(*after);
+                    None
+                }
+                Resolution::Ask(question) => {
+                    Some(format!("asked '{}', but nobody is asked anything at the deal", question.prompt))
+                }
+                Resolution::Failed(message) => Some(message),
+            };
+            self.journal.set_cause(Cause::Turn);
+            if let Some(failure) = failure {
+                let text = format!("{}'s game_begins is left out: {failure}", host.card_label(card));
+                self.journal.push_caused(cause, || GameEvent::Message { text });
+            }
+        }
+        for player in Player::BOTH {
+            if let Some(planet) = self.planet(player)
+                && host.planet_begins(planet)
+                && let Ok(data) = host.planet_hears(self, planet, player, None)
+            {
+                self.planet_data[player.index()] = data;
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The typed facade between scripts and the game (script/ctx/mod.rs): every
+//! `ctx` method is declared once, as a query, an operation or a question, and
+//! cards/README.md lists each under its kind.
+
+use std::collections::BTreeSet;
+
+use alien_checkers::script::{Access, ScriptEngine};
+
+use crate::common;
+
+/// The methods cards/README.md lists in the first column of the tables of one
+/// `### ` section of "The `ctx` API".
+fn documented(readme: &str, section: &str) -> BTreeSet<String> {
+    let api = readme.split("## The `ctx` API").nth(1).expect("cards/README.md has the ctx API");
+    let api = api.split("\n## ").next().unwrap_or(api);
+    let part = api.split(&format!("### {section}\n")).nth(1).unwrap_or_else(|| panic!("no section {section}"));
+    let part = part.split("\n### ").next().unwrap_or(part);
+    let mut out = BTreeSet::new();
+    for row in part.lines().filter(|l| l.starts_with("| `ctx:")) {
+        let first = row.split(" | ").next().unwrap_or(row);
+        for piece in first.split("ctx:").skip(1) {
+            let name: String = piece.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            out.insert(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn cards_readme_lists_every_ctx_method_under_its_kind() {
+    let engine = ScriptEngine::load(&common::repo(), "standard").unwrap();
+    let readme = std::fs::read_to_string(common::repo().path().join("cards/README.md")).unwrap();
+    for (section, access) in
+        [("Reading", Access::Query), ("Changing the game", Access::Operation), ("Asking", Access::Question)]
+    {
+        let declared: BTreeSet<String> =
+            engine.ctx_methods().iter().filter(|(_, a)| *a == access).map(|(n, _)| n.to_string()).collect();
+        assert_eq!(
+            documented(&readme, section),
+            declared,
+            "cards/README.md, \"{section}\" lists the {access:?} methods"
+        );
+    }
+    let names: Vec<&str> = engine.ctx_methods().iter().map(|(n, _)| *n).collect();
+    let unique: BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(unique.len(), names.len(), "each method is declared once");
+}
+
+/// Every query may be called from a read-only run (a planet's check) and is
+/// remembered by what it read; every operation is refused there, naming why.
+#[test]
+fn queries_read_and_operations_are_refused_in_a_planet_check() {
+    let engine = ScriptEngine::load(&common::repo(), "standard").unwrap();
+    for (name, access) in engine.ctx_methods() {
+        if *access != Access::Operation || *name == "log" {
+            continue;
+        }
+        let check = format!("function check(ctx, player)\n  ctx:{name}()\n  return true\nend");
+        let engine = crate::hostile_scripts::engine(&[crate::hostile_scripts::GOOD_CARD], &[("probe", &check)]);
+        let state = alien_checkers::game::GameState::new(&engine.content().setup(), 1);
+        let probe = engine.content().planet_id("probe").unwrap();
+        let message = engine.check_planet(&state, probe, alien_checkers::kernel::Player::Dark).unwrap_err();
+        assert!(message.contains("may only read") || message.contains("only a planet's handlers"), "{name}: {message}");
+    }
+}
+
+/// `check` refuses what would only fail when the script runs: a planet's
+/// manifest with a card's fields, an effect's `moves` key that does not exist.
+#[test]
+fn check_refuses_card_fields_in_a_planet_and_unknown_move_keys() {
+    let dash = "function play(ctx)\n  ctx:add_effect{ lasts = 1,\n    moves = { pawns_dash = true } }\nend";
+    let root = common::scratch_content("check", &[("dash", dash)], &[("p1", "function check() return false end")]);
+    let planets = root.path().join("planets");
+    std::fs::write(planets.join("p2.yaml"), "name: P2\ntext: t\neffect: lasts\n").unwrap();
+    std::fs::write(planets.join("p2.lua"), "function check() return false end").unwrap();
+    let deck = root.path().join("cards/decks/test.yaml");
+    let text = std::fs::read_to_string(&deck).unwrap().replace("planets: [p1]", "planets: [p1, p2]");
+    std::fs::write(&deck, text).unwrap();
+    let problems = match ScriptEngine::load(&root, "test") {
+        Ok(_) => panic!("the deck loads"),
+        Err(p) => p.to_string(),
+    };
+    assert!(problems.contains("p2.yaml:3:1: 'effect' is for cards"), "{problems}");
+    let problems = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
+    let fixed = std::fs::read_to_string(&deck).unwrap().replace("planets: [p1, p2]", "planets: [p1, p1b]");
+    std::fs::write(&deck, fixed).unwrap();
+    std::fs::write(planets.join("p1b.yaml"), "name: P1b\ntext: t\n").unwrap();
+    std::fs::write(planets.join("p1b.lua"), "function check() return false end").unwrap();
+    let scripts = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
+    assert!(scripts.contains("dash.lua:3:1: moves = { pawns_dash = … }"), "{scripts}\n{problems}");
+}

@@ -83,6 +83,10 @@ pub struct SearchConfig {
     /// 0: play the most visited option. Above 0: sample options with
     /// probability proportional to `visits^(1/temperature)` (the noise of `easy`).
     pub temperature: f64,
+    /// Stop as soon as the most visited option cannot be overtaken by the
+    /// iterations left, which chooses exactly what the whole budget would
+    /// (only a search on one thread at temperature 0 stops so).
+    pub stop_when_decided: bool,
 }
 
 impl SearchConfig {
@@ -102,6 +106,7 @@ impl SearchConfig {
             quiet_plies: 8,
             eval_scale: 0.9,
             temperature: 0.0,
+            stop_when_decided: true,
         };
         match level {
             Level::Easy => SearchConfig { iterations: 150, temperature: 1.0, ..base },
@@ -217,7 +222,14 @@ impl MctsAgent {
         let deadline = self.config.time_limit.map(|limit| start + limit);
         let threads = if self.pool.is_some() { self.config.threads.clamp(1, 64) } else { 1 };
         let per_thread = self.config.budget().div_ceil(threads as u32);
-        let job = Arc::new(Job { determinizer, heuristic: Arc::clone(&self.heuristic), config: self.config.clone() });
+        let job = Arc::new(Job {
+            determinizer,
+            heuristic: Arc::clone(&self.heuristic),
+            config: self.config.clone(),
+            // With helpers, another thread may favour another option; at a
+            // temperature every visit changes the odds.
+            stop_when_decided: self.config.stop_when_decided && threads == 1 && self.config.temperature == 0.0,
+        });
         let (reply, replies) = mpsc::channel();
         let mut sent = 0;
         if let Some(pool) = &mut self.pool {
@@ -306,6 +318,8 @@ struct Job {
     determinizer: Determinizer,
     heuristic: Arc<dyn Heuristic>,
     config: SearchConfig,
+    /// Stop once the choice is decided ([`SearchConfig::stop_when_decided`]).
+    stop_when_decided: bool,
 }
 
 /// One thread's findings.
@@ -323,6 +337,15 @@ impl Job {
             // Reading the clock costs; look every 16 iterations.
             if i % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
+            }
+            // The most visited option is played (ties by mean, then option
+            // order); once it leads the next by more than the iterations left,
+            // nothing they do can change the choice.
+            if self.stop_when_decided && i % 16 == 0 && i > 0 {
+                let (first, second) = tree.top_two_visits();
+                if first > second + (iterations - i) {
+                    break;
+                }
             }
             tree.iterate();
             done += 1;
@@ -587,6 +610,22 @@ impl<'a> Searcher<'a> {
                 if value.is_finite() { value } else { 0.5 }
             }
         }
+    }
+
+    /// The visits of the two most visited root options (0 for none).
+    fn top_two_visits(&self) -> (u32, u32) {
+        let (mut first, mut second) = (0, 0);
+        let mut c = self.nodes[ROOT as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.visits > first {
+                (first, second) = (n.visits, first);
+            } else if n.visits > second {
+                second = n.visits;
+            }
+            c = n.next_sibling;
+        }
+        (first, second)
     }
 
     fn root_stats(&self) -> Vec<(Choice, u32, f64)> {

@@ -26,7 +26,7 @@ mod random;
 mod recall;
 mod rng;
 
-pub use agents::{AGENTS, Budget, make_agent};
+pub use agents::{AGENTS, AgentSpec, Budget, make_agent};
 pub use eval::{Evaluator, Heuristic, Weights, expected_result};
 pub use greedy::GreedyAgent;
 pub use matchplay::{

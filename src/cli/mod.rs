@@ -88,7 +88,7 @@ enum Command {
     /// Run card and planet scenario files; the last line is `N passed, M failed`.
     Test(content::TestArgs),
     /// Play many games between two players on a deck and report what wins them.
-    Simulate(simulate::SimulateArgs),
+    Simulate(Box<simulate::SimulateArgs>),
     /// Replay a saved game on the current scripts: what changed, the record (numbered
     /// move pairs with each side's card and its effects), and the state digest as the
     /// last line (`digest <16 hex digits> after N decisions`).

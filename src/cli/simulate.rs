@@ -1,42 +1,81 @@
 //! `alien-checkers simulate`: many games between two players on one deck, for
-//! deck designers. A progress bar goes to stderr; the report to stdout.
+//! deck designers; `simulate merge` puts the reports of a run's shards
+//! together. Progress and timing go to stderr; the report to stdout.
 
 use std::io::{IsTerminal, Write};
-use std::time::Instant;
-
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-use clap::Args;
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
 
-use alien_checkers::ai::AGENTS;
+use alien_checkers::ai::AgentSpec;
 use alien_checkers::content::ContentRoot;
-use alien_checkers::simulate::{self, Plan};
+use alien_checkers::simulate::{self, Comparison, Plan, Report, Sinks, Sprt};
 
 use super::{Outcome, stdout};
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct SimulateArgs {
+    #[command(subcommand)]
+    command: Option<SimulateCommand>,
     /// The deck, by name or path.
     #[arg(long, default_value = "standard")]
     deck: String,
-    /// Side A: random, greedy, easy, normal or hard (plays Dark in even games).
-    #[arg(long, default_value = "normal")]
+    /// Side A: random, greedy, easy, normal or hard, a search level with a
+    /// budget (normal:iterations=300, hard:time=200ms). A plays Dark in
+    /// even-numbered games.
+    #[arg(long, default_value = "greedy")]
     a: String,
-    /// Side B: random, greedy, easy, normal or hard.
-    #[arg(long, default_value = "random")]
+    /// Side B, as side A.
+    #[arg(long, default_value = "greedy")]
     b: String,
-    /// Number of games (colours alternate), at least 1.
+    /// Number of games, at least 1 (colours alternate: an odd number gives A
+    /// one more game as Dark, which the report says).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Seed of the match; the same seed gives the same report.
+    /// Index of the first game: `--first-game 300 --games 100` plays games
+    /// 300-399 of the run, the same games as any other run of the seed.
+    #[arg(long, default_value_t = 0)]
+    first_game: u32,
+    /// Seed of the run; the same seed gives the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Print the report as JSON.
+    /// Print the report as JSON (labelled fields, the run's metadata, the counts).
     #[arg(long)]
     json: bool,
+    /// Also write the report as JSON to FILE, rewritten every second while the
+    /// run goes: an interrupted run keeps the games it finished, and `simulate
+    /// merge` puts it together with the rest.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write one JSON line per game to FILE: seed, index, colours, planets,
+    /// cards each side used, how it ended, turns, and the command that replays it.
+    #[arg(long, value_name = "FILE")]
+    games_out: Option<PathBuf>,
+    /// Compare the report with an earlier one (a file written by --out, --json
+    /// or merge): differences with their intervals and the likelihood of superiority.
+    #[arg(long, value_name = "OLD.json")]
+    compare: Option<PathBuf>,
+    /// Withhold cards from side A, each in a second game of the same seed, and
+    /// report what each card is worth to A (comma-separated card ids, or `all`).
+    #[arg(long, value_name = "CARDS")]
+    ablate: Option<String>,
+    /// Stop when a sequential test on A's score decides between Elo ELO0 and
+    /// ELO1 (α = β = 0.05 unless given): `--sprt 0,20` or `--sprt 0,20,0.05,0.05`.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<Sprt>,
+    /// Play game N of the run again and save it (for `replay` or `--load`)
+    /// instead of simulating.
+    #[arg(long, value_name = "N")]
+    save_game: Option<u32>,
+    /// Where --save-game saves (default: game-SEED-N.json).
+    #[arg(long, value_name = "FILE", requires = "save_game")]
+    save_as: Option<PathBuf>,
     /// The content root (the folder holding cards/ and planets/); default: the
     /// deck's own, for a deck given as a path, else the current folder if it
     /// holds cards/, else the shipped content.
@@ -44,28 +83,94 @@ pub struct SimulateArgs {
     root: Option<PathBuf>,
 }
 
+#[derive(Subcommand, Debug)]
+enum SimulateCommand {
+    /// Merge reports of parts of one run (--first-game shards, an interrupted
+    /// run and the rest) into the report of all their games.
+    Merge {
+        /// Report files (written by --out, --json or merge).
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also write the merged report as JSON to FILE.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Compare the merged report with an earlier one.
+        #[arg(long, value_name = "OLD.json")]
+        compare: Option<PathBuf>,
+    },
+}
+
 pub fn run(args: &SimulateArgs) -> Outcome {
-    for name in [&args.a, &args.b] {
-        if !AGENTS.contains(&name.as_str()) {
-            anyhow::bail!("'{name}' is not a player ({})", AGENTS.join(", "));
+    if let Some(SimulateCommand::Merge { files, json, out, compare }) = &args.command {
+        let mut parts = Vec::new();
+        for file in files {
+            parts.push((file.display().to_string(), simulate::read_report(file).map_err(anyhow::Error::msg)?));
         }
+        let report = simulate::merge(&parts).map_err(anyhow::Error::msg)?;
+        return finish(&report, *json, out.as_ref(), compare.as_ref());
+    }
+    for name in [&args.a, &args.b] {
+        name.parse::<AgentSpec>().map_err(anyhow::Error::msg)?;
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let root = ContentRoot::for_deck(args.root.as_deref(), &args.deck).map_err(anyhow::Error::msg)?;
+    let ablate = match args.ablate.as_deref() {
+        None => Vec::new(),
+        Some("all") => {
+            let content =
+                alien_checkers::content::Content::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
+            content.cards.iter().map(|c| c.id.clone()).collect()
+        }
+        Some(list) => list.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect(),
+    };
     let plan = Plan {
-        root: ContentRoot::for_deck(args.root.as_deref(), &args.deck).map_err(anyhow::Error::msg)?,
+        root,
         deck: args.deck.clone(),
         a: args.a.clone(),
         b: args.b.clone(),
         games: args.games,
+        first_game: args.first_game,
         seed: args.seed,
         threads,
+        ablate,
+        sprt: args.sprt,
     };
+    if let Some(index) = args.save_game {
+        let path = args.save_as.clone().unwrap_or_else(|| PathBuf::from(format!("game-{}-{index}.json", args.seed)));
+        let row = simulate::save_game(&plan, index, &path).map_err(anyhow::Error::msg)?;
+        let winner = row.winner_colour.map_or("nobody".to_string(), |w| w.to_string());
+        writeln!(
+            stdout(),
+            "game {index} (seed {}): {} wins, {} after {} turns; saved to {} (alien-checkers replay {})",
+            row.seed,
+            winner,
+            row.end,
+            row.turns,
+            path.display(),
+            path.display()
+        )?;
+        return Ok(());
+    }
+    let (dark, light) = ((args.games + 1 - args.first_game % 2) / 2, (args.games + args.first_game % 2) / 2);
+    if dark != light {
+        eprintln!(
+            "note: A plays Dark in even-numbered games, so of these {} games A plays Dark in {dark} and Light in {light}",
+            args.games
+        );
+    }
     let start = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut progress = |done: u32, total: u32| {
         let width = 30;
         let filled = (done as usize * width) / total.max(1) as usize;
-        let bar = format!("[{}{}] {done}/{total} games", "#".repeat(filled), " ".repeat(width - filled));
+        let bar = format!(
+            "[{}{}] {done}/{total} games",
+            "#".repeat(filled.min(width)),
+            " ".repeat(width - filled.min(width))
+        );
         if terminal {
             eprint!("\r{bar}");
         } else if done == total || done.is_multiple_of((total / 10).max(1)) {
@@ -73,17 +178,61 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         }
         let _ = std::io::stderr().flush();
     };
-    let games = simulate::run(&plan, &mut progress).map_err(anyhow::Error::msg)?;
+    let mut rows = match &args.games_out {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        )),
+        None => None,
+    };
+    let sinks = Sinks {
+        progress: Some(&mut progress),
+        rows: rows.as_mut().map(|w| w as &mut dyn Write),
+        partial: args.out.clone().map(|p| (p, Duration::from_secs(1))),
+        stop: None,
+        stop_after: None,
+    };
+    let report = simulate::run(&plan, sinks).map_err(anyhow::Error::msg)?;
     if terminal {
         eprintln!();
     }
-    eprintln!("{} games in {:.1} s on {threads} thread(s)", games.len(), start.elapsed().as_secs_f64());
-    let report = simulate::report(&plan, &games);
-    let mut out = stdout();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{} games in {seconds:.1} s on {threads} thread(s) ({:.2} games/s)",
+        report.counts.games,
+        report.counts.games as f64 / seconds.max(1e-9)
+    );
+    finish(&report, args.json, None, args.compare.as_ref())
+}
+
+/// Prints the report (and the comparison), and writes it to `out`.
+fn finish(report: &Report, json: bool, out: Option<&PathBuf>, compare: Option<&PathBuf>) -> Outcome {
+    let comparison: Option<Comparison> = match compare {
+        Some(old) => {
+            let old_report = simulate::read_report(old).map_err(anyhow::Error::msg)?;
+            Some(simulate::compare(&old.display().to_string(), &old_report, report))
+        }
+        None => None,
+    };
+    if let Some(path) = out {
+        simulate::write_report(path, report).map_err(anyhow::Error::msg)?;
+    }
+    let missing = report.missing();
+    if !missing.is_empty() {
+        let ranges: Vec<String> =
+            missing.iter().map(|r| format!("--first-game {} --games {}", r[0], r[1] - r[0])).collect();
+        eprintln!("not in the report yet: play the rest with {} and merge", ranges.join("; "));
+    }
+    let mut stdout = stdout();
+    if json {
+        writeln!(stdout, "{}", report.to_json(comparison.as_ref()))?;
     } else {
-        write!(out, "{}", simulate::table(&report))?;
+        write!(stdout, "{}", simulate::table(report))?;
+        if let Some(c) = &comparison {
+            write!(stdout, "{}", simulate::compare_table(c))?;
+        }
+    }
+    if report.counts.games == 0 {
+        bail!("the report holds no games");
     }
     Ok(())
 }

@@ -496,3 +496,24 @@ end"#;
         assert!(kinds.contains(&kind), "no {kind:?} question was answered: {kinds:?}");
     }
 }
+
+#[test]
+fn stopping_once_decided_chooses_what_the_whole_budget_would() {
+    let engine = ScriptEngine::load(&ContentRoot::new(env!("CARGO_MANIFEST_DIR")), "standard").unwrap();
+    let setup = engine.content().setup();
+    let config = SearchConfig { iterations: 300, ..SearchConfig::level(Level::Normal) };
+    assert!(config.stop_when_decided, "normal stops once decided");
+    let (mut saved, mut searched) = (0, 0);
+    for seed in 0..12 {
+        let state = alien_checkers::ai::search_position(&engine, &setup, seed);
+        let mut stopping = MctsAgent::new(config.clone(), setup.planets.clone(), seed);
+        let mut whole =
+            MctsAgent::new(SearchConfig { stop_when_decided: false, ..config.clone() }, setup.planets.clone(), seed);
+        let (a, b) = (stopping.search(&state, &engine).unwrap(), whole.search(&state, &engine).unwrap());
+        assert_eq!(a.choice, b.choice, "seed {seed}: the early stop changed the choice");
+        assert!(a.iterations <= b.iterations);
+        saved += b.iterations - a.iterations;
+        searched += b.iterations;
+    }
+    assert!(saved > 0, "no search of {searched} iterations stopped early");
+}

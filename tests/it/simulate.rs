@@ -1,46 +1,220 @@
-//! `simulate`: the report depends on the seed only, not on the
-//! number of worker threads, and it counts what it claims to count.
+//! `simulate`: the report depends on the plan only, not on the number of
+//! worker threads or on how the games are split into shards; it counts what it
+//! claims to count; an interrupted run's partial report merges with the rest;
+//! each game's record plays back.
+
+use std::path::PathBuf;
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::simulate::{Plan, report, run};
+use alien_checkers::simulate::{self, GameRow, Plan, Report, Sinks, merge, read_report, read_row, run, table};
 
-fn plan(threads: usize, seed: u64) -> Plan {
-    Plan {
-        root: ContentRoot::new(env!("CARGO_MANIFEST_DIR")),
-        deck: "standard".into(),
-        a: "greedy".into(),
-        b: "random".into(),
-        games: 12,
-        seed,
-        threads,
-    }
+fn plan(a: &str, b: &str, games: u32, seed: u64, threads: usize) -> Plan {
+    let mut plan = Plan::new(ContentRoot::new(env!("CARGO_MANIFEST_DIR")), "standard", a, b, games, seed);
+    plan.threads = threads;
+    plan
+}
+
+/// The report with its rows, `--games-out` style.
+fn run_with_rows(plan: &Plan) -> (Report, Vec<GameRow>) {
+    let mut rows = Vec::new();
+    let report = run(plan, Sinks { rows: Some(&mut rows), ..Sinks::none() }).unwrap();
+    let text = String::from_utf8(rows).unwrap();
+    (report, text.lines().map(|l| read_row(l).unwrap()).collect())
+}
+
+/// What must be equal between two reports of the same games: the counts and
+/// every figure, byte for byte (the metadata differs in time and threads).
+fn same_games(a: &Report, b: &Report) {
+    let figures = |r: &Report| {
+        let mut v: serde_json::Value = serde_json::from_str(&r.to_json(None)).unwrap();
+        v.as_object_mut().unwrap().remove("meta");
+        serde_json::to_string(&v).unwrap()
+    };
+    assert_eq!(figures(a), figures(b));
+    assert_eq!(a.meta.played, b.meta.played);
+    // The table too, but for its timing-free header it is all counts.
+    assert_eq!(table(a), table(b));
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ac-simulate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
 }
 
 #[test]
 fn same_seed_same_report_on_any_number_of_threads() {
-    let one = run(&plan(1, 5), &mut |_, _| {}).unwrap();
-    let two = run(&plan(2, 5), &mut |_, _| {}).unwrap();
-    let (a, b) = (report(&plan(1, 5), &one), report(&plan(2, 5), &two));
-    assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
-    let other = report(&plan(2, 6), &run(&plan(2, 6), &mut |_, _| {}).unwrap());
-    assert_ne!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&other).unwrap(), "the seed matters");
+    let (one, rows_one) = run_with_rows(&plan("greedy", "random", 12, 5, 1));
+    let (two, rows_two) = run_with_rows(&plan("greedy", "random", 12, 5, 2));
+    same_games(&one, &two);
+    assert_eq!(rows_one, rows_two, "the per-game rows are written in game order");
+    let other = run(&plan("greedy", "random", 12, 6, 2), Sinks::none()).unwrap();
+    assert_ne!(one.counts, other.counts, "the seed matters");
 }
 
 #[test]
 fn the_report_adds_up() {
     let mut seen = Vec::new();
-    let games = run(&plan(2, 9), &mut |done, total| seen.push((done, total))).unwrap();
-    assert_eq!(seen.last(), Some(&(12, 12)), "progress reaches the end");
-    let r = report(&plan(2, 9), &games);
-    assert_eq!(r.games, 12);
-    assert_eq!(r.wins_a + r.wins_b + r.draws + r.abandoned, 12);
-    assert_eq!(r.wins_by_colour[0] + r.wins_by_colour[1], r.wins_a + r.wins_b);
-    let by_way: usize = r.ways.values().map(|w| w[0] + w[1] + w[2]).sum();
-    assert_eq!(by_way, 12);
-    assert_eq!(r.planets.values().map(|p| p.held).sum::<usize>(), 24, "each game deals two planets");
-    let uses: usize = r.cards.values().map(|c| c.uses).sum();
-    assert_eq!(uses, games.iter().map(|g| g.cards.len()).sum::<usize>());
-    assert!(r.turns_min <= r.turns_max && r.turns_mean >= f64::from(r.turns_min));
+    let mut rows = Vec::new();
+    let mut progress = |done, total| seen.push((done, total));
+    let sinks = Sinks { progress: Some(&mut progress), rows: Some(&mut rows), ..Sinks::none() };
+    let r = run(&plan("greedy", "random", 13, 9, 2), sinks).unwrap();
+    assert_eq!(seen.last(), Some(&(13, 13)), "progress reaches the end");
+    let rows: Vec<GameRow> = String::from_utf8(rows).unwrap().lines().map(|l| read_row(l).unwrap()).collect();
+    let f = simulate::figures(&r.counts, None);
+    assert_eq!(f.games, 13);
+    assert_eq!((f.a_as_dark.games, f.a_as_light.games), (7, 6), "A is Dark in even-numbered games");
+    assert_eq!(f.a.wins + f.a.losses + f.a.draws + f.a.abandoned, 13);
+    assert_eq!(f.dark.wins + f.light.wins, f.a.wins + f.b.wins, "every win is a colour's");
+    assert_eq!(f.ways.values().map(|w| w.games).sum::<u64>(), 13);
+    assert_eq!(f.planets.values().map(|p| p.all.held).sum::<u64>(), 26, "each game deals two planets");
+    for (card, c) in &f.cards {
+        let uses: u64 = rows
+            .iter()
+            .flat_map(|g| [&g.cards.a, &g.cards.b])
+            .filter_map(|m| m.get(card))
+            .map(|u| u64::from(u.uses))
+            .sum();
+        assert_eq!(c.all.uses, uses, "{card}");
+        assert!(c.all.idle_uses <= c.all.uses && c.all.users <= 26);
+        assert_eq!(c.dark.users + c.light.users, c.all.users);
+        assert_eq!(c.a.users + c.b.users, c.all.users);
+        let rate = c.all.user_win_rate.unwrap();
+        assert!(rate.low <= rate.value && rate.value <= rate.high, "{card}: {rate:?}");
+    }
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.index, i as u32);
+        assert_eq!(row.winner.map(|w| row.colour(w)), row.winner_colour);
+        assert!(row.replay.as_deref().is_some_and(|c| c.contains(&format!("--save-game {i} "))));
+    }
+    let length = f.length.mean.unwrap();
+    assert!(f.length.min as f64 <= length.value && length.value <= f.length.max as f64);
+}
+
+/// Plays `plan` as `shards` runs with `--first-game`, writes each report to a
+/// file and merges the files.
+fn sharded(plan: &Plan, shards: &[(u32, u32)], tag: &str) -> Report {
+    let mut parts = Vec::new();
+    for (k, &(first, games)) in shards.iter().enumerate() {
+        let shard = Plan { first_game: first, games, ..plan.clone() };
+        let report = run(&shard, Sinks::none()).unwrap();
+        let path = temp(&format!("{tag}-{k}.json"));
+        simulate::write_report(&path, &report).unwrap();
+        parts.push((path.display().to_string(), read_report(&path).unwrap()));
+    }
+    // Shards may come in any order.
+    parts.reverse();
+    merge(&parts).unwrap()
+}
+
+#[test]
+fn four_shards_merged_are_the_single_run_with_random_players() {
+    let whole = plan("random", "random", 40, 11, 2);
+    let single = run(&whole, Sinks::none()).unwrap();
+    let merged = sharded(&whole, &[(0, 9), (9, 12), (21, 1), (22, 18)], "random");
+    same_games(&single, &merged);
+    assert_eq!((merged.meta.first_game, merged.meta.games), (0, 40));
+    assert!(merged.missing().is_empty());
+}
+
+#[test]
+fn four_shards_merged_are_the_single_run_with_normal_at_a_small_budget() {
+    let mut whole = plan("normal:iterations=12", "greedy", 8, 4, 2);
+    whole.ablate = vec!["rotate".into()];
+    let single = run(&whole, Sinks::none()).unwrap();
+    let merged = sharded(&whole, &[(0, 2), (2, 3), (5, 1), (6, 2)], "normal");
+    same_games(&single, &merged);
+    assert_eq!(single.meta.a, "normal:iterations=12");
+}
+
+#[test]
+fn an_interrupted_run_keeps_its_games_and_merges_with_the_rest() {
+    let whole = plan("greedy", "greedy", 20, 3, 2);
+    let single = run(&whole, Sinks::none()).unwrap();
+    let partial = temp("interrupted.json");
+    let stopped =
+        Sinks { partial: Some((partial.clone(), std::time::Duration::ZERO)), stop_after: Some(7), ..Sinks::none() };
+    run(&whole, stopped).unwrap();
+    let kept = read_report(&partial).unwrap();
+    assert_eq!(kept.meta.played, vec![[0, 7]], "the games finished in order are kept");
+    assert_eq!(kept.missing(), vec![[7, 20]]);
+    let rest = run(&Plan { first_game: 7, games: 13, ..whole.clone() }, Sinks::none()).unwrap();
+    let merged = merge(&[("interrupted.json".into(), kept), ("rest".into(), rest)]).unwrap();
+    same_games(&single, &merged);
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_run_and_names_the_file() {
+    let a = run(&plan("random", "random", 4, 1, 2), Sinks::none()).unwrap();
+    let other_seed = run(&plan("random", "random", 4, 2, 2), Sinks::none()).unwrap();
+    let other_player = run(&plan("random", "greedy", 4, 1, 2), Sinks::none()).unwrap();
+    let e = merge(&[("a.json".into(), a.clone()), ("b.json".into(), other_seed)]).unwrap_err();
+    assert!(e.starts_with("b.json: not part of the same run as a.json: its seed is '2'"), "{e}");
+    let e = merge(&[("a.json".into(), a.clone()), ("c.json".into(), other_player)]).unwrap_err();
+    assert!(e.contains("c.json") && e.contains("player B"), "{e}");
+    let e = merge(&[("a.json".into(), a.clone()), ("again.json".into(), a.clone())]).unwrap_err();
+    assert!(e.starts_with("again.json: games 0-3 are also in a.json"), "{e}");
+
+    let bad = temp("bad.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    let e = read_report(&bad).unwrap_err();
+    assert!(e.starts_with(&bad.display().to_string()) && e.contains("not JSON"), "{e}");
+    std::fs::write(&bad, r#"{"format": "alien-checkers-save"}"#).unwrap();
+    assert!(read_report(&bad).unwrap_err().contains("not a simulation report"));
+    std::fs::write(&bad, r#"{"format": "alien-checkers-simulation", "version": 1}"#).unwrap();
+    assert!(read_report(&bad).unwrap_err().contains("damaged"));
+    // Counts that do not match the games the report says it holds.
+    let mut text: serde_json::Value = serde_json::from_str(&a.to_json(None)).unwrap();
+    text["counts"]["games"] = 5.into();
+    std::fs::write(&bad, text.to_string()).unwrap();
+    assert!(read_report(&bad).unwrap_err().contains("damaged"));
+}
+
+#[test]
+fn a_saved_game_replays_to_the_end_its_row_records() {
+    let p = plan("greedy", "random", 3, 21, 1);
+    let (_, rows) = run_with_rows(&p);
+    let path = temp("game-2.json");
+    let row = simulate::save_game(&p, 2, &path).unwrap();
+    assert_eq!(row, rows[2], "the saved game is the game of the run");
+    let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
+    let (session, replay, _) = alien_checkers::session::Session::load(&root, &path).unwrap();
+    assert!(replay.same_game());
+    assert_eq!(session.state().turn, row.turns);
+    assert_eq!(session.decisions().len() as u32, row.decisions);
+    assert!(!row.abandoned());
+    assert_eq!(session.outcome().and_then(|o| o.winner), row.winner_colour);
+}
+
+#[test]
+fn a_withheld_card_is_never_used_by_its_side() {
+    let mut p = plan("random", "random", 6, 8, 2);
+    p.ablate = vec!["rotate".into(), "water".into()];
+    let (report, rows) = run_with_rows(&p);
+    assert_eq!(rows.len(), 18, "each game, then one game per withheld card");
+    for row in rows.iter().filter(|r| r.withheld.is_some()) {
+        let card = row.withheld.as_ref().unwrap();
+        assert!(!row.cards.a.contains_key(card), "game {}: A used {card}", row.index);
+        assert!(row.replay.is_none());
+    }
+    let f = simulate::figures(&report.counts, None);
+    assert_eq!(
+        f.ablations["rotate"].pairs + f.ablations["water"].pairs,
+        12 - rows.iter().filter(|r| r.abandoned()).count() as u64
+    );
+    p.ablate = vec!["no_such_card".into()];
+    assert!(run(&p, Sinks::none()).unwrap_err().contains("no card 'no_such_card'"));
+}
+
+#[test]
+fn a_sequential_test_stops_at_the_same_game_on_any_number_of_threads() {
+    let mut p = plan("greedy", "random", 200, 2, 1);
+    p.sprt = Some("0,100".parse().unwrap());
+    let one = run(&p, Sinks::none()).unwrap();
+    p.threads = 2;
+    let two = run(&p, Sinks::none()).unwrap();
+    assert!(one.meta.stopped.is_some() && one.counts.games < 200, "greedy beats random quickly: {:?}", one.meta);
+    same_games(&one, &two);
 }
 
 #[test]
@@ -63,4 +237,79 @@ fn hard_searches_with_helper_engines_and_answers_a_pending_option() {
     let mut again = make_agent("hard", 1, setup.planets.clone(), Budget::Reproducible, helpers).unwrap();
     assert_eq!(again.choose(&state, &engine), Some(choice));
     assert!(make_agent("wizard", 1, setup.planets, Budget::Reproducible, None).is_err());
+}
+
+/// Runs the binary in a folder of its own; (stdout, stderr, exit status).
+fn cli(dir: &std::path::Path, args: &[&str]) -> (String, String, Option<i32>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into(), out.status.code())
+}
+
+#[test]
+fn the_command_line_shards_merges_compares_and_replays_a_game() {
+    let dir = temp("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = ["simulate", "--a", "random", "--b", "greedy", "--seed", "4", "--threads", "1"];
+    fn with<'a>(run: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        run.iter().chain(extra).copied().collect()
+    }
+    let (whole, _, status) =
+        cli(&dir, &with(&run, &["--games", "7", "--out", "whole.json", "--games-out", "games.jsonl"]));
+    assert_eq!(status, Some(0));
+    for (first, games, file) in [("0", "3", "a.json"), ("3", "4", "b.json")] {
+        let (_, stderr, status) = cli(&dir, &with(&run, &["--first-game", first, "--games", games, "--out", file]));
+        assert_eq!(status, Some(0), "{stderr}");
+        if games == "3" {
+            assert!(stderr.contains("A plays Dark in 2 and Light in 1"), "an odd split is said: {stderr}");
+        }
+    }
+    let (merged, _, status) = cli(&dir, &["simulate", "merge", "b.json", "a.json"]);
+    assert_eq!(status, Some(0));
+    assert_eq!(merged, whole, "the merged report is the single run's table");
+
+    // The JSON is labelled and carries the run's metadata.
+    let (json, _, _) = cli(&dir, &["simulate", "merge", "a.json", "b.json", "--json", "--compare", "whole.json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["meta"]["a"], "random");
+    assert_eq!(v["meta"]["deck_contents"]["cards"]["rotate"], 1);
+    assert_eq!(v["meta"]["content_hash"].as_str().map(str::len), Some(16));
+    assert!(
+        v["figures"]["dark"]["score"]["low"].is_number() && v["figures"]["cards"]["rotate"]["all"]["users"].is_number()
+    );
+    let first = &v["comparison"]["differences"][0];
+    assert_eq!(first["difference"]["value"], 0.0, "a run compared with itself differs by nothing: {first}");
+
+    // A game's row names the command that replays it, and that command does.
+    let rows = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let row = read_row(rows.lines().nth(5).unwrap()).unwrap();
+    let command = row.replay.clone().unwrap();
+    let (save, replay) = command.split_once(" && ").unwrap();
+    let words: Vec<&str> = save.split_whitespace().skip(1).collect();
+    let (out, stderr, status) = cli(&dir, &words);
+    assert_eq!(status, Some(0), "{command}: {stderr}");
+    assert!(out.contains(&format!("after {} turns", row.turns)), "{out}");
+    let words: Vec<&str> = replay.split_whitespace().skip(1).collect();
+    let (out, stderr, status) = cli(&dir, &words);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(out.trim_end().ends_with(&format!("after {} decisions", row.decisions)), "{out}");
+
+    // Bad input is one line naming the file, with status 2.
+    std::fs::write(dir.join("broken.json"), "{").unwrap();
+    for (args, says) in [
+        (&["simulate", "merge", "a.json", "broken.json"][..], "broken.json: not JSON"),
+        (&["simulate", "merge", "a.json", "a.json"], "a.json: games 0-2 are twice in a.json"),
+        (&["simulate", "merge", "a.json", "missing.json"], "missing.json: cannot read"),
+        (&["simulate", "--a", "normal:iterations=0"], "at least 1 iteration"),
+        (&["simulate", "--ablate", "nosuch", "--games", "2"], "no card 'nosuch'"),
+    ] {
+        let (_, stderr, status) = cli(&dir, args);
+        assert_eq!(status, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
 }

@@ -1,0 +1,497 @@
+//! Balance simulation for deck designers: many games between two players on
+//! one deck, with every figure's 95 % interval, colour (Dark/Light) beside
+//! side (A/B) throughout, one record a game, cards withheld from one side in
+//! paired games (ablation), and runs that split into shards and merge back.
+//!
+//! Games run on every core, each worker with its own script engine (Lua
+//! states are not shared between threads). Game `i` is dealt with
+//! `game_seed(seed, i)`, side A plays Dark when `i` is even, and the agents
+//! are seeded from the deal, so a game depends only on the plan and its
+//! index: never on which worker played it, nor on which other games were
+//! played. Results are folded in index order, so the report, the per-game
+//! file and a sequential test's stop are the same on any number of threads,
+//! and the games `[first, first + n)` of one run are the same games as in any
+//! other run of the plan that covers them (`merge` relies on it).
+
+pub mod host;
+mod report;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ai::{AgentSpec, Budget, game_seed, make_agent, mix_seed};
+use crate::content::ContentRoot;
+use crate::game::{Choice, EndReason, GameState};
+use crate::kernel::Player;
+use crate::script::ScriptEngine;
+
+pub use host::{SimHost, Withheld};
+pub use report::{
+    Ablation, ByAColour, BySeat, CardCell, Comparison, Counts, Difference, Figures, Meta, PlanetCell, REPORT_FORMAT,
+    Report, Tally, Turns, compare, compare_table, figures, merge, read_report, read_row, table,
+};
+pub use stats::{Estimate, Sprt, SprtState};
+
+/// What to simulate. Two runs whose plans agree on everything but
+/// `first_game`, `games` and `threads` play the same game at the same index.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub root: ContentRoot,
+    pub deck: String,
+    /// Player specs ([`AgentSpec`]) for side A and side B; A plays Dark in
+    /// even-numbered games.
+    pub a: String,
+    pub b: String,
+    /// How many games, from game `first_game` on.
+    pub games: u32,
+    pub first_game: u32,
+    pub seed: u64,
+    pub threads: usize,
+    /// Cards to withhold from side A: each game is also played once per card
+    /// with that card unusable for A (same seed), and the pair compared.
+    pub ablate: Vec<String>,
+    /// Stop at the first game after which this test on A's score decides.
+    pub sprt: Option<Sprt>,
+}
+
+impl Plan {
+    /// A plan of `games` games from game 0 on every core, without ablation or sequential stop.
+    pub fn new(root: ContentRoot, deck: &str, a: &str, b: &str, games: u32, seed: u64) -> Plan {
+        Plan {
+            root,
+            deck: deck.to_string(),
+            a: a.to_string(),
+            b: b.to_string(),
+            games,
+            first_game: 0,
+            seed,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ablate: Vec::new(),
+            sprt: None,
+        }
+    }
+
+    /// The colour side A plays in game `index`.
+    pub fn a_colour(index: u32) -> Player {
+        if index.is_multiple_of(2) { Player::Dark } else { Player::Light }
+    }
+
+    /// The command line that plays this plan's game `index` again and saves it
+    /// (`--save-game`), then replays the save.
+    pub fn replay_command(&self, index: u32) -> String {
+        let mut words = vec!["alien-checkers".to_string(), "simulate".into(), "--deck".into(), quote(&self.deck)];
+        if let Some(root) = self.root.outside_shipped() {
+            words.extend(["--root".into(), quote(&root.display().to_string())]);
+        }
+        let file = format!("game-{}-{index}.json", self.seed);
+        words.extend([
+            "--a".into(),
+            quote(&self.a),
+            "--b".into(),
+            quote(&self.b),
+            "--seed".into(),
+            self.seed.to_string(),
+            "--save-game".into(),
+            index.to_string(),
+            "--save-as".into(),
+            file.clone(),
+            "&&".into(),
+            "alien-checkers".into(),
+            "replay".into(),
+            file,
+        ]);
+        words.join(" ")
+    }
+}
+
+/// A word for a POSIX shell: as it is when it is plain, else in single quotes.
+fn quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c)) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// How one side used one card in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardUse {
+    pub uses: u32,
+    /// Uses whose resolution left the game as it was (the card was spent and
+    /// changed nothing else).
+    pub idle: u32,
+}
+
+/// Something said of each side, A and B.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sides<T> {
+    pub a: T,
+    pub b: T,
+}
+
+/// One game: a line of `--games-out`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// The game's index in the run (its place in the plan).
+    pub index: u32,
+    /// The seed the game was dealt with (R2.4).
+    pub seed: u64,
+    /// The colour side A played; B played the other.
+    pub a_colour: Player,
+    /// Planet ids held by Dark and Light.
+    pub dark_planet: Option<String>,
+    pub light_planet: Option<String>,
+    /// `A`, `B`, or none for a draw or an abandoned game.
+    pub winner: Option<char>,
+    pub winner_colour: Option<Player>,
+    /// How it ended: `capture`, `planet jupiter`, `move limit`, …, or
+    /// `abandoned: …` when it could not go on.
+    pub end: String,
+    /// Turns completed (R3): a game won during the first turn has 0.
+    pub turns: u32,
+    pub decisions: u32,
+    /// Card id → uses, for each side.
+    pub cards: Sides<BTreeMap<String, CardUse>>,
+    /// The card withheld from side A in this game (an ablation game), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<String>,
+    /// The command that plays this game again, saves it and replays the save
+    /// (only for games played as dealt, not ablation games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+}
+
+impl GameRow {
+    /// The colour of a side in this game.
+    pub fn colour(&self, side: char) -> Player {
+        if side == 'A' { self.a_colour } else { !self.a_colour }
+    }
+
+    pub fn abandoned(&self) -> bool {
+        self.end.starts_with("abandoned")
+    }
+
+    /// A's score: 2 for a win, 1 for a draw, 0 for a loss, in halves; `None`
+    /// when abandoned.
+    pub fn a_score_halves(&self) -> Option<i64> {
+        match self.winner {
+            _ if self.abandoned() => None,
+            Some('A') => Some(2),
+            Some(_) => Some(0),
+            None => Some(1),
+        }
+    }
+
+    /// One character for the run's outcome string: `A`, `B`, `=` (draw), `x` (abandoned).
+    pub fn outcome_char(&self) -> char {
+        match self.winner {
+            _ if self.abandoned() => 'x',
+            Some(w) => w,
+            None => '=',
+        }
+    }
+}
+
+/// Plays game `index` of the plan on `engine`, with `withheld` unusable for
+/// side A; `decisions`, when given, receives every choice made.
+fn play_one(
+    engine: &ScriptEngine,
+    plan: &Plan,
+    index: u32,
+    withheld: Option<&str>,
+    mut decisions: Option<&mut Vec<Choice>>,
+) -> Result<GameRow, String> {
+    let content = engine.content();
+    let setup = content.setup();
+    let seed = game_seed(plan.seed, index);
+    let a_colour = Plan::a_colour(index);
+    let side = |p: Player| if p == a_colour { 'A' } else { 'B' };
+    let withheld = match withheld {
+        Some(id) => Some(Withheld {
+            card: content.card_id(id).ok_or_else(|| format!("the deck has no card '{id}' to withhold"))?,
+            from: a_colour,
+        }),
+        None => None,
+    };
+    let host = SimHost::new(engine, withheld);
+    let mut agents = Vec::with_capacity(2);
+    for p in [Player::Dark, Player::Light] {
+        let name = if p == a_colour { &plan.a } else { &plan.b };
+        agents.push(make_agent(
+            name,
+            mix_seed(seed, p.index() as u64 + 1),
+            setup.planets.clone(),
+            Budget::Reproducible,
+            None,
+        )?);
+    }
+    let mut state = GameState::deal(&setup, seed, &host);
+    // Nothing has happened yet for a lasting effect to refuse.
+    let _ = state.settle(&host);
+    let planet = |p: Player| state.planet(p).and_then(|id| content.planet(id)).map(|p| p.id.clone());
+    let mut row = GameRow {
+        index,
+        seed,
+        a_colour,
+        dark_planet: planet(Player::Dark),
+        light_planet: planet(Player::Light),
+        winner: None,
+        winner_colour: None,
+        end: String::new(),
+        turns: 0,
+        decisions: 0,
+        cards: Sides::default(),
+        withheld: withheld.and_then(|w| content.card(w.card)).map(|c| c.id.clone()),
+        replay: withheld.is_none().then(|| plan.replay_command(index)),
+    };
+    // The card whose resolution is under way, with its user: its use is
+    // counted when the resolution finishes (idle or not).
+    let mut resolving: Option<(char, String)> = None;
+    while let Some(decision) = state.pending(&host) {
+        if row.decisions >= crate::ai::MAX_DECISIONS {
+            row.end = format!("abandoned: {} decisions", crate::ai::MAX_DECISIONS);
+            break;
+        }
+        let player = decision.player;
+        let Some(choice) = agents[player.index()].choose(&state, &host) else {
+            row.end = format!("abandoned: {player} had no choice");
+            break;
+        };
+        host.watch();
+        if let Err(e) = state.apply(&host, &choice) {
+            let chose = crate::choice_text::write(content, &choice);
+            row.end = format!("abandoned: {player} chose {chose}, which failed: {e}");
+            break;
+        }
+        if let Choice::Card(card) = choice {
+            resolving = Some((side(player), content.card(card).map_or("?".into(), |c| c.id.clone())));
+        }
+        if let Some(idle) = host.last_idle()
+            && let Some((user, card)) = resolving.take()
+        {
+            let uses = if user == 'A' { &mut row.cards.a } else { &mut row.cards.b };
+            let entry = uses.entry(card).or_default();
+            entry.uses += 1;
+            entry.idle += u32::from(idle);
+        }
+        if let Some(d) = decisions.as_deref_mut() {
+            d.push(choice);
+        }
+        row.decisions += 1;
+    }
+    // A card given up or cut short still counts as used.
+    if let Some((user, card)) = resolving {
+        let uses = if user == 'A' { &mut row.cards.a } else { &mut row.cards.b };
+        uses.entry(card).or_default().uses += 1;
+    }
+    row.turns = state.turn;
+    if let Some(outcome) = state.outcome() {
+        row.winner = outcome.winner.map(side);
+        row.winner_colour = outcome.winner;
+        row.end = match outcome.reason {
+            EndReason::Capture => "capture".into(),
+            EndReason::FiveKings => "five kings".into(),
+            EndReason::Planet(p) => format!("planet {}", content.planet(p).map_or("?", |p| p.id.as_str())),
+            EndReason::NoMoves => "no moves".into(),
+            EndReason::Stuck => "opponent stuck".into(),
+            EndReason::MoveLimit => "move limit".into(),
+            EndReason::Resigned => "resigned".into(),
+            EndReason::Agreed => "agreed draw".into(),
+        };
+    } else if row.end.is_empty() {
+        row.end = "abandoned: no decision pending and no outcome".into();
+    }
+    Ok(row)
+}
+
+/// One index of a run: the game as dealt and its ablation games, in the
+/// plan's order of `ablate`.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub game: GameRow,
+    pub ablated: Vec<GameRow>,
+}
+
+fn play_index(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<Played, String> {
+    let game = play_one(engine, plan, index, None, None)?;
+    let ablated =
+        plan.ablate.iter().map(|card| play_one(engine, plan, index, Some(card), None)).collect::<Result<_, _>>()?;
+    Ok(Played { game, ablated })
+}
+
+/// Where a run's results go besides the report it returns.
+pub struct Sinks<'a> {
+    /// Told of each game folded into the report: (games done, games planned).
+    pub progress: Option<&'a mut dyn FnMut(u32, u32)>,
+    /// `--games-out`: one JSON line per game, in index order (ablation games
+    /// after the game they pair with).
+    pub rows: Option<&'a mut dyn Write>,
+    /// The report file, rewritten whole (atomically) at most this often while
+    /// the run goes, so an interrupted run keeps the games it finished.
+    pub partial: Option<(PathBuf, Duration)>,
+    /// Set from outside to stop the run: the games folded so far are the report.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop after this many games have been folded (an interruption, for tests).
+    pub stop_after: Option<u32>,
+}
+
+impl Sinks<'_> {
+    /// Nothing but the report.
+    pub fn none<'b>() -> Sinks<'b> {
+        Sinks { progress: None, rows: None, partial: None, stop: None, stop_after: None }
+    }
+}
+
+/// Plays the plan's games on `plan.threads` workers and returns the report of
+/// the games `[first_game, first_game + k)`: all of them, or fewer when the
+/// sequential test decided or the run was stopped.
+pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
+    let Sinks { mut progress, mut rows, partial, stop, stop_after } = sinks;
+    for spec in [&plan.a, &plan.b] {
+        spec.parse::<AgentSpec>()?;
+    }
+    // Load once here so content problems are reported before any thread starts.
+    let engine = ScriptEngine::load(&plan.root, &plan.deck).map_err(|p| p.to_string())?;
+    for card in &plan.ablate {
+        if engine.content().card_id(card).is_none() {
+            return Err(format!("--ablate: the deck '{}' has no card '{card}'", plan.deck));
+        }
+    }
+    let mut report = Report::new(plan, engine.content());
+    drop(engine);
+    let start = Instant::now();
+    let end = plan.first_game.checked_add(plan.games).ok_or("--first-game + --games is past the last game index")?;
+    let next_to_play = AtomicU32::new(plan.first_game);
+    let halt = AtomicBool::new(false);
+    let stopped = || halt.load(Ordering::SeqCst) || stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    let (sender, receiver) = mpsc::channel::<(u32, Result<Played, String>)>();
+    let mut failure = None;
+    let mut last_write = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..plan.threads.max(1) {
+            let sender = sender.clone();
+            let (next_to_play, stopped) = (&next_to_play, &stopped);
+            scope.spawn(move || {
+                let engine = match ScriptEngine::load(&plan.root, &plan.deck) {
+                    Ok(e) => e,
+                    Err(p) => {
+                        let _ = sender.send((plan.first_game, Err(p.to_string())));
+                        return;
+                    }
+                };
+                loop {
+                    if stopped() {
+                        return;
+                    }
+                    let i = next_to_play.fetch_add(1, Ordering::SeqCst);
+                    if i >= end {
+                        return;
+                    }
+                    if sender.send((i, play_index(&engine, plan, i))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting: BTreeMap<u32, Played> = BTreeMap::new();
+        let mut next_to_fold = plan.first_game;
+        for (i, result) in receiver {
+            match result {
+                Ok(played) => {
+                    waiting.insert(i, played);
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    halt.store(true, Ordering::SeqCst);
+                }
+            }
+            if halt.load(Ordering::SeqCst) {
+                continue;
+            }
+            let mut folded_any = false;
+            while let Some(played) = waiting.remove(&next_to_fold) {
+                report.fold(&played);
+                if let Some(out) = rows.as_deref_mut() {
+                    for row in std::iter::once(&played.game).chain(&played.ablated) {
+                        let line = serde_json::to_string(row).expect("a game row serializes");
+                        if let Err(e) = writeln!(out, "{line}") {
+                            failure.get_or_insert(format!("cannot write a game's row: {e}"));
+                            halt.store(true, Ordering::SeqCst);
+                        }
+                    }
+                }
+                next_to_fold += 1;
+                folded_any = true;
+                let done = next_to_fold - plan.first_game;
+                if let Some(progress) = progress.as_deref_mut() {
+                    progress(done, plan.games);
+                }
+                if report.sprt_decided() || stop_after.is_some_and(|n| done >= n) {
+                    halt.store(true, Ordering::SeqCst);
+                    break;
+                }
+            }
+            if let (Some((path, every)), true) = (&partial, folded_any)
+                && last_write.elapsed() >= *every
+            {
+                report.set_time(start.elapsed(), plan.threads);
+                if let Some(out) = rows.as_deref_mut() {
+                    let _ = out.flush();
+                }
+                if let Err(e) = write_report(path, &report) {
+                    failure.get_or_insert(e);
+                    halt.store(true, Ordering::SeqCst);
+                }
+                last_write = Instant::now();
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(out) = rows {
+        out.flush().map_err(|e| format!("cannot write the games' rows: {e}"))?;
+    }
+    report.set_time(start.elapsed(), plan.threads);
+    if let Some((path, _)) = &partial {
+        write_report(path, &report)?;
+    }
+    Ok(report)
+}
+
+/// Writes a report's JSON to `path` atomically: a temporary file beside it,
+/// then renamed over it, so a reader (or an interruption) never sees half a file.
+pub fn write_report(path: &Path, report: &Report) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())? + "\n";
+    let name = path.file_name().map_or("report".into(), |n| n.to_string_lossy().into_owned());
+    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temp, text).map_err(|e| format!("{}: cannot write: {e}", temp.display()))?;
+    std::fs::rename(&temp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("{}: cannot write: {e}", path.display())
+    })
+}
+
+/// Plays game `index` of the plan again and saves it as a game the REPL
+/// (`--load`) and `replay` read; returns its row.
+pub fn save_game(plan: &Plan, index: u32, path: &Path) -> Result<GameRow, String> {
+    let engine = ScriptEngine::load(&plan.root, &plan.deck).map_err(|p| p.to_string())?;
+    let mut decisions = Vec::new();
+    let row = play_one(&engine, plan, index, None, Some(&mut decisions))?;
+    let mut session = crate::session::Session::new(&plan.root, &plan.deck, row.seed)?;
+    for (n, choice) in decisions.iter().enumerate() {
+        session.apply(choice).map_err(|e| format!("game {index}: decision {} does not replay: {e}", n + 1))?;
+    }
+    let name = |side: &str| side.parse::<AgentSpec>().map_or_else(|_| side.to_string(), |s| s.name);
+    let seats = BTreeMap::from([(row.a_colour, name(&plan.a)), (!row.a_colour, name(&plan.b))]);
+    session.save(path, seats)?;
+    Ok(row)
+}

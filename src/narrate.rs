@@ -350,6 +350,7 @@ impl<'a> Narrator<'a> {
             }
             GameEvent::StepSkipped { step: SkippedStep::Card, reason } => match reason {
                 SkipReason::NoFaceUpCard => "no card is face up: the card step is skipped (R3.3)".to_string(),
+                SkipReason::FirstTurn => "this deck has no card step in the first turn: it is skipped".to_string(),
                 _ => "no face-up card can be used now: the card step is skipped (R3.3)".to_string(),
             },
             GameEvent::ConstraintSet { card, constrained, movers } => {

@@ -177,6 +177,14 @@ pub struct RulesManifest {
     /// R10.4: turns in all before a draw, 1 to `MAX_MOVE_LIMIT` (checked when
     /// the deck loads).
     pub move_limit: u32,
+    /// Whether Dark's first turn has its card step (default true); false is a
+    /// handicap for the side that moves first.
+    #[serde(default = "yes")]
+    pub first_card_step: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl RulesManifest {
@@ -186,6 +194,7 @@ impl RulesManifest {
             five_kings_win: self.five_kings_win,
             when_stuck: self.when_stuck,
             move_limit: self.move_limit,
+            first_card_step: self.first_card_step,
         }
     }
 }

@@ -66,6 +66,8 @@ pub enum SkipReason {
     NoFaceUpCard,
     /// R3.3, R8.0: no face-up card may be used now (Antimatter waits, R8.19).
     NoPlayableCard,
+    /// The deck takes the card step from the first turn (a handicap).
+    FirstTurn,
 }
 
 /// What the turn did besides changing the board.

@@ -369,9 +369,18 @@ impl GameState {
         }
     }
 
+    /// Whether the deck takes the card step from this turn: the first of the
+    /// game, when its rules say `first_card_step: false`.
+    pub fn card_step_withheld(&self) -> bool {
+        !self.rules.first_card_step && self.turn == 0
+    }
+
     /// The distinct face-up cards the player to move may use (R3.3, R8.0).
     pub fn playable_cards(&self, host: &dyn CardHost) -> Vec<CardId> {
         let mut cards: Vec<CardId> = Vec::new();
+        if self.card_step_withheld() {
+            return cards;
+        }
         for &card in &self.piles.face_up {
             if !cards.contains(&card) && host.playable(self, card) {
                 cards.push(card);
@@ -422,7 +431,7 @@ impl GameState {
             }
             (Step::Card, Choice::Card(card)) => {
                 // The one card asked about, as `playable_cards` would judge it.
-                if !self.piles.face_up.contains(card) || !host.playable(self, *card) {
+                if self.card_step_withheld() || !self.piles.face_up.contains(card) || !host.playable(self, *card) {
                     return Err(GameError::Illegal(format!("card '{}' cannot be used now", host.card_label(*card))));
                 }
                 self.run_card(host, *card, Vec::new())

@@ -171,8 +171,13 @@ impl GameState {
                 Some(self.leave_move_step())
             }
             Step::Card if self.playable_cards(host).is_empty() => {
-                let reason =
-                    if self.piles.face_up.is_empty() { SkipReason::NoFaceUpCard } else { SkipReason::NoPlayableCard };
+                let reason = if self.card_step_withheld() {
+                    SkipReason::FirstTurn
+                } else if self.piles.face_up.is_empty() {
+                    SkipReason::NoFaceUpCard
+                } else {
+                    SkipReason::NoPlayableCard
+                };
                 self.journal.push(|| GameEvent::StepSkipped { step: SkippedStep::Card, reason });
                 Some(Then::EndTurn)
             }

@@ -23,15 +23,37 @@ pub struct RuleOptions {
     pub when_stuck: WhenStuck,
     /// R10.4: the game is drawn after this many turns in all (0: no limit).
     pub move_limit: u32,
+    /// Whether the first turn of the game (Dark's, R1.3) has its card step;
+    /// a deck may take it away, a handicap for the side that moves first.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub first_card_step: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 impl RuleOptions {
     /// Alien Checkers as in RULES.md.
-    pub const ALIEN: RuleOptions =
-        RuleOptions { cards: true, five_kings_win: true, when_stuck: WhenStuck::Skip, move_limit: 200 };
+    pub const ALIEN: RuleOptions = RuleOptions {
+        cards: true,
+        five_kings_win: true,
+        when_stuck: WhenStuck::Skip,
+        move_limit: 200,
+        first_card_step: true,
+    };
     /// R11: standard American checkers.
-    pub const PLAIN: RuleOptions =
-        RuleOptions { cards: false, five_kings_win: false, when_stuck: WhenStuck::Lose, move_limit: 200 };
+    pub const PLAIN: RuleOptions = RuleOptions {
+        cards: false,
+        five_kings_win: false,
+        when_stuck: WhenStuck::Lose,
+        move_limit: 200,
+        first_card_step: true,
+    };
 }
 
 /// A player with no legal checker move either skips the step (R3.1; R10.3 draws

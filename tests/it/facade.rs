@@ -146,3 +146,46 @@ fn check_refuses_a_deck_whose_supply_makes_a_planet_impossible() {
     );
     assert!(!problems.contains("mercury"), "{problems}");
 }
+
+/// A deck may take the card step from the first turn (`first_card_step:
+/// false`), a handicap for Dark, who moves first: Dark's first turn skips it,
+/// saying why, and every later turn has it.
+#[test]
+fn a_deck_may_take_the_card_step_from_the_first_turn() {
+    use alien_checkers::game::{DecisionKind, EventLog, GameEvent, GameState, SkipReason};
+    let engine = ScriptEngine::load(&common::repo(), "standard").unwrap();
+    let mut setup = engine.content().setup();
+    setup.rules.first_card_step = false;
+    for seed in 0..20 {
+        let mut state = GameState::deal(&setup, seed, &engine);
+        state.journal = EventLog::recording();
+        let first = state.pending(&engine).unwrap().options[0].clone();
+        state.apply(&engine, &first).unwrap();
+        let skipped = state.journal.take().iter().any(|e| {
+            matches!(
+                e.event,
+                alien_checkers::game::Event::Game(GameEvent::StepSkipped { reason: SkipReason::FirstTurn, .. })
+            )
+        });
+        assert!(skipped, "seed {seed}: Dark's first card step is skipped, and told why");
+        assert_eq!(state.to_move, alien_checkers::kernel::Player::Light);
+        let light = state.pending(&engine).unwrap().options[0].clone();
+        state.apply(&engine, &light).unwrap();
+        let withheld = state.journal.take().iter().any(|e| {
+            matches!(
+                e.event,
+                alien_checkers::game::Event::Game(GameEvent::StepSkipped { reason: SkipReason::FirstTurn, .. })
+            )
+        });
+        assert!(!withheld, "seed {seed}: Light's first turn keeps its card step");
+    }
+    // With the option off (the default), some deal gives Dark a card to use.
+    setup.rules.first_card_step = true;
+    let some = (0..20).any(|seed| {
+        let mut state = GameState::deal(&setup, seed, &engine);
+        let first = state.pending(&engine).unwrap().options[0].clone();
+        state.apply(&engine, &first).unwrap();
+        state.pending(&engine).is_some_and(|d| d.kind == DecisionKind::Card)
+    });
+    assert!(some, "by default Dark's first turn has its card step");
+}

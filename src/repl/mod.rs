@@ -717,6 +717,27 @@ pub fn parse_command(line: &str) -> Command {
     }
 }
 
+/// The one card among `options` whose name or id starts with `text` (letters
+/// and digits compared, case aside): `second` for Second move.
+fn card_by_start(session: &Session, options: &[Choice], text: &str) -> Option<Choice> {
+    let key: String = text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    if key.is_empty() {
+        return None;
+    }
+    let content = session.engine.content();
+    let starts = |s: &str| {
+        s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>().starts_with(&key)
+    };
+    let mut found = options.iter().filter(|o| match o {
+        Choice::Card(c) => content.card(*c).is_some_and(|d| starts(&d.id) || starts(&d.manifest.name)),
+        _ => false,
+    });
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one.clone()),
+        _ => None,
+    }
+}
+
 /// The pending option that `text` names: its number in the list, a move
 /// (`c3-d4`, `c3xe5xg7`, or start and end when only one chain fits), a card by
 /// name or id, or an answer. The error says what to type instead.
@@ -749,6 +770,13 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
         format!("{}{more}", names.join(", "))
     };
     let content = session.engine.content();
+    // `c3d4`: two squares run together name a move from the one to the other.
+    let joined = text.len() == 4
+        && text.is_char_boundary(2)
+        && [&text[..2], &text[2..]].iter().all(|s| s.parse::<crate::kernel::Square>().is_ok());
+    let text =
+        &if kind == DecisionKind::Move && joined { format!("{}-{}", &text[..2], &text[2..]) } else { text.to_string() };
+    let text = text.as_str();
     match kind {
         DecisionKind::Move => match choice_text::read(content, decision, text) {
             Ok(choice) => Ok(choice),
@@ -763,6 +791,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
             Err(Unread::NotOffered) => Err(format!("{text} is not a legal move now; legal: {}", listed())),
         },
         DecisionKind::Card => choice_text::read(content, decision, text)
+            .or_else(|_| card_by_start(session, options, text).ok_or(()))
             .map_err(|_| format!("'{text}' is not a card you can use now; choose one of: {}", listed())),
         DecisionKind::Question => {
             // Directions and blocks are named as the board is drawn for the decider;

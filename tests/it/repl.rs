@@ -961,3 +961,36 @@ fn save_over_another_game_is_refused_when_piped_unless_insisted() {
     let (out, _, _) = run_in(&dir, &["--load", "g.json"], "1\nsave g.json\nquit\n");
     assert!(out.contains("saved 2 decisions to g.json") && !out.contains("save!"), "{out}");
 }
+
+/// A move typed as two squares run together (`c3d4`) is read as the move from
+/// one to the other, and a card by the start of its name (`second` for Second
+/// move) when only one face-up card starts so.
+#[test]
+fn a_move_without_its_dash_and_a_card_by_the_start_of_its_name_are_read() {
+    use alien_checkers::repl::parse_choice;
+    let mut session = alien_checkers::session::Session::new(&common::repo(), "standard", 1).unwrap();
+    let typed = parse_choice(&session, "c3d4").unwrap();
+    assert_eq!(typed, parse_choice(&session, "c3-d4").unwrap());
+    assert!(parse_choice(&session, "c3c4").is_err(), "not a legal move");
+    let mut rng = 7u64;
+    let second = session.engine.content().card_id("second_move").unwrap();
+    for _ in 0..4000 {
+        let Some(decision) = session.pending() else { break };
+        if decision.options.contains(&Choice::Card(second)) {
+            let others_start_so = decision.options.iter().any(|o| {
+                matches!(o, Choice::Card(c) if *c != second && session.engine.content().card(*c).unwrap().id.starts_with("second"))
+            });
+            if !others_start_so {
+                assert_eq!(parse_choice(&session, "second"), Ok(Choice::Card(second)));
+                assert_eq!(parse_choice(&session, "Second M"), Ok(Choice::Card(second)));
+                return;
+            }
+        }
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let pick = decision.options[(rng >> 33) as usize % decision.options.len()].clone();
+        if session.apply(&pick).is_err() || session.pending().is_none() {
+            session.new_game(rng);
+        }
+    }
+    panic!("no game offered Second move");
+}

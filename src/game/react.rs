@@ -93,8 +93,10 @@ impl GameState {
     /// above `newest` do not react to the events already recorded (they were
     /// made by the decision being applied).
     pub(super) fn carry_on(&mut self, host: &dyn CardHost, mut then: Then, mut newest: u32) -> Result<(), GameError> {
+        // The planets dealt stay the same all game: ask the host once.
+        let planets_listen = self.planets_listen(host);
         loop {
-            if self.listening(host) {
+            if planets_listen || !self.effects.is_empty() {
                 match self.react(host, then, newest)? {
                     Reacted::Asked => return Ok(()),
                     Reacted::Ran if self.check_end(host) => return Ok(()),

@@ -774,9 +774,13 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
     let joined = text.len() == 4
         && text.is_char_boundary(2)
         && [&text[..2], &text[2..]].iter().all(|s| s.parse::<crate::kernel::Square>().is_ok());
-    let text =
-        &if kind == DecisionKind::Move && joined { format!("{}-{}", &text[..2], &text[2..]) } else { text.to_string() };
-    let text = text.as_str();
+    let dashed;
+    let text = if kind == DecisionKind::Move && joined {
+        dashed = format!("{}-{}", &text[..2], &text[2..]);
+        dashed.as_str()
+    } else {
+        text
+    };
     match kind {
         DecisionKind::Move => match choice_text::read(content, decision, text) {
             Ok(choice) => Ok(choice),

@@ -1,11 +1,15 @@
-//! Plain American checkers (R11): PDN square numbers, FEN positions and perft.
+//! Positions without cards, as draughts players write them: square names and
+//! numbers, PDN FEN, and perft, for plain checkers (R11) and for any deck's
+//! board (its moves, its start and its notation).
 
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use crate::kernel::{
-    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Player, Square, Supply, Unrecorded, count_moves,
-    legal_moves,
+    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Movement, Player, Square, StartLayout, Supply, Unrecorded,
+    count_moves, legal_moves,
 };
 
 /// R11: square `n` (1–32) in the standard numbering seen from Dark's side:
@@ -40,7 +44,251 @@ pub fn pdn_move(mv: &Move) -> String {
     text
 }
 
-/// A plain-checkers position: the board (free crowning, no tokens) and the side to move.
+/// How a deck's positions are written: the sides' names (the first mover's
+/// first; a FEN writes their initials) and the squares' names.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Notation {
+    /// The side that moves first (Dark, at rank 1) and the other.
+    #[serde(default = "american_sides")]
+    pub sides: [String; 2],
+    /// `algebraic` (`a1` to `h8`), or numbered over the playing squares.
+    #[serde(default)]
+    pub squares: SquareNames,
+}
+
+fn american_sides() -> [String; 2] {
+    ["Black".into(), "White".into()]
+}
+
+impl Default for Notation {
+    /// R11's PDN: Black moves first, squares numbered from `h1`.
+    fn default() -> Notation {
+        Notation { sides: american_sides(), squares: SquareNames::default() }
+    }
+}
+
+/// How squares are named in a FEN and a move list: written `algebraic` or
+/// `{numbered_from: a8}`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(try_from = "WrittenNames", into = "WrittenNames")]
+pub enum SquareNames {
+    /// `a1` to `h8` as the board shows them.
+    Algebraic,
+    /// 1, 2, 3, … over the playing squares, starting at the corner `from`:
+    /// along its rank toward the other side, then the next rank inward.
+    NumberedFrom(Square),
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+enum WrittenNames {
+    Word(String),
+    Numbered { numbered_from: Square },
+}
+
+impl TryFrom<WrittenNames> for SquareNames {
+    type Error = String;
+    fn try_from(w: WrittenNames) -> Result<SquareNames, String> {
+        match w {
+            WrittenNames::Word(word) if word == "algebraic" => Ok(SquareNames::Algebraic),
+            WrittenNames::Word(word) => {
+                Err(format!("squares are 'algebraic' or {{numbered_from: <corner>}}, not '{word}'"))
+            }
+            WrittenNames::Numbered { numbered_from }
+                if [0, 7].contains(&numbered_from.file()) && [0, 7].contains(&numbered_from.rank()) =>
+            {
+                Ok(SquareNames::NumberedFrom(numbered_from))
+            }
+            WrittenNames::Numbered { numbered_from } => {
+                Err(format!("numbering starts at a corner (a1, h1, a8, h8), not {numbered_from}"))
+            }
+        }
+    }
+}
+
+impl From<SquareNames> for WrittenNames {
+    fn from(names: SquareNames) -> WrittenNames {
+        match names {
+            SquareNames::Algebraic => WrittenNames::Word("algebraic".into()),
+            SquareNames::NumberedFrom(corner) => WrittenNames::Numbered { numbered_from: corner },
+        }
+    }
+}
+
+impl Default for SquareNames {
+    /// R11: 1 = `g1`, 4 = `a1`, 5 = `h2`, 32 = `b8`.
+    fn default() -> SquareNames {
+        SquareNames::NumberedFrom(Square::H1)
+    }
+}
+
+/// A deck's board without its cards: how checkers move and start, how
+/// positions are written, and how crowning works.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Variant {
+    pub movement: Movement,
+    pub start: StartLayout,
+    pub notation: Notation,
+    pub crowning: Crowning,
+}
+
+impl Variant {
+    /// R11: plain American checkers.
+    pub fn american() -> Variant {
+        Variant { crowning: Crowning::Free, ..Variant::default() }
+    }
+
+    /// The playing squares in numbering order (empty for algebraic names).
+    fn numbered(&self) -> Vec<Square> {
+        let SquareNames::NumberedFrom(corner) = self.notation.squares else { return Vec::new() };
+        let files: Vec<i8> = if corner.file() == 0 { (0..8).collect() } else { (0..8).rev().collect() };
+        let ranks: Vec<i8> = if corner.rank() == 0 { (0..8).collect() } else { (0..8).rev().collect() };
+        let playing = self.start.squares.squares();
+        ranks
+            .iter()
+            .flat_map(|&r| files.iter().filter_map(move |&f| Square::at(f, r)))
+            .filter(|&sq| playing.contains(sq))
+            .collect()
+    }
+
+    /// The square a FEN or a move list names.
+    pub fn square(&self, name: &str) -> Option<Square> {
+        match self.notation.squares {
+            SquareNames::Algebraic => name.parse().ok(),
+            SquareNames::NumberedFrom(_) => {
+                let n: usize = name.parse().ok()?;
+                n.checked_sub(1).and_then(|i| self.numbered().get(i).copied())
+            }
+        }
+    }
+
+    /// A square's name in this notation.
+    pub fn name(&self, sq: Square) -> String {
+        match self.notation.squares {
+            SquareNames::Algebraic => sq.to_string(),
+            SquareNames::NumberedFrom(_) => {
+                self.numbered().iter().position(|&s| s == sq).map_or_else(|| sq.to_string(), |i| (i + 1).to_string())
+            }
+        }
+    }
+
+    /// A move in this notation: `9-14`, `27x18x11`, `c3-d4`.
+    pub fn move_text(&self, mv: &Move) -> String {
+        let sep = if mv.is_jump() { "x" } else { "-" };
+        let mut text = self.name(mv.from());
+        for sq in mv.landings() {
+            text.push_str(sep);
+            text.push_str(&self.name(sq));
+        }
+        text
+    }
+
+    /// The FEN letter of a side: its name's initial.
+    fn letter(&self, player: Player) -> char {
+        self.notation.sides[player.index()].chars().next().unwrap_or('?').to_ascii_uppercase()
+    }
+
+    fn side(&self, letter: &str) -> Option<Player> {
+        let mut chars = letter.chars();
+        let c = chars.next()?.to_ascii_uppercase();
+        (chars.next().is_none()).then_some(())?;
+        Player::BOTH.into_iter().find(|&p| self.letter(p) == c)
+    }
+
+    /// The start position, the first side to move.
+    pub fn start(&self) -> Position {
+        let board = Board::start_as(Supply::NONE, self.crowning, &self.start, self.movement);
+        Position { board, to_move: Player::Dark }
+    }
+
+    /// Reads a PDN FEN written in this notation: `B:W21,22,K30:B1,2,K5`. The
+    /// first field is the side to move; each later field a side's initial and
+    /// its squares, `K` marking kings and `a-b` a range of numbered squares.
+    pub fn read_fen(&self, text: &str) -> Result<Position, FenError> {
+        let err = |m: String| FenError(m);
+        let text = text.trim().trim_start_matches("[FEN").trim_end_matches(']').trim().trim_matches('"');
+        let text = text.trim_end_matches('.');
+        let letters = format!("{} or {}", self.letter(Player::Dark), self.letter(Player::Light));
+        let mut fields = text.split(':');
+        let first = fields.next().map(str::trim).unwrap_or("");
+        let to_move = self.side(first).ok_or_else(|| err(format!("side to move is '{first}', expected {letters}")))?;
+        let mut board = Board::start_as(
+            Supply::NONE,
+            self.crowning,
+            &StartLayout { rows: Vec::new(), ..self.start.clone() },
+            self.movement,
+        );
+        let mut seen = [false; 2];
+        for field in fields {
+            let field = field.trim();
+            let (colour, list) = field.split_at(field.chars().next().map_or(0, char::len_utf8));
+            let player = self.side(colour).ok_or_else(|| err(format!("field '{field}' must start with {letters}")))?;
+            if std::mem::replace(&mut seen[player.index()], true) {
+                return Err(err(format!("the pieces of {} are listed twice", colour.to_uppercase())));
+            }
+            for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let (kind, names) = match item.strip_prefix(['K', 'k']) {
+                    Some(rest) => (Kind::King, rest),
+                    None => (Kind::Pawn, item),
+                };
+                let parse = |s: &str| -> Result<Square, FenError> {
+                    self.square(s.trim()).ok_or_else(|| err(format!("'{s}' in '{item}' is not a square of this board")))
+                };
+                let squares = match names.split_once('-') {
+                    Some((a, b)) => {
+                        let (lo, hi) = (parse(a)?, parse(b)?);
+                        let (lo, hi) = (self.name(lo).parse::<usize>(), self.name(hi).parse::<usize>());
+                        let (Ok(lo), Ok(hi)) = (lo, hi) else {
+                            return Err(err(format!("range '{item}' needs numbered squares")));
+                        };
+                        if lo > hi {
+                            return Err(err(format!("range '{item}' runs backwards")));
+                        }
+                        (lo..=hi).map(|n| parse(&n.to_string())).collect::<Result<Vec<_>, _>>()?
+                    }
+                    None => vec![parse(names)?],
+                };
+                for sq in squares {
+                    board
+                        .set_checker(sq, Checker::new(player, kind))
+                        .map_err(|_| err(format!("square {} is listed twice", self.name(sq))))?;
+                }
+            }
+        }
+        if !seen.iter().all(|&s| s) {
+            let (d, l) = (self.letter(Player::Dark), self.letter(Player::Light));
+            return Err(err(format!("expected a {l} field and a {d} field, like {d}:{l}…:{d}…")));
+        }
+        Ok(Position { board, to_move })
+    }
+
+    /// Writes a position as a PDN FEN in this notation, squares in order.
+    pub fn write_fen(&self, position: &Position) -> String {
+        let mut out = String::new();
+        out.push(self.letter(position.to_move));
+        let order = self.numbered();
+        for player in [Player::Light, Player::Dark] {
+            let mut squares: Vec<Square> = position.board.checkers(player).collect();
+            if !order.is_empty() {
+                squares.sort_by_key(|sq| order.iter().position(|s| s == sq));
+            }
+            let items: Vec<String> = squares
+                .into_iter()
+                .map(|sq| {
+                    let king = if position.board.kings().contains(sq) { "K" } else { "" };
+                    format!("{king}{}", self.name(sq))
+                })
+                .collect();
+            out.push(':');
+            out.push(self.letter(player));
+            out.push_str(&items.join(","));
+        }
+        out
+    }
+}
+
+/// A position without cards: the board (free crowning, no tokens) and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Position {
     pub board: Board,
@@ -50,7 +298,7 @@ pub struct Position {
 impl Position {
     /// The standard start, Dark (Black) to move.
     pub fn start() -> Position {
-        Position { board: Board::start(Supply::NONE, Crowning::Free), to_move: Player::Dark }
+        Variant::american().start()
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
@@ -75,83 +323,16 @@ impl std::error::Error for FenError {}
 impl FromStr for Position {
     type Err = FenError;
 
-    /// PDN FEN: `B:W21,22,K30:B1,2,K5`. The first field is the side to move (B =
-    /// Black = Dark, W = White = Light); each later field is a colour followed by
-    /// comma-separated squares, `K` marking kings and `a-b` a range of squares.
+    /// A PDN FEN of plain checkers (R11).
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let err = |m: String| FenError(m);
-        let text = text.trim().trim_start_matches("[FEN").trim_end_matches(']').trim().trim_matches('"');
-        let text = text.trim_end_matches('.');
-        let mut fields = text.split(':');
-        let to_move = match fields.next().map(str::trim) {
-            Some("B") | Some("b") => Player::Dark,
-            Some("W") | Some("w") => Player::Light,
-            other => {
-                return Err(err(format!("side to move is '{}', expected B or W", other.unwrap_or(""))));
-            }
-        };
-        let mut board = Board::empty(Supply::NONE, Crowning::Free);
-        let mut seen = [false; 2];
-        for field in fields {
-            let field = field.trim();
-            let (colour, list) = field.split_at(field.chars().next().map_or(0, char::len_utf8));
-            let player = match colour {
-                "B" | "b" => Player::Dark,
-                "W" | "w" => Player::Light,
-                _ => return Err(err(format!("field '{field}' must start with B or W"))),
-            };
-            if std::mem::replace(&mut seen[player.index()], true) {
-                return Err(err(format!("the pieces of {} are listed twice", colour.to_uppercase())));
-            }
-            for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                let (kind, numbers) = match item.strip_prefix(['K', 'k']) {
-                    Some(rest) => (Kind::King, rest),
-                    None => (Kind::Pawn, item),
-                };
-                let parse = |s: &str| -> Result<u8, FenError> {
-                    s.trim()
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|n| (1..=32).contains(n))
-                        .ok_or_else(|| err(format!("'{s}' in '{item}' is not a square number 1-32")))
-                };
-                let (lo, hi) = match numbers.split_once('-') {
-                    Some((a, b)) => (parse(a)?, parse(b)?),
-                    None => (parse(numbers)?, parse(numbers)?),
-                };
-                if lo > hi {
-                    return Err(err(format!("range '{item}' runs backwards")));
-                }
-                for n in lo..=hi {
-                    let sq = pdn_square(n).expect("1-32 checked");
-                    board
-                        .set_checker(sq, Checker::new(player, kind))
-                        .map_err(|_| err(format!("square {n} is listed twice")))?;
-                }
-            }
-        }
-        if !seen.iter().all(|&s| s) {
-            return Err(err("expected a W field and a B field, like B:W21,22:B1,2".to_string()));
-        }
-        Ok(Position { board, to_move })
+        Variant::american().read_fen(text)
     }
 }
 
 impl fmt::Display for Position {
+    /// The PDN FEN of plain checkers (R11).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = |p: Player| if p == Player::Dark { 'B' } else { 'W' };
-        write!(f, "{}", side(self.to_move))?;
-        for player in [Player::Light, Player::Dark] {
-            let mut numbered: Vec<(u8, Square)> =
-                self.board.checkers(player).filter_map(|sq| Some((pdn_number(sq)?, sq))).collect();
-            numbered.sort();
-            let items: Vec<String> = numbered
-                .into_iter()
-                .map(|(n, sq)| if self.board.kings().contains(sq) { format!("K{n}") } else { n.to_string() })
-                .collect();
-            write!(f, ":{}{}", side(player), items.join(","))?;
-        }
-        Ok(())
+        f.write_str(&Variant::american().write_fen(self))
     }
 }
 
@@ -230,7 +411,7 @@ mod tests {
         for (bad, says) in [
             ("X:W1:B2", "side to move"),
             ("B:W1:B1", "listed twice"),
-            ("B:W33:B1", "not a square number"),
+            ("B:W33:B1", "not a square of this board"),
             ("B:W1", "expected a W field"),
             ("B:Q1:B2", "must start with B or W"),
         ] {

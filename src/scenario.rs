@@ -162,6 +162,10 @@ pub struct MovesSpec {
     pub closed: Vec<Square>,
     #[serde(default)]
     pub capture_optional: bool,
+    #[serde(default)]
+    pub pawns: crate::kernel::PieceMoves,
+    #[serde(default)]
+    pub kings: crate::kernel::PieceMoves,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -516,6 +520,8 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             pawns_step_back: spec.moves.pawns_step_back,
             closed: spec.moves.closed.iter().copied().collect(),
             capture_optional: spec.moves.capture_optional,
+            pawns: spec.moves.pawns,
+            kings: spec.moves.kings,
         };
         let lasts = match &spec.lasts {
             LastsSpec::Turns(n) => Lasting::OwnerTurns(*n),

@@ -13,7 +13,7 @@ use anyhow::{anyhow, bail};
 use clap::{Parser, Subcommand};
 
 use alien_checkers::content::ContentRoot;
-use alien_checkers::plain::{Position, pdn_move, perft};
+use alien_checkers::plain::{Position, Variant, perft};
 use alien_checkers::repl::{PlayOptions, Seat};
 use alien_checkers::session::Edits;
 
@@ -64,22 +64,48 @@ struct PlayArgs {
     root: Option<std::path::PathBuf>,
 }
 
+/// Which board `perft` and `moves` use.
+#[derive(clap::Args, Debug, Clone)]
+struct BoardArgs {
+    /// A deck whose moves, start and notation to use (russian, brazilian, …);
+    /// default: plain checkers (R11).
+    #[arg(long)]
+    deck: Option<String>,
+    /// The content root the deck comes from (as for play).
+    #[arg(long, value_name = "DIR", requires = "deck")]
+    root: Option<std::path::PathBuf>,
+}
+
+impl BoardArgs {
+    fn variant(&self) -> anyhow::Result<Variant> {
+        let Some(deck) = &self.deck else { return Ok(Variant::american()) };
+        let root = ContentRoot::for_deck(self.root.as_deref(), deck).map_err(anyhow::Error::msg)?;
+        let content = alien_checkers::content::Content::load(&root, deck).map_err(|p| anyhow!("{p}"))?;
+        Ok(content.variant())
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play a game in the terminal (the default when no subcommand is given).
     Play(PlayArgs),
-    /// Count leaf positions of plain checkers (R11) to a depth; the last line is the count.
+    /// Count leaf positions to a depth, of plain checkers (R11) or a deck's board;
+    /// the last line is the count.
     Perft {
         #[arg(long)]
         depth: u32,
-        /// Position in PDN FEN (default: the start), e.g. B:W21,22,K30:B1,2,K5
+        /// Position in the deck's PDN FEN (default: the start), e.g. B:W21,22,K30:B1,2,K5
         #[arg(long)]
         fen: Option<String>,
+        #[command(flatten)]
+        board: BoardArgs,
     },
-    /// List the legal moves of a plain-checkers position in PDN numbers, one per line.
+    /// List the legal moves of a position in the deck's notation, one per line.
     Moves {
         #[arg(long)]
         fen: String,
+        #[command(flatten)]
+        board: BoardArgs,
     },
     /// Measure move generation and playouts and print the figures (medians).
     Bench(bench::BenchArgs),
@@ -133,8 +159,8 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Perft { depth, fen }) => run_perft(depth, fen.as_deref()),
-        Some(Command::Moves { fen }) => run_moves(&fen),
+        Some(Command::Perft { depth, fen, board }) => run_perft(depth, fen.as_deref(), &board),
+        Some(Command::Moves { fen, board }) => run_moves(&fen, &board),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Check(args)) => content::check(&args),
         Some(Command::Test(args)) => content::test(&args),
@@ -171,12 +197,15 @@ fn stdout() -> std::io::StdoutLock<'static> {
     std::io::stdout().lock()
 }
 
-fn read_fen(fen: Option<&str>) -> anyhow::Result<Position> {
-    Ok(fen.map(str::parse).transpose().map_err(|e| anyhow!("{e}"))?.unwrap_or_else(Position::start))
+fn read_fen(variant: &Variant, fen: Option<&str>) -> anyhow::Result<Position> {
+    match fen {
+        Some(fen) => variant.read_fen(fen).map_err(|e| anyhow!("{e}")),
+        None => Ok(variant.start()),
+    }
 }
 
-fn run_perft(depth: u32, fen: Option<&str>) -> Outcome {
-    let position = read_fen(fen)?;
+fn run_perft(depth: u32, fen: Option<&str>, board: &BoardArgs) -> Outcome {
+    let position = read_fen(&board.variant()?, fen)?;
     if depth > 20 {
         bail!("--depth {depth} is too deep; use 0 to 20");
     }
@@ -185,11 +214,12 @@ fn run_perft(depth: u32, fen: Option<&str>) -> Outcome {
     Ok(())
 }
 
-fn run_moves(fen: &str) -> Outcome {
-    let position = read_fen(Some(fen))?;
+fn run_moves(fen: &str, board: &BoardArgs) -> Outcome {
+    let variant = board.variant()?;
+    let position = read_fen(&variant, Some(fen))?;
     let mut out = stdout();
     for mv in position.legal_moves() {
-        writeln!(out, "{}", pdn_move(&mv))?;
+        writeln!(out, "{}", variant.move_text(&mv))?;
     }
     Ok(())
 }

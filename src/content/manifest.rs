@@ -7,7 +7,8 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{RuleOptions, WhenStuck};
-use crate::kernel::{Crowning, Supply};
+use crate::kernel::{Crowning, Movement, StartLayout, Supply};
+use crate::plain::Notation;
 
 /// `cards/<id>.yaml` and `planets/<id>.yaml`: what a player reads and where the
 /// script is.
@@ -164,7 +165,7 @@ impl SupplyManifest {
 }
 
 /// A deck's rule options (R6, R10.4, R11).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesManifest {
     /// `from_reserve` (R6) or `free` (R11).
@@ -181,6 +182,15 @@ pub struct RulesManifest {
     /// handicap for the side that moves first.
     #[serde(default = "yes")]
     pub first_card_step: bool,
+    /// How checkers move (default: R4, American checkers).
+    #[serde(default)]
+    pub moves: Movement,
+    /// Where the checkers stand at the start (default: R2.1).
+    #[serde(default)]
+    pub start: StartLayout,
+    /// How positions of this deck are written (FEN, square numbers).
+    #[serde(default)]
+    pub notation: Notation,
 }
 
 fn yes() -> bool {

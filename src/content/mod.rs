@@ -27,6 +27,7 @@ pub use problem::{
 
 use crate::game::{CardId, PlanetId, Setup};
 use crate::kernel::{Crowning, Player, Supply};
+use crate::plain::Variant;
 
 /// Where content lives: the folder that holds `cards/` and `planets/`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -497,6 +498,19 @@ impl Content {
             deck,
             planets,
             markers,
+            movement: rules.moves,
+            start: rules.start.clone(),
+        }
+    }
+
+    /// The deck's board: how checkers move and start, and how positions are written.
+    pub fn variant(&self) -> Variant {
+        let rules = &self.deck.rules;
+        Variant {
+            movement: rules.moves,
+            start: rules.start.clone(),
+            notation: rules.notation.clone(),
+            crowning: rules.crowning,
         }
     }
 

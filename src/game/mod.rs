@@ -33,8 +33,8 @@ pub use state::{
 };
 
 use crate::kernel::{
-    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Player, Supply, any_jump_under, any_legal_move_under,
-    is_legal_under, legal_moves_under,
+    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Movement, Player, StartLayout, Supply, any_jump_under,
+    any_legal_move_under, is_legal_under, legal_moves_under,
 };
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
@@ -75,6 +75,18 @@ pub trait CardHost {
     /// far, like [`CardHost::resolve`].
     fn react(&self, _state: &GameState, effect: &Effect, event: &Logged, _answers: &[Answer]) -> Resolution {
         Resolution::Failed(format!("card '{}' has no handler for '{}'", self.card_label(effect.card), event.kind()))
+    }
+
+    /// Whether `card`'s script offers moves of its own while its lasting
+    /// effects are in force (`extra_moves`). By default none does.
+    fn offers_moves(&self, _card: CardId) -> bool {
+        false
+    }
+
+    /// The moves `effect`'s script offers the player to move in `state`, as
+    /// written (the game keeps those a move could be). Must not change anything.
+    fn extra_moves(&self, _state: &GameState, _effect: &Effect) -> Vec<Move> {
+        Vec::new()
     }
 
     /// Whether `card`'s script defines `game_begins`, run at the deal (deal.rs).
@@ -205,6 +217,10 @@ pub struct Setup {
     /// The cards whose lasting effects are the deck's own rules, in force from
     /// the deal (`effects:` in the deck's manifest).
     pub effects: Vec<CardId>,
+    /// How checkers move (R4 unless the deck says otherwise).
+    pub movement: Movement,
+    /// Where the checkers stand at the start (R2.1 unless the deck says otherwise).
+    pub start: StartLayout,
 }
 
 impl Setup {
@@ -218,6 +234,8 @@ impl Setup {
             planets: Vec::new(),
             markers: Vec::new(),
             effects: Vec::new(),
+            movement: Movement::AMERICAN,
+            start: StartLayout::default(),
         }
     }
 
@@ -231,6 +249,8 @@ impl Setup {
             planets: Vec::new(),
             markers: Vec::new(),
             effects: Vec::new(),
+            movement: Movement::AMERICAN,
+            start: StartLayout::default(),
         }
     }
 }
@@ -251,7 +271,7 @@ impl GameState {
             rng.shuffle(&mut deck);
             planets = [deck.first().copied(), deck.get(1).copied()];
         }
-        let mut board = Board::start(setup.supply, setup.crowning);
+        let mut board = Board::start_as(setup.supply, setup.crowning, &setup.start, setup.movement);
         if !setup.markers.is_empty() {
             board.declare_markers(&setup.markers);
         }
@@ -307,6 +327,68 @@ impl GameState {
         is_legal_under(&self.board, self.to_move, self.movers(&rules), &rules, mv)
     }
 
+    /// The move [`GameState::legal_moves`] lists that goes the way `mv` goes
+    /// (a move read from text names a flying capture's checker only by its
+    /// path), without listing them all where R4's own generator decides.
+    fn listed_move(&self, mv: &Move) -> Option<Move> {
+        if !self.is_legal_move(mv) {
+            return None;
+        }
+        let rules = self.move_rules(self.to_move);
+        if rules.pawns.is_none() && rules.kings.is_none() && self.board.movement().is_american() {
+            return Some(*mv);
+        }
+        self.legal_moves().into_iter().find(|m| m == mv)
+    }
+
+    /// The moves of the move step: the kernel's ([`GameState::legal_moves`])
+    /// and after them those lasting effects' scripts offer.
+    pub fn move_options(&self, host: &dyn CardHost) -> Vec<Move> {
+        let mut moves = self.legal_moves();
+        if !self.effects.is_empty() {
+            let offered = self.offered_moves(host, &moves);
+            moves.extend(offered);
+        }
+        moves
+    }
+
+    /// The moves effects in force for the player to move offer from their
+    /// scripts (`extra_moves`, cards/README.md "Moves a script offers"), kept
+    /// where they could be moves: from a checker of the player's that may move
+    /// (R4.7, R4.8), to an empty open square, capturing only opposing checkers,
+    /// not already `listed`, and a step only when no capture is due (R4.3).
+    pub fn offered_moves(&self, host: &dyn CardHost, listed: &[Move]) -> Vec<Move> {
+        let player = self.to_move;
+        let mut hooks = self.effects.iter().filter(|e| e.applies_to(player) && host.offers_moves(e.card)).peekable();
+        if hooks.peek().is_none() {
+            return Vec::new();
+        }
+        let rules = self.move_rules(player);
+        let optional = rules.applied_to(*self.board.movement()).capture == crate::kernel::Capturing::Optional;
+        let capture_due = !optional && (listed.first().is_some_and(Move::is_jump) || self.capture_due());
+        let mut movers = self.board.checkers(player) - self.board.tokens(crate::kernel::Token::Hippo);
+        if let Some(c) = self.constraint
+            && any_legal_move_under(&self.board, player, c.movers, &rules)
+        {
+            movers &= c.movers;
+        }
+        let opponents = self.board.checkers(!player);
+        let mut out: Vec<Move> = Vec::new();
+        for effect in hooks {
+            for mv in host.extra_moves(self, effect) {
+                let fits = movers.contains(mv.from())
+                    && self.board.is_empty(mv.to())
+                    && !rules.closed.contains(mv.to())
+                    && (mv.captured() - opponents).is_empty()
+                    && (mv.is_jump() || !capture_due);
+                if fits && !listed.contains(&mv) && !out.contains(&mv) {
+                    out.push(mv);
+                }
+            }
+        }
+        out
+    }
+
     /// Whether the first of [`GameState::legal_moves`] is a capture, without
     /// listing them: a capture is due (R4.3) among the checkers that move.
     pub fn capture_due(&self) -> bool {
@@ -325,7 +407,7 @@ impl GameState {
         let player = self.decider();
         let (kind, prompt, options) = match &self.step {
             Step::Over(_) => return None,
-            Step::Move => (DecisionKind::Move, None, self.legal_moves().into_iter().map(Choice::Move).collect()),
+            Step::Move => (DecisionKind::Move, None, self.move_options(host).into_iter().map(Choice::Move).collect()),
             Step::Card => (DecisionKind::Card, None, self.playable_cards(host).into_iter().map(Choice::Card).collect()),
             Step::Resolving(r) => (
                 DecisionKind::Question,
@@ -344,7 +426,7 @@ impl GameState {
         match &self.step {
             Step::Over(_) => None,
             Step::Move => {
-                let moves = self.legal_moves();
+                let moves = self.move_options(host);
                 (!moves.is_empty()).then(|| Choice::Move(moves[pick(moves.len())]))
             }
             Step::Card => {
@@ -423,10 +505,12 @@ impl GameState {
                 self.give_up(host, &failures)
             }
             (Step::Move, Choice::Move(mv)) => {
-                if !self.is_legal_move(mv) {
+                let Some(mv) =
+                    self.listed_move(mv).or_else(|| self.offered_moves(host, &[]).into_iter().find(|m| m == mv))
+                else {
                     return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
-                }
-                self.play_move(mv);
+                };
+                self.play_move(&mv);
                 self.carry_on(host, Then::AfterMove, u32::MAX)
             }
             (Step::Card, Choice::Card(card)) => {

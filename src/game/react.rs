@@ -152,7 +152,7 @@ impl GameState {
     /// the game is over.
     fn skip_step(&mut self, host: &dyn CardHost) -> Option<Then> {
         match self.step {
-            Step::Move if !self.has_legal_move() => {
+            Step::Move if !self.has_legal_move() && self.offered_moves(host, &[]).is_empty() => {
                 if self.rules.when_stuck == WhenStuck::Lose {
                     self.finish(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
                     return None;

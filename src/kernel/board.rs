@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::bitboard::Bitboard;
 use super::event::{BoardEvent, Clearing, Journal, Removal};
 use super::marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
+use super::movement::Movement;
 use super::player::{Orientation, Player, Rotation};
 use super::square::{Dir, Square};
 use super::walls::{Edge, EdgePair, Walls};
@@ -233,6 +234,69 @@ pub struct Board {
     /// Markers of the deck's own kinds (marks.rs).
     #[serde(default, skip_serializing_if = "Marks::is_empty")]
     marks: Marks,
+    /// How checkers move: the deck's rules (movement.rs).
+    #[serde(default, skip_serializing_if = "Movement::is_american")]
+    movement: Movement,
+}
+
+/// Which squares checkers are set out on and numbered over: the dark ones
+/// (`a1` is dark, R1.1), the light ones, or all 64.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayingSquares {
+    #[default]
+    Dark,
+    Light,
+    All,
+}
+
+impl PlayingSquares {
+    pub const fn squares(self) -> Bitboard {
+        match self {
+            PlayingSquares::Dark => Bitboard::DARK,
+            PlayingSquares::Light => Bitboard::LIGHT,
+            PlayingSquares::All => Bitboard::ALL,
+        }
+    }
+}
+
+/// Where the checkers stand at the start: on the playing squares of the
+/// rows listed, counted from each player's own edge (R2.1: rows 1 to 3).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartLayout {
+    #[serde(default)]
+    pub squares: PlayingSquares,
+    #[serde(default = "first_three_rows", deserialize_with = "rows")]
+    pub rows: Vec<u8>,
+}
+
+fn first_three_rows() -> Vec<u8> {
+    vec![1, 2, 3]
+}
+
+fn rows<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    let rows = Vec::<u8>::deserialize(d)?;
+    if rows.iter().any(|r| !(1..=4).contains(r)) {
+        return Err(serde::de::Error::custom("start rows are numbered 1 to 4 from each player's own edge"));
+    }
+    Ok(rows)
+}
+
+impl Default for StartLayout {
+    fn default() -> StartLayout {
+        StartLayout { squares: PlayingSquares::Dark, rows: first_three_rows() }
+    }
+}
+
+impl StartLayout {
+    /// The squares `player`'s checkers start on, with Dark at rank 1 (R2.2).
+    pub fn squares_of(&self, player: Player) -> Bitboard {
+        let rows = self.rows.iter().fold(Bitboard::EMPTY, |b, &r| {
+            b | Bitboard::rank(if player == Player::Dark { r as i8 - 1 } else { 8 - r as i8 })
+        });
+        rows & self.squares.squares()
+    }
 }
 
 /// The 2×2 block whose lower-left square is `anchor`, if it fits on the board.
@@ -269,6 +333,7 @@ impl Board {
             orientation: Orientation::default(),
             crowning,
             marks: Marks::default(),
+            movement: Movement::AMERICAN,
         }
     }
 
@@ -277,6 +342,16 @@ impl Board {
         let mut board = Board::empty(supply, crowning);
         board.checkers[0] = Bitboard(0x0000_0000_00ff_ffff) & Bitboard::DARK;
         board.checkers[1] = Bitboard(0xffff_ff00_0000_0000) & Bitboard::DARK;
+        board
+    }
+
+    /// A deck's start: its checkers set out as `layout` says, moving as `movement` says.
+    pub fn start_as(supply: Supply, crowning: Crowning, layout: &StartLayout, movement: Movement) -> Board {
+        let mut board = Board::empty(supply, crowning);
+        for player in Player::BOTH {
+            board.checkers[player.index()] = layout.squares_of(player);
+        }
+        board.movement = movement;
         board
     }
 
@@ -353,6 +428,10 @@ impl Board {
 
     pub fn orientation(&self) -> Orientation {
         self.orientation
+    }
+
+    pub fn movement(&self) -> &Movement {
+        &self.movement
     }
 
     pub fn crowning(&self) -> Crowning {
@@ -479,6 +558,11 @@ impl Board {
         if let Some(slot) = self.marks.supply.get_mut(usize::from(kind.0)) {
             *slot = left;
         }
+    }
+
+    /// Sets how checkers move (a deck's rules, before play).
+    pub fn set_movement(&mut self, movement: Movement) {
+        self.movement = movement;
     }
 
     pub fn set_orientation(&mut self, orientation: Orientation) {

@@ -9,17 +9,24 @@ mod board;
 mod card_moves;
 mod event;
 mod marks;
+mod movement;
 mod moves;
 mod player;
+mod rulebook;
 mod square;
 mod walls;
 
 pub use bitboard::Bitboard;
 pub use board::{
-    Board, Checker, Crowning, Kind, MonolithReport, RuleError, RuleResult, Supply, Terrain, Token, Totals, block,
+    Board, Checker, Crowning, Kind, MonolithReport, PlayingSquares, RuleError, RuleResult, StartLayout, Supply,
+    Terrain, Token, Totals, block,
 };
 pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
 pub use marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
+pub use movement::{
+    CapturePaths, CapturedRemoval, Capturing, CrownedMidCapture, FLYING, MoveExtras, Movement, PieceMoves, Preference,
+    Preferences, Ways,
+};
 pub use moves::{
     MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, TYPICAL_MOVES, any_jump_under, any_legal_move_avoiding,
     any_legal_move_under, count_moves, is_legal_under, legal_moves, legal_moves_avoiding, legal_moves_under,

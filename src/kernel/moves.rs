@@ -8,7 +8,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::bitboard::Bitboard;
 use super::board::{Board, Kind, RuleResult, refuse};
 use super::event::{BoardEvent, Journal};
+use super::movement::{Capturing, MoveExtras, Movement, PieceMoves, Ways};
 use super::player::Player;
+use super::rulebook::{Rulebook, crowned_on_the_way};
 use super::square::{Dir, ParseError, Square};
 
 /// Most jumps in one chain: every jump captures a different opposing checker, and a
@@ -18,15 +20,37 @@ pub const MAX_JUMPS: usize = 12;
 /// Room for the moves of most positions, so that listing them seldom grows the list.
 pub const TYPICAL_MOVES: usize = 32;
 
-/// A checker move: a step (one landing, nothing captured) or a jump chain (one
-/// landing per jump). Invariant: `len >= 1`, and `captured` has `len` squares for
-/// a jump and none for a step.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A checker move: a step (one landing, nothing captured) or a capture (one
+/// landing per checker taken). Invariant: `len >= 1`, and `captured` has `len`
+/// squares for a capture and none for a step.
+///
+/// Two moves are equal when they go the same way (start and landings): in one
+/// position that says which checkers a move takes. A move read from text
+/// without a position ([`Move::from_text`]) estimates a flying capture's
+/// checker; the game plays the listed move its path names.
+#[derive(Clone, Copy)]
 pub struct Move {
     from: Square,
     len: u8,
     landings: [u8; MAX_JUMPS],
     captured: Bitboard,
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.from == other.from
+            && self.len == other.len
+            && self.landings == other.landings
+            && self.is_jump() == other.is_jump()
+    }
+}
+
+impl Eq for Move {}
+
+impl std::hash::Hash for Move {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.from, self.len, self.landings, self.is_jump()).hash(state);
+    }
 }
 
 impl Move {
@@ -60,6 +84,28 @@ impl Move {
 
     fn landing(&self, i: usize) -> Square {
         Square::new(self.landings[i]).expect("Move invariant: landings are squares")
+    }
+
+    /// The number of landings so far (captures of a chain being built).
+    pub(super) fn jumps(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Empties the landings of a chain about to be built from `from`.
+    pub(super) fn clear_landings(&mut self) {
+        self.len = 0;
+    }
+
+    /// Adds a capture of the checker on `taken` landing on `land`.
+    pub(super) fn push_capture(&mut self, land: Square, taken: Bitboard) {
+        self.landings[self.len as usize] = land.index() as u8;
+        self.len += 1;
+        self.captured |= taken;
+    }
+
+    /// Listing order: start, then the number of landings, then the landings.
+    pub(super) fn sort_key(&self) -> (Square, u8, [u8; MAX_JUMPS]) {
+        (self.from, self.len, self.landings)
     }
 }
 
@@ -147,14 +193,19 @@ impl Move {
         let mut at = from;
         for (i, &to) in hops.iter().enumerate() {
             mv.landings[i] = to.index() as u8;
-            let (df, dr) = (to.file() - at.file(), to.rank() - at.rank());
-            let ok = if text.jump { df.abs() == 2 && dr.abs() == 2 } else { df.abs() == 1 && dr.abs() == 1 };
-            if !ok {
-                refuse!("{at} to {to} is not a diagonal {}", if text.jump { "jump" } else { "step" });
+            let between = super::rulebook::line_between(at, to);
+            // A step may go anywhere a deck's moves or a script allow; the
+            // position's move list says whether it is legal.
+            if at == to || (text.jump && between.is_empty()) {
+                refuse!("{at} to {to} is not a {}", if text.jump { "capture along a line" } else { "step" });
             }
             if text.jump {
-                let mid = Square::at(at.file() + df / 2, at.rank() + dr / 2).expect("between two squares");
-                mv.captured.insert(mid);
+                // The checker next to the landing: exact for a short jump,
+                // an estimate for a flying one (see `Move`).
+                let before = between
+                    .into_iter()
+                    .min_by_key(|sq| (sq.file() - to.file()).abs().max((sq.rank() - to.rank()).abs()));
+                mv.captured |= Bitboard::from(before.expect("a capture passes a square"));
             }
             at = to;
         }
@@ -174,10 +225,12 @@ pub struct Played {
 /// Which checkers may move, from cards (R4.8): `Bitboard::ALL` when unconstrained.
 pub type MoverMask = Bitboard;
 
-/// How lasting effects change R4 for one player: plain data the move generator
-/// reads (cards/README.md, "Lasting effects"). [`MoveRules::STANDARD`] is R4 as
-/// written; with it the generator takes its usual path, so games without
-/// lasting effects pay nothing.
+/// How lasting effects change the deck's moves for one player: plain data the
+/// move generator reads (cards/README.md, "Lasting effects"). With
+/// [`MoveRules::STANDARD`] on American checkers ([`Movement::AMERICAN`]) the
+/// generator takes R4's own path; three switches keep that path, added moves
+/// (`pawns`, `kings`) or another deck's movement take the general one
+/// (rulebook.rs).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MoveRules {
@@ -187,11 +240,38 @@ pub struct MoveRules {
     pub closed: Bitboard,
     /// Capture is not compulsory (R4.3 lifted): steps are offered beside jumps.
     pub capture_optional: bool,
+    /// Ways, reach or flight added to pawns' moves.
+    pub pawns: PieceMoves,
+    /// Ways, reach or flight added to kings' and emperors' moves.
+    pub kings: PieceMoves,
 }
 
 impl MoveRules {
-    pub const STANDARD: MoveRules =
-        MoveRules { pawns_step_back: false, closed: Bitboard::EMPTY, capture_optional: false };
+    pub const STANDARD: MoveRules = MoveRules {
+        pawns_step_back: false,
+        closed: Bitboard::EMPTY,
+        capture_optional: false,
+        pawns: PieceMoves::NONE,
+        kings: PieceMoves::NONE,
+    };
+
+    /// Whether these rules need the general generator on `board`.
+    #[inline]
+    fn general(&self, board: &Board) -> bool {
+        !(self.pawns.is_none() && self.kings.is_none() && board.movement().is_american())
+    }
+
+    /// The deck's `movement` with these changes.
+    pub fn applied_to(&self, movement: Movement) -> Movement {
+        let mut m = movement.with(&MoveExtras { pawns: self.pawns, kings: self.kings });
+        if self.pawns_step_back {
+            m.pawns.steps = m.pawns.steps.union(Ways::BACKWARD_DIAGONALS);
+        }
+        if self.capture_optional {
+            m.capture = Capturing::Optional;
+        }
+        m
+    }
 
     /// Both sets of changes at once.
     pub fn with(self, other: MoveRules) -> MoveRules {
@@ -199,6 +279,8 @@ impl MoveRules {
             pawns_step_back: self.pawns_step_back || other.pawns_step_back,
             closed: self.closed | other.closed,
             capture_optional: self.capture_optional || other.capture_optional,
+            pawns: self.pawns.with(other.pawns),
+            kings: self.kings.with(other.kings),
         }
     }
 }
@@ -210,6 +292,9 @@ impl MoveRules {
 /// the number of distinct jump chains has no small proven bound once kings and
 /// emperors roam, and the buffer is reused by callers so hot loops do not allocate.
 pub fn legal_moves(board: &Board, player: Player, allowed: MoverMask, out: &mut Vec<Move>) {
+    if !board.movement().is_american() {
+        return Rulebook::new(board, player, allowed, &MoveRules::STANDARD).legal(out);
+    }
     out.clear();
     let generator = Generator::new(board, player, allowed);
     generator.jumps(out);
@@ -224,6 +309,9 @@ pub fn legal_moves_under(board: &Board, player: Player, allowed: MoverMask, rule
     if *rules == MoveRules::STANDARD {
         return legal_moves(board, player, allowed, out);
     }
+    if rules.general(board) {
+        return Rulebook::new(board, player, allowed, rules).legal(out);
+    }
     out.clear();
     let generator = Generator::new(board, player, allowed).under(rules);
     generator.jumps(out);
@@ -235,6 +323,9 @@ pub fn legal_moves_under(board: &Board, player: Player, allowed: MoverMask, rule
 /// Whether [`legal_moves_under`] would list any move, without listing them: a
 /// checker with a first jump has a jump chain, else any step will do.
 pub fn any_legal_move_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules) -> bool {
+    if rules.general(board) {
+        return Rulebook::new(board, player, allowed, rules).any_move();
+    }
     let generator = Generator::new(board, player, allowed).under(rules);
     !generator.jumpers().is_empty() || Dir::DIAGONALS.iter().any(|&d| !generator.step_targets(d).is_empty())
 }
@@ -242,6 +333,11 @@ pub fn any_legal_move_under(board: &Board, player: Player, allowed: MoverMask, r
 /// Whether [`legal_moves_under`] would list a jump (they come first, R4.3),
 /// without making any jump chain: a checker with a first jump has one.
 pub fn any_jump_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules) -> bool {
+    if rules.general(board) {
+        let mut moves = Vec::new();
+        Rulebook::new(board, player, allowed, rules).captures(&mut moves);
+        return !moves.is_empty();
+    }
     !Generator::new(board, player, allowed).under(rules).jumpers().is_empty()
 }
 
@@ -251,6 +347,12 @@ pub fn any_jump_under(board: &Board, player: Player, allowed: MoverMask, rules: 
 pub fn is_legal_under(board: &Board, player: Player, allowed: MoverMask, rules: &MoveRules, mv: &Move) -> bool {
     if !allowed.contains(mv.from()) {
         return false;
+    }
+    if rules.general(board) {
+        // The preferences compare captures of different checkers: list them all.
+        let mut moves = Vec::new();
+        Rulebook::new(board, player, allowed, rules).legal(&mut moves);
+        return moves.contains(mv);
     }
     let own = Generator::new(board, player, Bitboard::from_square(mv.from())).under(rules);
     if mv.is_jump() {
@@ -282,6 +384,16 @@ pub fn legal_moves_avoiding(
     out: &mut Vec<Move>,
 ) {
     out.clear();
+    if rules.general(board) {
+        let book = Rulebook::new(board, player, allowed, rules);
+        book.captures(out);
+        out.retain(|m| !avoid.contains(m.to()));
+        if out.is_empty() || book.capture_optional() {
+            book.steps(out);
+            out.retain(|m| !avoid.contains(m.to()));
+        }
+        return;
+    }
     let generator = Generator::new(board, player, allowed).under(rules);
     generator.jumps(out);
     out.retain(|m| !avoid.contains(m.to()));
@@ -303,6 +415,10 @@ pub fn any_legal_move_avoiding(
     rules: &MoveRules,
     buf: &mut Vec<Move>,
 ) -> bool {
+    if rules.general(board) {
+        legal_moves_avoiding(board, player, allowed, avoid, rules, buf);
+        return !buf.is_empty();
+    }
     let generator = Generator::new(board, player, allowed).under(rules);
     if Dir::DIAGONALS.iter().any(|&d| (generator.step_targets(d) - avoid).any()) {
         return true;
@@ -317,6 +433,9 @@ pub fn any_legal_move_avoiding(
 
 /// The number of legal moves, faster than generating them when there is no jump.
 pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize {
+    if !board.movement().is_american() {
+        return Rulebook::new(board, player, Bitboard::ALL, &MoveRules::STANDARD).count(buf);
+    }
     let generator = Generator::new(board, player, Bitboard::ALL);
     if generator.jumpers().is_empty() {
         return Dir::DIAGONALS.iter().map(|&d| generator.step_targets(d).count() as usize).sum();
@@ -326,7 +445,7 @@ pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize 
     buf.len()
 }
 
-struct Generator<'a> {
+pub(super) struct Generator<'a> {
     board: &'a Board,
     player: Player,
     empty: Bitboard,
@@ -345,7 +464,7 @@ struct Generator<'a> {
 
 impl<'a> Generator<'a> {
     #[inline]
-    fn new(board: &'a Board, player: Player, allowed: MoverMask) -> Generator<'a> {
+    pub(super) fn new(board: &'a Board, player: Player, allowed: MoverMask) -> Generator<'a> {
         // R4.7: frozen checkers do not move.
         let movers = (board.checkers(player) & allowed) - board.tokens(super::board::Token::Hippo);
         let orientation = board.orientation();
@@ -357,7 +476,7 @@ impl<'a> Generator<'a> {
     }
 
     /// The same generator under the changes `rules` makes.
-    fn under(mut self, rules: &MoveRules) -> Generator<'a> {
+    pub(super) fn under(mut self, rules: &MoveRules) -> Generator<'a> {
         if rules.pawns_step_back {
             let movers = self.may_go.iter().fold(Bitboard::EMPTY, |all, &m| all | m);
             self.may_step = [movers; 4];
@@ -391,7 +510,7 @@ impl<'a> Generator<'a> {
     }
 
     /// Movers with at least one first jump (R4.2, R4.5, R4.6, R5.5).
-    fn jumpers(&self) -> Bitboard {
+    pub(super) fn jumpers(&self) -> Bitboard {
         let opp = self.board.checkers(!self.player);
         let emperors = self.board.emperors();
         let mut found = Bitboard::EMPTY;
@@ -516,19 +635,37 @@ impl Board {
     /// here only keep the board's invariants if it does not.
     pub fn play(&mut self, mv: &Move, log: &mut impl Journal) -> RuleResult<Played> {
         let Some(checker) = self.checker(mv.from()) else { refuse!("there is no checker on {}", mv.from()) };
-        if mv.to() != mv.from() && !self.is_empty(mv.to()) {
+        // A capture that removes checkers at once may end where one stood.
+        if mv.to() != mv.from() && !self.is_empty(mv.to()) && !mv.captured().contains(mv.to()) {
             refuse!("{} is not empty (R4.5)", mv.to());
         }
+        if (mv.captured() - self.checkers(!checker.owner)).any() {
+            refuse!("{mv} would capture squares without an opposing checker");
+        }
         let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
+        let crowned_on_the_way = crowned_on_the_way(self, mv, checker.kind, checker.owner);
         // Told as the move, then what it captured (the order the player reads);
-        // redone in that order the board comes out the same.
-        log.record(|| BoardEvent::Moved {
+        // redone in that order the board comes out the same. A capture that
+        // ends where a checker it took stood (removal at once) is told after
+        // its captures, so that redoing them does not take the mover.
+        let moved = || BoardEvent::Moved {
             from: mv.from(),
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
-        });
+        };
+        let ends_where_one_stood = mv.captured().contains(mv.to());
+        if !ends_where_one_stood {
+            log.record(moved);
+        }
         self.capture_all(mv.captured(), mv.from(), log);
+        if ends_where_one_stood {
+            log.record(moved);
+        }
         self.shift_checker(mv.from(), mv.to());
+        if crowned_on_the_way {
+            // With no piece in the reserve to crown with it stays a pawn (R6.1).
+            self.crown_pawn(mv.to(), log).ok();
+        }
         self.settle_crowns(log);
         Ok(played)
     }

@@ -10,7 +10,7 @@ use serde_json::Value as Json;
 use crate::content::Content;
 use crate::game::{Affected, Data, Datum, Lasting, MAX_DATA_DEPTH, Tally};
 use crate::game::{Effect, EventKind, Logged};
-use crate::kernel::{MoveRules, Player};
+use crate::kernel::{MoveRules, PieceMoves, Player};
 use crate::script::convert::squares_of;
 
 type R<T> = mlua::Result<T>;
@@ -62,10 +62,12 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
     };
     let mut moves = MoveRules::STANDARD;
     if let Some(m) = spec.raw_get::<Option<Table>>("moves")? {
-        only_keys(&m, &MOVE_KEYS, "an effect's moves are pawns_step_back, closed and capture_optional")?;
+        only_keys(&m, &MOVE_KEYS, "an effect's moves are pawns_step_back, closed, capture_optional, pawns and kings")?;
         moves.pawns_step_back = flag(&m, "pawns_step_back")?;
         moves.capture_optional = flag(&m, "capture_optional")?;
         moves.closed = squares_of(lua, m.raw_get::<Option<Table>>("closed")?)?;
+        moves.pawns = piece_moves(lua, &m, "pawns")?;
+        moves.kings = piece_moves(lua, &m, "kings")?;
     }
     let data = match spec.raw_get::<Option<Table>>("data")? {
         Some(t) => data_of(&t)?,
@@ -75,7 +77,20 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
 }
 
 /// The keys of an effect's `moves` table.
-pub const MOVE_KEYS: [&str; 3] = ["pawns_step_back", "closed", "capture_optional"];
+pub const MOVE_KEYS: [&str; 5] = ["pawns_step_back", "closed", "capture_optional", "pawns", "kings"];
+
+/// `moves.pawns` or `moves.kings`: ways, reach and flight added to how those
+/// checkers move, written as in a deck's `moves:` (cards/README.md, "Moves as data").
+fn piece_moves(lua: &Lua, moves: &Table, key: &str) -> R<PieceMoves> {
+    use mlua::LuaSerdeExt;
+    match moves.raw_get::<Value>(key)? {
+        Value::Nil => Ok(PieceMoves::NONE),
+        value @ Value::Table(_) => {
+            lua.from_value(value).map_err(|e| err(format!("moves.{key}: {}", e.to_string().trim_end_matches('.'))))
+        }
+        _ => Err(err(format!("moves.{key} is a table like {{steps = \"forward_diagonals\", reach = 2}}"))),
+    }
+}
 
 /// The first key of a `moves = { … }` table written in `source` that is not
 /// one of [`MOVE_KEYS`], with its line: found when the script is loaded (and by

@@ -50,7 +50,10 @@ use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{
     Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
 };
-use crate::kernel::Player;
+use crate::kernel::{Move, MoveText, Player};
+
+/// Most moves one effect's `extra_moves` may offer at once.
+pub const MAX_OFFERED_MOVES: usize = 64;
 use memo::Memos;
 use questions::OnResume;
 use resume::{Coroutines, Suspended};
@@ -78,6 +81,9 @@ impl Default for Budgets {
 struct CardScript {
     chunk: Function,
     has_can_play: bool,
+    /// Whether the script defines `extra_moves(ctx, effect)`: moves its
+    /// lasting effects offer beside the kernel's.
+    has_extra_moves: bool,
     /// Whether the script defines `game_begins(ctx)`, run at the deal.
     has_begins: bool,
     /// The event kinds it has a handler (`on_<kind>`) for (game/react.rs).
@@ -226,10 +232,11 @@ impl ScriptEngine {
                 problems.push(problem(&card.script.path, CompileError { at: Some((line, 1)), message }));
                 continue;
             }
-            match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins"]) {
+            match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins", "extra_moves"]) {
                 Ok((chunk, defined, handlers)) => cards.push(CardScript {
                     chunk,
                     has_can_play: defined.contains(&"can_play"),
+                    has_extra_moves: defined.contains(&"extra_moves"),
                     has_begins: defined.contains(&"game_begins"),
                     handlers,
                 }),
@@ -594,6 +601,44 @@ impl ScriptEngine {
         }
     }
 
+    /// The moves `extra_moves(ctx, effect)` of the card that made `effect`
+    /// offers the player to move in `state`: a list of moves written as
+    /// players write them (`a3-h4`, `c3xe5`). Read-only, under the budget of
+    /// a check; the game keeps those a move could be (GameState::offered_moves).
+    pub fn extra_moves(&self, state: &GameState, effect: &Effect) -> Result<Vec<Move>, String> {
+        let label = self.card_label(effect.card);
+        let failed = |m: String| format!("card '{label}': extra_moves failed: {m}");
+        let script = self.cards.get(usize::from(effect.card.0)).ok_or_else(|| failed("no such card".into()))?;
+        let hook = RunKind::MoveHook { card: effect.card, effect: effect.id };
+        let run = self.run_for(state, state.to_move, hook, &[]);
+        let whose = effect.owner.to_string().to_ascii_lowercase();
+        let unlimited = ctx::Unlimited::new(&self.lua);
+        let table = lasting::effect_to_lua(&self.lua, &self.content, effect, &whose);
+        drop(unlimited);
+        let table = table.map_err(|e| failed(describe_error(&e)))?;
+        let (_, result) = self.call(&script.chunk, "extra_moves", run, self.budgets.check, (&self.ctx, table));
+        let list = match result.map_err(&failed)? {
+            Value::Nil => return Ok(Vec::new()),
+            Value::Table(list) => list,
+            other => return Err(failed(format!("returned a {}, not a list of moves", other.type_name()))),
+        };
+        let mut moves = Vec::new();
+        for (i, item) in list.sequence_values::<Value>().enumerate() {
+            if i >= MAX_OFFERED_MOVES {
+                return Err(failed(format!("offered more than {MAX_OFFERED_MOVES} moves")));
+            }
+            let text = match item.map_err(|e| failed(describe_error(&e)))? {
+                Value::String(s) => s.to_string_lossy(),
+                other => {
+                    return Err(failed(format!("move {} is a {}, not text like \"a3-h4\"", i + 1, other.type_name())));
+                }
+            };
+            let written: MoveText = text.parse().map_err(|e: crate::kernel::ParseError| failed(e.0))?;
+            moves.push(Move::from_text(&written).map_err(|e| failed(e.0))?);
+        }
+        Ok(moves)
+    }
+
     /// Runs a card's `game_begins(ctx)` from `state` at the deal (game/deal.rs):
     /// like a handler, it changes the game through ctx and may not ask.
     pub fn run_game_begins(&self, state: &GameState, card: CardId) -> Resolution {
@@ -824,6 +869,17 @@ impl CardHost for ScriptEngine {
 
     fn begins(&self, card: CardId) -> bool {
         self.cards.get(usize::from(card.0)).is_some_and(|c| c.has_begins)
+    }
+
+    fn offers_moves(&self, card: CardId) -> bool {
+        self.cards.get(usize::from(card.0)).is_some_and(|c| c.has_extra_moves)
+    }
+
+    fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<Move> {
+        ScriptEngine::extra_moves(self, state, effect).unwrap_or_else(|e| {
+            self.note_error(e);
+            Vec::new()
+        })
     }
 
     fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {

@@ -54,6 +54,9 @@ pub(super) enum RunKind {
     /// A planet's handler or `game_begins`: reads, and keeps the planet's own
     /// data (`ctx:set_planet_data`), nothing else, so the planet stays secret.
     PlanetHandler(crate::game::PlanetId),
+    /// A lasting effect's `extra_moves`, the moves it offers beside the
+    /// kernel's: reads only (its effect's data included).
+    MoveHook { card: CardId, effect: u32 },
 }
 
 impl RunKind {
@@ -65,7 +68,10 @@ impl RunKind {
     /// The card whose script runs (none for a planet).
     pub(super) fn card(self) -> Option<CardId> {
         match self {
-            RunKind::Play(card) | RunKind::Handler { card, .. } | RunKind::CanPlay(card) => Some(card),
+            RunKind::Play(card)
+            | RunKind::Handler { card, .. }
+            | RunKind::CanPlay(card)
+            | RunKind::MoveHook { card, .. } => Some(card),
             RunKind::Planet | RunKind::PlanetHandler(_) => None,
         }
     }

@@ -17,7 +17,7 @@ use alien_checkers::kernel::{
     Bitboard, Board, Crowning, Dir, Edge, EdgePair, Kind, MoveRules, Player, Rotation, RuleResult, Square, Supply,
     Terrain, Token, any_legal_move_avoiding, legal_moves, legal_moves_avoiding,
 };
-use alien_checkers::kernel::{BoardEvent, Removal, Totals};
+use alien_checkers::kernel::{BoardEvent, PieceMoves, Removal, Totals, Ways};
 
 /// The invariants every board keeps in Alien Checkers: no square holds two things
 /// (`validate`), the supply is conserved, and each player's 12 pieces are on the
@@ -291,6 +291,13 @@ fn check_any_move_avoiding(b: &Board, player: Player, rng: &mut ChaCha8Rng, cont
             pawns_step_back: rng.random_bool(0.3),
             closed: if rng.random_bool(0.3) { Bitboard(rng.random()) } else { Bitboard::EMPTY },
             capture_optional: rng.random_bool(0.3),
+            // Added moves take the general generator (rulebook.rs).
+            pawns: if rng.random_bool(0.2) {
+                PieceMoves { steps: Ways::FORWARD_DIAGONALS, reach: 2, ..PieceMoves::NONE }
+            } else {
+                PieceMoves::NONE
+            },
+            kings: PieceMoves { flying: rng.random_bool(0.2), ..PieceMoves::NONE },
         };
         legal_moves_avoiding(b, player, allowed, avoid, &rules, &mut listed);
         let any = any_legal_move_avoiding(b, player, allowed, avoid, &rules, &mut Vec::new());

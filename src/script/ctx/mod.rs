@@ -89,8 +89,8 @@ pub(super) fn acting_card(run: &Run) -> R<CardId> {
 /// The effect a handler runs for; an error anywhere else.
 pub(super) fn handler_effect(run: &Run) -> R<u32> {
     match run.kind {
-        RunKind::Handler { effect, .. } => Ok(effect),
-        _ => Err(err("only a lasting effect's handler (on_<event>) can read or change its effect")),
+        RunKind::Handler { effect, .. } | RunKind::MoveHook { effect, .. } => Ok(effect),
+        _ => Err(err("only a lasting effect's handler (on_<event>) or extra_moves can read its effect")),
     }
 }
 

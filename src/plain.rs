@@ -46,25 +46,27 @@ pub fn pdn_move(mv: &Move) -> String {
 
 /// How a deck's positions are written: the sides' names (the first mover's
 /// first; a FEN writes their initials) and the squares' names.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Notation {
-    /// The side that moves first (Dark, at rank 1) and the other.
-    #[serde(default = "american_sides")]
-    pub sides: [String; 2],
-    /// `algebraic` (`a1` to `h8`), or numbered over the playing squares.
+    /// The names of the side that moves first (Dark, at rank 1) and of the
+    /// other, as the variant's players call them (the table says so at the
+    /// start); by default R11's PDN names, Black and White.
+    #[serde(default)]
+    pub sides: Option<[String; 2]>,
+    /// `algebraic` (`a1` to `h8`), or numbered over the playing squares
+    /// (default: R11's numbering, from `h1`).
     #[serde(default)]
     pub squares: SquareNames,
 }
 
-fn american_sides() -> [String; 2] {
-    ["Black".into(), "White".into()]
-}
-
-impl Default for Notation {
-    /// R11's PDN: Black moves first, squares numbered from `h1`.
-    fn default() -> Notation {
-        Notation { sides: american_sides(), squares: SquareNames::default() }
+impl Notation {
+    /// The sides' names: the deck's, or R11's.
+    pub fn side_names(&self) -> [&str; 2] {
+        match &self.sides {
+            Some([first, second]) => [first, second],
+            None => ["Black", "White"],
+        }
     }
 }
 
@@ -186,7 +188,7 @@ impl Variant {
 
     /// The FEN letter of a side: its name's initial.
     fn letter(&self, player: Player) -> char {
-        self.notation.sides[player.index()].chars().next().unwrap_or('?').to_ascii_uppercase()
+        self.notation.side_names()[player.index()].chars().next().unwrap_or('?').to_ascii_uppercase()
     }
 
     fn side(&self, letter: &str) -> Option<Player> {

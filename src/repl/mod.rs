@@ -156,6 +156,9 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         repl.seats[0],
         repl.seats[1]
     );
+    if let Some([first, second]) = &repl.session.engine.content().deck.rules.notation.sides {
+        println!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.");
+    }
     if options.load.is_none() {
         repl.offer_autosaves();
     }

@@ -30,6 +30,59 @@ fn perft_data_file() {
     assert!(checked >= 9, "the data file lists depths 1-9 of the start position");
 }
 
+/// The draughts decks against an independent implementation's figures
+/// (tests/data/variant_perft.txt says whose): from the start to depth 8 (6 for
+/// Turkish) and at depths 1 to 3 from over a hundred positions of random play each.
+#[test]
+fn variant_perft_data_file() {
+    use alien_checkers::content::Content;
+    use alien_checkers::plain::Variant;
+
+    let text = include_str!("../data/variant_perft.txt");
+    let mut variant: Option<(String, Variant)> = None;
+    let mut position: Option<Position> = None;
+    let mut name = String::new();
+    let mut checked = std::collections::BTreeMap::<String, (usize, u32)>::new();
+    for (line_no, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let at = || format!("line {}", line_no + 1);
+        match key {
+            "variant" => {
+                let content = Content::load(&crate::common::repo(), rest).unwrap_or_else(|p| panic!("{}: {p}", at()));
+                variant = Some((rest.to_string(), content.variant()));
+            }
+            "id" => name = rest.to_string(),
+            "fen" => {
+                let (_, v) = variant.as_ref().expect("a variant line comes first");
+                let read = v.read_fen(rest).unwrap_or_else(|e| panic!("{}: {e}", at()));
+                // Written back in the deck's notation, the position reads the same.
+                assert_eq!(v.read_fen(&v.write_fen(&read)), Ok(read), "{}", at());
+                position = Some(read);
+            }
+            "perft" => {
+                let (deck, _) = variant.as_ref().expect("a variant line comes first");
+                let (depth, expected) = rest.split_once(' ').expect("perft <depth> <leaves>");
+                let (depth, expected): (u32, u64) = (depth.parse().unwrap(), expected.parse().unwrap());
+                let pos = position.as_ref().expect("a fen line comes first");
+                assert_eq!(perft(pos, depth), expected, "{deck} {name}: perft({depth}) ({})", at());
+                let entry = checked.entry(deck.clone()).or_default();
+                entry.0 += usize::from(depth == 3 && name != "start");
+                entry.1 = entry.1.max(if name == "start" { depth } else { 0 });
+            }
+            other => panic!("line {}: unknown key {other}", line_no + 1),
+        }
+    }
+    for deck in ["russian", "brazilian", "italian", "turkish"] {
+        let (positions, start_depth) = checked.get(deck).copied().unwrap_or_default();
+        assert!(positions >= 100, "{deck}: {positions} positions at depth 3");
+        assert!(start_depth >= if deck == "turkish" { 6 } else { 8 }, "{deck}: the start to depth {start_depth}");
+    }
+}
+
 /// Steps are listed by source square, then target (seeded random games depend on
 /// the order), with pawns stepping back as Backwards allows and with kings.
 #[test]

@@ -32,17 +32,17 @@ function extra_moves(ctx, effect)
   end
   local sides = { LEFT_OF[forward], OPPOSITE[LEFT_OF[forward]] }
   local moves = {}
-  for _, checker in ipairs(ctx:checkers{ owner = me, hippo = false }) do
-    local ways = { forward }
-    if checker.kind ~= "pawn" then
-      ways[2] = OPPOSITE[forward]
-    end
+  for _, sq in ipairs(ctx:checker_squares{ owner = me, hippo = false }) do
     for _, side in ipairs(sides) do
-      if ctx:neighbour(checker.square, side) == nil then
+      if ctx:neighbour(sq, side) == nil then
+        local ways = { forward }
+        if ctx:checker(sq).kind ~= "pawn" then
+          ways[2] = OPPOSITE[forward]
+        end
         for _, way in ipairs(ways) do
-          local to = across(ctx, checker.square, way, side)
+          local to = across(ctx, sq, way, side)
           if to and ctx:is_empty(to) then
-            moves[#moves + 1] = checker.square .. "-" .. to
+            moves[#moves + 1] = sq .. "-" .. to
           end
         end
       end

@@ -28,6 +28,10 @@ pub struct BenchArgs {
     /// Perft depth from the start position (single thread).
     #[arg(long, default_value_t = 11)]
     perft_depth: u32,
+    /// Perft depth from the start of the Russian draughts deck (moves as data,
+    /// the general generator; single thread).
+    #[arg(long, default_value_t = 10)]
+    russian_depth: u32,
     /// Random plain-checkers games per run.
     #[arg(long, default_value_t = 100_000)]
     playouts: u32,
@@ -91,6 +95,23 @@ pub fn run(args: &BenchArgs) -> Outcome {
         "perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)",
         args.perft_depth,
         median(&perft_rates) / 1e6
+    )?;
+
+    let russian =
+        alien_checkers::content::Content::load(&root, "russian").map_err(|p| anyhow::anyhow!("{p}"))?.variant().start();
+    let mut russian_leaves = 0;
+    let [russian_rates] = rounds(
+        args.runs.min(3),
+        [&mut || {
+            russian_leaves = perft(&russian, args.russian_depth);
+            russian_leaves
+        }],
+    );
+    writeln!(
+        out,
+        "Russian draughts perft({}) = {russian_leaves} leaves: {:.1} million leaves/s (median, 1 thread)",
+        args.russian_depth,
+        median(&russian_rates) / 1e6
     )?;
 
     // Plain playouts, the deck's games and the same games recorded, one of each per round.

@@ -92,6 +92,7 @@ impl Effect {
 impl GameState {
     /// The move rules for `player` under every effect in force (R4 as written
     /// when there is none).
+    #[inline]
     pub fn move_rules(&self, player: Player) -> MoveRules {
         // Squares under blocking markers are closed to every move (cards/README.md, "Markers").
         let marked = MoveRules { closed: self.board.marks().closed(), ..MoveRules::STANDARD };

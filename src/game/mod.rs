@@ -330,12 +330,13 @@ impl GameState {
     /// The move [`GameState::legal_moves`] lists that goes the way `mv` goes
     /// (a move read from text names a flying capture's checker only by its
     /// path), without listing them all where R4's own generator decides.
+    #[inline]
     fn listed_move(&self, mv: &Move) -> Option<Move> {
-        if !self.is_legal_move(mv) {
+        let rules = self.move_rules(self.to_move);
+        if !is_legal_under(&self.board, self.to_move, self.movers(&rules), &rules, mv) {
             return None;
         }
-        let rules = self.move_rules(self.to_move);
-        if rules.pawns.is_none() && rules.kings.is_none() && self.board.movement().is_american() {
+        if self.board.moves_american() && rules.pawns.is_none() && rules.kings.is_none() {
             return Some(*mv);
         }
         self.legal_moves().into_iter().find(|m| m == mv)
@@ -343,6 +344,7 @@ impl GameState {
 
     /// The moves of the move step: the kernel's ([`GameState::legal_moves`])
     /// and after them those lasting effects' scripts offer.
+    #[inline]
     pub fn move_options(&self, host: &dyn CardHost) -> Vec<Move> {
         let mut moves = self.legal_moves();
         if !self.effects.is_empty() {
@@ -357,6 +359,7 @@ impl GameState {
     /// where they could be moves: from a checker of the player's that may move
     /// (R4.7, R4.8), to an empty open square, capturing only opposing checkers,
     /// not already `listed`, and a step only when no capture is due (R4.3).
+    #[inline(never)]
     pub fn offered_moves(&self, host: &dyn CardHost, listed: &[Move]) -> Vec<Move> {
         let player = self.to_move;
         let mut hooks = self.effects.iter().filter(|e| e.applies_to(player) && host.offers_moves(e.card)).peekable();

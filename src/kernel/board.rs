@@ -234,9 +234,10 @@ pub struct Board {
     /// Markers of the deck's own kinds (marks.rs).
     #[serde(default, skip_serializing_if = "Marks::is_empty")]
     marks: Marks,
-    /// How checkers move: the deck's rules (movement.rs).
-    #[serde(default, skip_serializing_if = "Movement::is_american")]
-    movement: Movement,
+    /// How checkers move, the deck's rules (movement.rs), when they are not
+    /// R4's: `None` is American checkers, the one the hot paths test for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    movement: Option<Movement>,
 }
 
 /// Which squares checkers are set out on and numbered over: the dark ones
@@ -333,7 +334,7 @@ impl Board {
             orientation: Orientation::default(),
             crowning,
             marks: Marks::default(),
-            movement: Movement::AMERICAN,
+            movement: None,
         }
     }
 
@@ -351,7 +352,7 @@ impl Board {
         for player in Player::BOTH {
             board.checkers[player.index()] = layout.squares_of(player);
         }
-        board.movement = movement;
+        board.set_movement(movement);
         board
     }
 
@@ -431,7 +432,13 @@ impl Board {
     }
 
     pub fn movement(&self) -> &Movement {
-        &self.movement
+        self.movement.as_ref().unwrap_or(&Movement::AMERICAN)
+    }
+
+    /// Whether checkers move as in American checkers (R4): a test of one byte.
+    #[inline]
+    pub fn moves_american(&self) -> bool {
+        self.movement.is_none()
     }
 
     pub fn crowning(&self) -> Crowning {
@@ -562,7 +569,7 @@ impl Board {
 
     /// Sets how checkers move (a deck's rules, before play).
     pub fn set_movement(&mut self, movement: Movement) {
-        self.movement = movement;
+        self.movement = (!movement.is_american()).then_some(movement);
     }
 
     pub fn set_orientation(&mut self, orientation: Orientation) {

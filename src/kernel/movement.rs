@@ -172,8 +172,11 @@ impl PieceMoves {
         }
     }
 
-    pub const fn is_none(&self) -> bool {
-        self.steps.is_empty() && self.reach <= 1 && self.captures.is_empty() && !self.flying
+    /// Whether it adds nothing: one comparison of its four bytes, on every
+    /// move listing of the standard decks.
+    #[inline]
+    pub fn is_none(&self) -> bool {
+        *self == PieceMoves::NONE
     }
 
     /// How far a step may go.
@@ -359,7 +362,7 @@ pub struct MoveExtras {
 impl MoveExtras {
     pub const NONE: MoveExtras = MoveExtras { pawns: PieceMoves::NONE, kings: PieceMoves::NONE };
 
-    pub const fn is_none(&self) -> bool {
+    pub fn is_none(&self) -> bool {
         self.pawns.is_none() && self.kings.is_none()
     }
 

@@ -258,7 +258,7 @@ impl MoveRules {
     /// Whether these rules need the general generator on `board`.
     #[inline]
     fn general(&self, board: &Board) -> bool {
-        !(self.pawns.is_none() && self.kings.is_none() && board.movement().is_american())
+        !board.moves_american() || !self.pawns.is_none() || !self.kings.is_none()
     }
 
     /// The deck's `movement` with these changes.
@@ -292,7 +292,7 @@ impl MoveRules {
 /// the number of distinct jump chains has no small proven bound once kings and
 /// emperors roam, and the buffer is reused by callers so hot loops do not allocate.
 pub fn legal_moves(board: &Board, player: Player, allowed: MoverMask, out: &mut Vec<Move>) {
-    if !board.movement().is_american() {
+    if !board.moves_american() {
         return Rulebook::new(board, player, allowed, &MoveRules::STANDARD).legal(out);
     }
     out.clear();
@@ -433,7 +433,7 @@ pub fn any_legal_move_avoiding(
 
 /// The number of legal moves, faster than generating them when there is no jump.
 pub fn count_moves(board: &Board, player: Player, buf: &mut Vec<Move>) -> usize {
-    if !board.movement().is_american() {
+    if !board.moves_american() {
         return Rulebook::new(board, player, Bitboard::ALL, &MoveRules::STANDARD).count(buf);
     }
     let generator = Generator::new(board, player, Bitboard::ALL);
@@ -634,8 +634,34 @@ impl Board {
     /// The caller passes a move from [`legal_moves`] for this board; the checks
     /// here only keep the board's invariants if it does not.
     pub fn play(&mut self, mv: &Move, log: &mut impl Journal) -> RuleResult<Played> {
+        if !self.moves_american() || mv.captured().contains(mv.to()) {
+            return self.play_as_the_deck_says(mv, log);
+        }
         let Some(checker) = self.checker(mv.from()) else { refuse!("there is no checker on {}", mv.from()) };
-        // A capture that removes checkers at once may end where one stood.
+        if mv.to() != mv.from() && !self.is_empty(mv.to()) {
+            refuse!("{} is not empty (R4.5)", mv.to());
+        }
+        let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
+        // Told as the move, then what it captured (the order the player reads);
+        // redone in that order the board comes out the same.
+        log.record(|| BoardEvent::Moved {
+            from: mv.from(),
+            to: mv.to(),
+            via: mv.landings().take(mv.len as usize - 1).collect(),
+        });
+        self.capture_all(mv.captured(), mv.from(), log);
+        self.shift_checker(mv.from(), mv.to());
+        self.settle_crowns(log);
+        Ok(played)
+    }
+
+    /// [`Board::play`] under a deck's movement: a capture may end where a
+    /// checker it took stood (removal at once), and a pawn crowned on the way
+    /// goes on as a king. Apart so that American checkers' path stays small.
+    #[cold]
+    #[inline(never)]
+    fn play_as_the_deck_says(&mut self, mv: &Move, log: &mut impl Journal) -> RuleResult<Played> {
+        let Some(checker) = self.checker(mv.from()) else { refuse!("there is no checker on {}", mv.from()) };
         if mv.to() != mv.from() && !self.is_empty(mv.to()) && !mv.captured().contains(mv.to()) {
             refuse!("{} is not empty (R4.5)", mv.to());
         }
@@ -644,10 +670,8 @@ impl Board {
         }
         let played = Played { captures: mv.captured().count(), by_emperor: checker.kind == Kind::Emperor };
         let crowned_on_the_way = crowned_on_the_way(self, mv, checker.kind, checker.owner);
-        // Told as the move, then what it captured (the order the player reads);
-        // redone in that order the board comes out the same. A capture that
-        // ends where a checker it took stood (removal at once) is told after
-        // its captures, so that redoing them does not take the mover.
+        // A capture that ends where a checker it took stood is told after its
+        // captures, so that redoing them in order does not take the mover.
         let moved = || BoardEvent::Moved {
             from: mv.from(),
             to: mv.to(),

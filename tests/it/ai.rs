@@ -366,6 +366,18 @@ fn normal_search_beats_random_at_plain_checkers() {
     assert_eq!(result.wins(Side::A), 4, "{result:?}");
 }
 
+/// The computer plays a deck whose moves are data (Russian draughts: flying
+/// kings, backward captures) with no code of its own for it.
+#[test]
+fn normal_search_beats_random_at_russian_draughts() {
+    let engine = ScriptEngine::load(&crate::common::repo(), "russian").unwrap_or_else(|p| panic!("{p}"));
+    let setup = engine.content().setup();
+    let mut normal = MctsAgent::new(SearchConfig::level(Level::Normal), Vec::new(), 26);
+    let mut random = RandomAgent::new(26);
+    let result = play_match(&setup, &engine, &mut normal, &mut random, 10, 26);
+    assert_eq!(result.wins(Side::A), 10, "{result:?}");
+}
+
 #[test]
 fn search_beats_greedy_with_cards_on() {
     let mut normal = MctsAgent::new(small(300), Vec::new(), 3);

@@ -14,6 +14,7 @@ mod hostile_data;
 mod hostile_mods;
 mod hostile_scripts;
 mod mods_remember;
+mod move_hooks;
 mod perft;
 mod random_play;
 mod recall;

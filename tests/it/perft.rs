@@ -115,3 +115,26 @@ fn steps_are_listed_by_source_then_target() {
     }
     assert!(checked > 1000, "enough step positions were checked ({checked})");
 }
+
+/// `perft` and `moves` take a deck: its moves, start and notation; a FEN in
+/// another notation is refused, naming the part.
+#[test]
+fn perft_and_moves_read_and_write_the_decks_notation() {
+    let repo = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let run = |args: &[&str]| crate::common::run_binary(&repo, args, &[], "");
+    let russian = run(&["perft", "--deck", "russian", "--depth", "5"]);
+    assert_eq!(russian.stdout.trim(), "7482", "{}", russian.stderr);
+    // Italian squares are numbered from a8: White's 21-24 are the third row.
+    let italian = run(&["moves", "--deck", "italian", "--fen", "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1-12"]);
+    assert_eq!(
+        italian.stdout.lines().collect::<Vec<_>>(),
+        ["21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"]
+    );
+    // A Russian king flies and captures from afar; moves are written algebraically.
+    let king = run(&["moves", "--deck", "russian", "--fen", "W:WKa1:Bd4,h8"]);
+    assert_eq!(king.stdout.lines().collect::<Vec<_>>(), ["a1xe5", "a1xf6", "a1xg7"]);
+    let bad = run(&["perft", "--deck", "russian", "--depth", "1", "--fen", "W:W21:B1"]);
+    assert!(!bad.success && bad.stderr.contains("'21' in '21' is not a square of this board"), "{}", bad.stderr);
+    let unknown = run(&["perft", "--deck", "shogi", "--depth", "1"]);
+    assert!(!unknown.success && unknown.stderr.contains("shogi"), "{}", unknown.stderr);
+}

@@ -82,36 +82,14 @@ pub fn run(args: &BenchArgs) -> Outcome {
     let engine = ScriptEngine::load(&root, &args.deck).map_err(|p| anyhow::anyhow!("{p}"))?;
     let mut out = stdout();
     let start = Position::start();
-    let mut leaves = 0;
-    let [perft_rates] = rounds(
-        args.runs.min(3),
-        [&mut || {
-            leaves = perft(&start, args.perft_depth);
-            leaves
-        }],
-    );
-    writeln!(
-        out,
-        "perft({}) = {leaves} leaves: {:.1} million leaves/s (median, 1 thread)",
-        args.perft_depth,
-        median(&perft_rates) / 1e6
-    )?;
-
+    writeln!(out, "perft({}) = {}", args.perft_depth, perft_rate(&start, args.perft_depth, args.runs))?;
     let russian =
         alien_checkers::content::Content::load(&root, "russian").map_err(|p| anyhow::anyhow!("{p}"))?.variant().start();
-    let mut russian_leaves = 0;
-    let [russian_rates] = rounds(
-        args.runs.min(3),
-        [&mut || {
-            russian_leaves = perft(&russian, args.russian_depth);
-            russian_leaves
-        }],
-    );
     writeln!(
         out,
-        "Russian draughts perft({}) = {russian_leaves} leaves: {:.1} million leaves/s (median, 1 thread)",
+        "Russian draughts perft({}) = {}",
         args.russian_depth,
-        median(&russian_rates) / 1e6
+        perft_rate(&russian, args.russian_depth, args.runs)
     )?;
 
     // Plain playouts, the deck's games and the same games recorded, one of each per round.
@@ -189,6 +167,19 @@ pub fn run(args: &BenchArgs) -> Outcome {
         median_ratio(&deck_search, &plain_search)
     )?;
     Ok(())
+}
+
+/// Perft from `position` timed in at most three runs: the leaves and the median rate.
+fn perft_rate(position: &Position, depth: u32, runs: usize) -> String {
+    let mut leaves = 0;
+    let [rates] = rounds(
+        runs.min(3),
+        [&mut || {
+            leaves = perft(position, depth);
+            leaves
+        }],
+    );
+    format!("{leaves} leaves: {:.1} million leaves/s (median, 1 thread)", median(&rates) / 1e6)
 }
 
 /// One run of `normal`'s search (one thread, iteration budget) from each of

@@ -994,3 +994,17 @@ fn a_move_without_its_dash_and_a_card_by_the_start_of_its_name_are_read() {
     }
     panic!("no game offered Second move");
 }
+
+/// A draughts deck is played at the table like any other: its sides named at
+/// the start, its moves listed and played.
+#[test]
+fn a_draughts_deck_plays_at_the_table() {
+    let (out, err, ok) = run(&["--deck", "russian", "--seed", "4", "--light", "random"], "c3-d4\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Dark plays White's checkers and moves first; Light plays Black's."), "{out}");
+    assert!(out.contains("Dark moves c3-d4"), "{out}");
+    // Turkish checkers step sideways and forward along ranks and files.
+    let (out, err, ok) = run(&["--deck", "turkish", "--seed", "4", "--light", "random"], "a3-a4\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("1. a3-a4") && out.contains("Dark moves a3-a4"), "{out}");
+}

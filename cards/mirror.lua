@@ -15,8 +15,12 @@ local function mirror(sq)
 end
 
 local function reflect(ctx, event)
-  -- Only the opponent's turn, and only the user's checkers.
-  if event.player == ctx:player() or event.checker.owner ~= ctx:player() then return end
+  -- Only what a card the opponent uses takes off the board (its cause says
+  -- so): not a move of the turn, nor a lasting effect's doing, and only the
+  -- user's checkers.
+  if event.cause.by ~= "card" or event.player == ctx:player() or event.checker.owner ~= ctx:player() then
+    return
+  end
   local target = mirror(event.at)
   local there = ctx:checker(target)
   if there and there.owner == ctx:opponent() then

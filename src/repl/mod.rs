@@ -101,6 +101,9 @@ struct Repl {
     terminal_out: bool,
     /// Hot-seat: the player the screen was last handed to.
     handed_to: Option<Player>,
+    /// Hot-seat: decisions of a player that the other's `undo` took back, told
+    /// to them when they next take the screen.
+    taken_back: Vec<(Player, String)>,
 }
 
 /// Runs the REPL until `quit`, Ctrl-D or the end of input.
@@ -146,6 +149,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         interactive,
         terminal_out: std::io::stdout().is_terminal(),
         handed_to: None,
+        taken_back: Vec::new(),
     };
     repl.make_agents();
     println!(
@@ -498,16 +502,31 @@ impl Repl {
             println!("took back the end of the game (resignation or agreed draw)");
             return true;
         }
+        // The player at the keyboard takes back their own last decision and
+        // what followed it: in hot-seat the one the screen was handed to, not
+        // the other human, who is told at their next hand-over.
         let deciders = self.session.deciders();
-        let Some(last_human) = deciders.iter().rposition(|&p| self.is_human(p)) else {
-            println!("nothing to undo");
+        let at_keyboard = self.handed_to.filter(|_| self.hot_seat());
+        let mine = |p: Player| at_keyboard.map_or(self.is_human(p), |me| p == me);
+        let Some(last) = deciders.iter().rposition(|&p| mine(p)) else {
+            println!("{}", if at_keyboard.is_some() { "you have no decision to take back" } else { "nothing to undo" });
             return false;
         };
-        let n = deciders.len() - last_human;
-        let undone = self.session.undo(n);
+        let theirs: Vec<(Player, String)> = (last..deciders.len())
+            .filter(|&i| !mine(deciders[i]) && self.is_human(deciders[i]))
+            .map(|i| (deciders[i], self.session.log()[i].clone()))
+            .collect();
+        let undone = self.session.undo(deciders.len() - last);
         self.ended_shown = false;
         self.redraw();
         println!("took back {undone} decision{}", if undone == 1 { "" } else { "s" });
+        if let Some((other, _)) = theirs.first() {
+            println!("{other}'s decisions taken back with yours are told to {other} when they take the screen:");
+            for (_, line) in &theirs {
+                println!("  {line}");
+            }
+            self.taken_back.extend(theirs);
+        }
         true
     }
 
@@ -544,6 +563,7 @@ impl Repl {
                 self.session = session;
                 self.make_agents();
                 self.handed_to = None;
+                self.taken_back.clear();
                 self.ended_shown = false;
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.decisions().len());
@@ -561,6 +581,7 @@ impl Repl {
         self.session.new_game(seed);
         self.make_agents();
         self.handed_to = None;
+        self.taken_back.clear();
         self.ended_shown = false;
         self.redraw();
         println!("new game, seed {seed}");
@@ -839,7 +860,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("card", "<name>", "one card's text and rulings"),
     ("planet", "", "your secret planet (in hot-seat it asks first)"),
     ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
-    ("undo", "[n]", "take back your last decision (and the computer's replies), or the last n"),
+    (
+        "undo",
+        "[n]",
+        "take back your last decision and what followed it (the computer's replies; in hot-seat the other player is told), or your last n",
+    ),
     (
         "save",
         "<file>",

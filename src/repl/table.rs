@@ -184,6 +184,15 @@ impl Repl {
         self.handed_to = Some(p);
         self.redraw();
         self.tell_since_last(p);
+        let (yours, others): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.taken_back).into_iter().partition(|(q, _)| *q == p);
+        self.taken_back = others;
+        if !yours.is_empty() {
+            println!("the other player took back these decisions of yours:");
+            for (_, line) in yours {
+                println!("  {line}");
+            }
+        }
     }
 
     /// Hot-seat: what the other player's decisions did since `p` last decided,

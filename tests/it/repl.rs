@@ -1008,3 +1008,21 @@ fn a_draughts_deck_plays_at_the_table() {
     assert!(ok, "{err}");
     assert!(out.contains("1. a3-a4") && out.contains("Dark moves a3-a4"), "{out}");
 }
+
+/// Hot-seat `undo` takes back the decisions of the player at the keyboard, not
+/// the other's; when taking back one's own also takes back the other's later
+/// decisions, the other is told when they next take the screen.
+#[test]
+fn hot_seat_undo_takes_back_only_your_own_and_tells_the_other() {
+    let (out, err, ok) =
+        run(&["--seed", "3", "--dark", "human", "--light", "human"], "c3-d4\n1\nundo\nb6-a5\n1\nundo\n1\nquit\n");
+    assert!(ok, "{err}");
+    // Light has decided nothing yet: Dark's card is not taken back.
+    let light_undo = out.find("Light move> undo").expect("Light types undo");
+    assert!(out[light_undo..].starts_with("Light move> undo\nyou have no decision to take back"), "{out}");
+    // Dark takes back its card, and Light's move and card after it.
+    assert!(out.contains("Dark move> undo\n"), "{out}");
+    assert!(out.contains("took back 3 decisions\nLight's decisions taken back with yours are told to Light"), "{out}");
+    let told = out.rfind("the other player took back these decisions of yours:").expect("Light is told");
+    assert!(out[told..].contains("  Light moves b6-a5\n  Light uses Emperor"), "{out}");
+}

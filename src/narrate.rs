@@ -302,12 +302,12 @@ impl<'a> Narrator<'a> {
             | GameEvent::CardUsed { .. }
             | GameEvent::CardDiscarded { .. } => return None,
             GameEvent::EffectReacted { card, .. } => format!("{} reacts", self.card_name(*card)),
-            GameEvent::GameOver { winner, reason, planets } => {
+            GameEvent::GameOver { winner, reason, planets, also_held } => {
                 let result = match winner {
                     Some(p) => format!("{p} wins"),
                     None => "drawn".to_string(),
                 };
-                let why = match reason {
+                let why = |reason: &EndReason| match reason {
                     EndReason::Capture => "no checker left (R10.1)".to_string(),
                     EndReason::FiveKings => "five kings and emperors (R10.1)".to_string(),
                     EndReason::Planet(p) => format!("{} holds (R9)", self.planet_name(*p)),
@@ -317,6 +317,21 @@ impl<'a> Narrator<'a> {
                     EndReason::Resigned => "resignation".to_string(),
                     EndReason::Agreed => "agreement".to_string(),
                 };
+                let tie = match (winner, also_held) {
+                    (Some(w), Some(theirs)) => {
+                        let held = match theirs {
+                            EndReason::Planet(p) => format!("planet {}", self.planet_name(*p)),
+                            EndReason::FiveKings => "five kings and emperors".to_string(),
+                            _ => "win".to_string(),
+                        };
+                        format!(
+                            "; {}'s {held} held too, and when both win at once the player whose turn it is wins (R10.2)",
+                            !*w
+                        )
+                    }
+                    _ => String::new(),
+                };
+                let why = format!("{}{tie}", why(reason));
                 let revealed: Vec<String> = Player::BOTH
                     .iter()
                     .zip(planets)

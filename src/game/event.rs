@@ -115,8 +115,16 @@ pub enum GameEvent {
     /// A line a script wrote with `ctx:log`.
     Message { text: String },
     /// R10: the game ended; `winner` is `None` for a draw. Both secret planets
-    /// are revealed (R10.5), Dark's first.
-    GameOver { winner: Option<Player>, reason: EndReason, planets: [Option<PlanetId>; 2] },
+    /// are revealed (R10.5), Dark's first. `also_held` is the loser's own
+    /// winning condition when it held at the same check (R10.2: the player
+    /// whose turn it is wins).
+    GameOver {
+        winner: Option<Player>,
+        reason: EndReason,
+        planets: [Option<PlanetId>; 2],
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        also_held: Option<EndReason>,
+    },
 }
 
 /// Every kind of event, as scripts (`on_<kind>` handlers, `lasts = {ends_at =

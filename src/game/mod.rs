@@ -676,6 +676,11 @@ impl GameState {
     }
 
     fn finish(&mut self, outcome: Outcome) {
+        self.finish_telling(outcome, None);
+    }
+
+    /// Ends the game, telling the loser's own condition when it held too (R10.2).
+    fn finish_telling(&mut self, outcome: Outcome, also_held: Option<EndReason>) {
         self.step = Step::Over(outcome);
         self.constraint = None;
         self.next_constraint = None;
@@ -688,6 +693,7 @@ impl GameState {
             winner: outcome.winner,
             reason: outcome.reason,
             planets,
+            also_held,
         });
     }
 
@@ -777,12 +783,12 @@ impl GameState {
         };
         let (mover, other) = (self.to_move, !self.to_move);
         // R10.2: if both win at the same check, the player whose turn it is wins.
-        let outcome = match (winning(mover), winning(other)) {
-            (Some(reason), _) => Outcome { winner: Some(mover), reason },
-            (None, Some(reason)) => Outcome { winner: Some(other), reason },
+        let (outcome, also_held) = match (winning(mover), winning(other)) {
+            (Some(reason), also_held) => (Outcome { winner: Some(mover), reason }, also_held),
+            (None, Some(reason)) => (Outcome { winner: Some(other), reason }, None),
             (None, None) => return false,
         };
-        self.finish(outcome);
+        self.finish_telling(outcome, also_held);
         true
     }
 }

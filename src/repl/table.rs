@@ -17,8 +17,10 @@ use crate::kernel::Player;
 use crate::script::engine_factory;
 use crate::session::{Record, Session, read_record};
 
-/// ANSI: clear the screen and put the cursor top left.
-const CLEAR: &str = "\x1b[2J\x1b[H";
+/// ANSI: clear the screen and the terminal's scrollback (`ESC[3J`), so that a
+/// secret shown before a hand-over cannot be scrolled back to, and put the
+/// cursor top left.
+const CLEAR: &str = "\x1b[2J\x1b[3J\x1b[H";
 /// Printed instead of clearing the screen when output is not a terminal.
 pub const SEPARATOR: &str = "----------------------------------------";
 
@@ -221,6 +223,12 @@ impl Repl {
             println!("no player has the screen now");
             return;
         };
+        if self.interactive {
+            let asked = format!("{p}: only you should see the screen now; press Enter to show your planet ");
+            if !matches!(input.read(&asked), super::input::Line::Text(_)) {
+                return;
+            }
+        }
         match self.session.planet_text(p) {
             Some((name, text)) => println!("{p}'s secret planet is {name}: {}", text.trim()),
             None => {
@@ -579,5 +587,17 @@ impl Repl {
                 true
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A hand-over clears the scrollback too (ESC[3J): the other player cannot
+    /// scroll back to a planet, a secret order or a typed answer.
+    #[test]
+    fn clearing_the_screen_clears_the_scrollback() {
+        let (screen, scrollback, home) = ("\x1b[2J", "\x1b[3J", "\x1b[H");
+        assert!(super::CLEAR.contains(screen) && super::CLEAR.contains(scrollback));
+        assert!(super::CLEAR.ends_with(home), "the cursor goes home after clearing");
     }
 }

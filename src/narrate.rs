@@ -583,6 +583,11 @@ fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String
             object.insert("planet".into(), Value::from(planet_id(n)));
             Value::from("planet")
         }
+        // The loser's planet that held too (R10.2): `{planet = id}`.
+        ("also_held", Value::Object(o)) if o.contains_key("planet") => {
+            let n = o["planet"].as_u64().unwrap_or(0);
+            serde_json::json!({ "planet": planet_id(n) })
+        }
         (_, value) => value,
     }
 }

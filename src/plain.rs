@@ -8,40 +8,13 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::kernel::{
-    Bitboard, Board, Checker, Colour, Crowning, Kind, Move, Movement, Player, Square, StartLayout, Supply, Unrecorded,
+    Bitboard, Board, Checker, Crowning, Kind, Move, Movement, Player, Square, StartLayout, Supply, Unrecorded,
     count_moves, legal_moves,
 };
 
-/// R11: square `n` (1–32) in the standard numbering seen from Dark's side:
-/// 1 = `g1`, 4 = `a1`, 5 = `h2`, 29 = `h8`, 32 = `b8`.
-pub fn pdn_square(n: u8) -> Option<Square> {
-    if !(1..=32).contains(&n) {
-        return None;
-    }
-    let (rank, from_right) = ((n - 1) / 4, (n - 1) % 4);
-    let file = if rank % 2 == 0 { 6 - 2 * from_right } else { 7 - 2 * from_right };
-    Square::at(file as i8, rank as i8)
-}
-
-/// The PDN number of a dark square.
-pub fn pdn_number(sq: Square) -> Option<u8> {
-    (sq.colour() == Colour::Dark).then(|| {
-        let (file, rank) = (sq.file() as u8, sq.rank() as u8);
-        let from_right = if rank % 2 == 0 { (6 - file) / 2 } else { (7 - file) / 2 };
-        rank * 4 + from_right + 1
-    })
-}
-
-/// A move in PDN numbers: `9-14`, `27x18x11`.
-pub fn pdn_move(mv: &Move) -> String {
-    let num = |sq: Square| pdn_number(sq).map_or_else(|| sq.to_string(), |n| n.to_string());
-    let sep = if mv.is_jump() { "x" } else { "-" };
-    let mut text = num(mv.from());
-    for sq in mv.landings() {
-        text.push_str(sep);
-        text.push_str(&num(sq));
-    }
-    text
+/// How far `at` (a file or a rank) lies from the corner's `corner` (0 or 7).
+fn from_corner(corner: i8, at: i8) -> usize {
+    (if corner == 0 { at } else { 7 - at }) as usize
 }
 
 /// How a deck's positions are written: the sides' names (the first mover's
@@ -141,38 +114,45 @@ impl Variant {
         Variant { crowning: Crowning::Free, ..Variant::default() }
     }
 
-    /// The playing squares in numbering order (empty for algebraic names).
-    fn numbered(&self) -> Vec<Square> {
-        let SquareNames::NumberedFrom(corner) = self.notation.squares else { return Vec::new() };
-        let files: Vec<i8> = if corner.file() == 0 { (0..8).collect() } else { (0..8).rev().collect() };
-        let ranks: Vec<i8> = if corner.rank() == 0 { (0..8).collect() } else { (0..8).rev().collect() };
+    /// The number of `sq` (from 1) where squares are numbered and it is a
+    /// playing square: ranks counted from the corner, then the playing squares
+    /// along each rank from the corner's side.
+    fn number(&self, sq: Square) -> Option<usize> {
+        let SquareNames::NumberedFrom(corner) = self.notation.squares else { return None };
         let playing = self.start.squares.squares();
-        ranks
-            .iter()
-            .flat_map(|&r| files.iter().filter_map(move |&f| Square::at(f, r)))
-            .filter(|&sq| playing.contains(sq))
-            .collect()
+        if !playing.contains(sq) {
+            return None;
+        }
+        let (file, rank) = (from_corner(corner.file(), sq.file()), from_corner(corner.rank(), sq.rank()));
+        let per_rank = playing.count() as usize / 8;
+        Some(rank * per_rank + file * per_rank / 8 + 1)
+    }
+
+    /// The square numbered `n`, if there is one.
+    fn numbered(&self, n: usize) -> Option<Square> {
+        let SquareNames::NumberedFrom(corner) = self.notation.squares else { return None };
+        let playing = self.start.squares.squares();
+        let per_rank = playing.count() as usize / 8;
+        let index = n.checked_sub(1).filter(|&i| i < 8 * per_rank)?;
+        let (rank, first) = (index / per_rank, index % per_rank * 8 / per_rank);
+        // The corner's distance is its own inverse: from the corner and back.
+        let at = |corner: i8, offset: usize| from_corner(corner, offset as i8) as i8;
+        (first..first + 8 / per_rank)
+            .filter_map(|file| Square::at(at(corner.file(), file), at(corner.rank(), rank)))
+            .find(|&sq| playing.contains(sq))
     }
 
     /// The square a FEN or a move list names.
     pub fn square(&self, name: &str) -> Option<Square> {
         match self.notation.squares {
             SquareNames::Algebraic => name.parse().ok(),
-            SquareNames::NumberedFrom(_) => {
-                let n: usize = name.parse().ok()?;
-                n.checked_sub(1).and_then(|i| self.numbered().get(i).copied())
-            }
+            SquareNames::NumberedFrom(_) => self.numbered(name.parse().ok()?),
         }
     }
 
-    /// A square's name in this notation.
+    /// A square's name in this notation: its number, or `a1` to `h8`.
     pub fn name(&self, sq: Square) -> String {
-        match self.notation.squares {
-            SquareNames::Algebraic => sq.to_string(),
-            SquareNames::NumberedFrom(_) => {
-                self.numbered().iter().position(|&s| s == sq).map_or_else(|| sq.to_string(), |i| (i + 1).to_string())
-            }
-        }
+        self.number(sq).map_or_else(|| sq.to_string(), |n| n.to_string())
     }
 
     /// A move in this notation: `9-14`, `27x18x11`, `c3-d4`.
@@ -240,8 +220,7 @@ impl Variant {
                 let squares = match names.split_once('-') {
                     Some((a, b)) => {
                         let (lo, hi) = (parse(a)?, parse(b)?);
-                        let (lo, hi) = (self.name(lo).parse::<usize>(), self.name(hi).parse::<usize>());
-                        let (Ok(lo), Ok(hi)) = (lo, hi) else {
+                        let (Some(lo), Some(hi)) = (self.number(lo), self.number(hi)) else {
                             return Err(err(format!("range '{item}' needs numbered squares")));
                         };
                         if lo > hi {
@@ -269,12 +248,10 @@ impl Variant {
     pub fn write_fen(&self, position: &Position) -> String {
         let mut out = String::new();
         out.push(self.letter(position.to_move));
-        let order = self.numbered();
         for player in [Player::Light, Player::Dark] {
             let mut squares: Vec<Square> = position.board.checkers(player).collect();
-            if !order.is_empty() {
-                squares.sort_by_key(|sq| order.iter().position(|s| s == sq));
-            }
+            // Numbered squares in number order; algebraic ones stay a1, b1, … h8.
+            squares.sort_by_key(|&sq| self.number(sq));
             let items: Vec<String> = squares
                 .into_iter()
                 .map(|sq| {
@@ -394,10 +371,12 @@ mod tests {
 
     #[test]
     fn numbering_follows_r11() {
+        let pdn = Variant::american();
+        let pdn_square = |n: u8| pdn.square(&n.to_string());
         let names: Vec<String> = [1, 2, 3, 4, 5, 29, 32].iter().map(|&n| pdn_square(n).unwrap().to_string()).collect();
         assert_eq!(names, ["g1", "e1", "c1", "a1", "h2", "h8", "b8"]);
         for n in 1..=32 {
-            assert_eq!(pdn_number(pdn_square(n).unwrap()), Some(n));
+            assert_eq!(pdn.name(pdn_square(n).unwrap()), n.to_string());
         }
         assert_eq!(pdn_square(0), None);
         assert_eq!(pdn_square(33), None);

@@ -24,8 +24,8 @@ pub use board::{
 pub use event::{BoardEvent, Clearing, Journal, Removal, Unrecorded};
 pub use marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
 pub use movement::{
-    CapturePaths, CapturedRemoval, Capturing, CrownedMidCapture, FLYING, MoveExtras, Movement, PieceMoves, Preference,
-    Preferences, Ways,
+    CapturePaths, CapturedRemoval, Capturing, CrownedMidCapture, FLYING, Movement, PieceMoves, Preference, Preferences,
+    Ways,
 };
 pub use moves::{
     MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, TYPICAL_MOVES, any_jump_under, any_legal_move_avoiding,

@@ -341,33 +341,9 @@ impl Movement {
         *self == Movement::AMERICAN
     }
 
-    /// These rules with a lasting effect's additions.
-    pub fn with(self, extra: &MoveExtras) -> Movement {
-        let mut m = self;
-        m.pawns = m.pawns.with(extra.pawns);
-        m.kings = m.kings.with(extra.kings);
-        m
-    }
-}
-
-/// What a lasting effect adds to how checkers move (beside the switches of
-/// `MoveRules`): extra ways, reach or flight for pawns and for kings.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MoveExtras {
-    pub pawns: PieceMoves,
-    pub kings: PieceMoves,
-}
-
-impl MoveExtras {
-    pub const NONE: MoveExtras = MoveExtras { pawns: PieceMoves::NONE, kings: PieceMoves::NONE };
-
-    pub fn is_none(&self) -> bool {
-        self.pawns.is_none() && self.kings.is_none()
-    }
-
-    pub const fn with(self, other: MoveExtras) -> MoveExtras {
-        MoveExtras { pawns: self.pawns.with(other.pawns), kings: self.kings.with(other.kings) }
+    /// These rules with a lasting effect's additions to pawns' and kings' moves.
+    pub fn with(self, pawns: PieceMoves, kings: PieceMoves) -> Movement {
+        Movement { pawns: self.pawns.with(pawns), kings: self.kings.with(kings), ..self }
     }
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::bitboard::Bitboard;
 use super::board::{Board, Kind, RuleResult, refuse};
 use super::event::{BoardEvent, Journal};
-use super::movement::{Capturing, MoveExtras, Movement, PieceMoves, Ways};
+use super::movement::{Capturing, Movement, PieceMoves, Ways};
 use super::player::Player;
 use super::rulebook::{Rulebook, crowned_on_the_way};
 use super::square::{Dir, ParseError, Square};
@@ -263,7 +263,7 @@ impl MoveRules {
 
     /// The deck's `movement` with these changes.
     pub fn applied_to(&self, movement: Movement) -> Movement {
-        let mut m = movement.with(&MoveExtras { pawns: self.pawns, kings: self.kings });
+        let mut m = movement.with(self.pawns, self.kings);
         if self.pawns_step_back {
             m.pawns.steps = m.pawns.steps.union(Ways::BACKWARD_DIAGONALS);
         }

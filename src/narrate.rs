@@ -15,6 +15,27 @@ use crate::kernel::{
     Bitboard, Board, BoardEvent, Checker, Clearing, Dir, MarkerKind, Orientation, Player, Removal, Square, block,
 };
 
+/// A 2×2 block's name, the same for every player and however the board is
+/// turned: its `a1`-most square and the square diagonally across (`c3-d4`).
+pub fn block_name(anchor: Square) -> String {
+    let far = anchor.step(Dir::NE).unwrap_or(anchor);
+    format!("{anchor}-{far}")
+}
+
+/// The anchor of the block `text` names: two opposite corners in either
+/// order (`c3-d4`, `d4 c3`, `c3d4`).
+pub fn block_named(text: &str) -> Option<Square> {
+    let letters: String = text.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    if letters.len() != 4 {
+        return None;
+    }
+    let a: Square = letters[..2].parse().ok()?;
+    let b: Square = letters[2..].parse().ok()?;
+    let anchor = Square::at(a.file().min(b.file()), a.rank().min(b.rank()))?;
+    let opposite = (a.file() - b.file()).abs() == 1 && (a.rank() - b.rank()).abs() == 1;
+    (opposite && block(anchor).is_some()).then_some(anchor)
+}
+
 /// How a player sees the board: which way is up on their screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
@@ -163,12 +184,6 @@ impl<'a> Narrator<'a> {
         }
     }
 
-    fn block_text(anchor: Square) -> String {
-        let squares: Vec<String> =
-            block(anchor).map_or_else(Vec::new, |b| b.into_iter().map(|s| s.to_string()).collect());
-        squares.join(" ")
-    }
-
     /// The line for `event` (`None` for events with nothing to tell), then the
     /// board moves on past it.
     pub fn line(&mut self, logged: &Logged) -> Option<String> {
@@ -273,9 +288,9 @@ impl<'a> Narrator<'a> {
                 let why = if *cause == Clearing::Monolith { " as the monolith passes" } else { "" };
                 format!("{} wall on {edge} comes down{why}", self.whose(*owner))
             }
-            BoardEvent::MonolithPlaced { at } => format!("the monolith lands on {}", Self::block_text(*at)),
+            BoardEvent::MonolithPlaced { at } => format!("the monolith lands on {}", block_name(*at)),
             BoardEvent::MonolithMoved { to, dir, .. } => {
-                format!("the monolith moves {} to {}", self.direction(*dir), Self::block_text(*to))
+                format!("the monolith moves {} to {}", self.direction(*dir), block_name(*to))
             }
             BoardEvent::MonolithBlocked { .. } => "the monolith cannot move any way, so it stays (R7.6)".to_string(),
             BoardEvent::Rotated { rotation, orientation } => {
@@ -352,10 +367,7 @@ impl<'a> Narrator<'a> {
             GameEvent::AnsweredAutomatically { prompt, question, answer } => {
                 let answer = match (answer, question, self.frame()) {
                     (Answer::Dir(d), _, _) => format!("{} ({d})", self.direction(*d)),
-                    // A block as the viewer names it: by its square drawn lower left.
-                    (Answer::Square(anchor), QuestionKind::Block, Some(frame)) => {
-                        format!("the block at {}", frame.block_corner(*anchor))
-                    }
+                    (Answer::Square(anchor), QuestionKind::Block, _) => format!("the block {}", block_name(*anchor)),
                     (other, _, _) => other.to_string(),
                 };
                 format!("{prompt} only {answer} was possible, so it was taken")

@@ -316,14 +316,12 @@ impl Session {
     pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
         let who = self.decider();
         let secret = self.answers_in_secret();
-        // A 2×2 block is named as it was asked: by its square drawn lower left
-        // for the decider (narrate::Frame), not by its a1-most square.
-        let block_corner = match (&self.state.step, choice) {
+        // A 2×2 block by its name, the same for both players (narrate::block_name).
+        let block = match (&self.state.step, choice) {
             (Step::Resolving(r), Choice::Answer(crate::game::Answer::Square(anchor)))
                 if r.question.kind == crate::game::QuestionKind::Block =>
             {
-                let frame = crate::narrate::Frame { viewer: who, orientation: self.state.board.orientation() };
-                Some(frame.block_corner(*anchor))
+                Some(crate::narrate::block_name(*anchor))
             }
             _ => None,
         };
@@ -348,8 +346,8 @@ impl Session {
         self.decisions.push(choice.clone());
         self.deciders.push(who);
         self.digests.push(self.state.digest());
-        let line = match block_corner {
-            Some(corner) if !secret => format!("{who} answers {corner}"),
+        let line = match block {
+            Some(name) if !secret => format!("{who} answers {name}"),
             _ => self.describe(who, secret, choice),
         };
         self.log.push(line.clone());
@@ -375,10 +373,63 @@ impl Session {
 
     /// What a card's lasting effect does, from its manifest: its `effect`, or
     /// with `or_text` its `text` when it has none.
-    pub fn effect_text(&self, card: crate::game::CardId, or_text: bool) -> Option<String> {
-        let manifest = &self.engine.content().card(card)?.manifest;
+    pub fn effect_text(&self, effect: &crate::game::Effect, or_text: bool) -> Option<String> {
+        let manifest = &self.engine.content().card(effect.card)?.manifest;
         let text = manifest.effect.clone().or_else(|| or_text.then(|| manifest.text.clone()))?;
-        Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
+        Some(crate::content::with_effect(&text, effect))
+    }
+
+    /// How long `effect` lasts in its manifest's words (`effect_lasts`), filled
+    /// in from its data; `None` when the manifest leaves it to the game.
+    pub fn effect_lasts(&self, effect: &crate::game::Effect) -> Option<String> {
+        let manifest = &self.engine.content().card(effect.card)?.manifest;
+        manifest.effect_lasts.as_deref().map(|text| crate::content::with_effect(text, effect))
+    }
+
+    /// `player`'s secret answers (a card's whose manifest says
+    /// `secret_answers`), one entry per card used: the move number, the card's
+    /// name and the answers as typed.
+    pub fn secret_answers(&self, player: Player) -> Vec<(u32, String, Vec<String>)> {
+        let content = self.engine.content();
+        let mut turn = 0;
+        let mut found: Vec<(usize, u32, String, Vec<String>)> = Vec::new();
+        for (i, choice) in self.decisions.iter().enumerate() {
+            for logged in &self.events[i] {
+                if let Event::Game(GameEvent::TurnBegan { turn: t, .. }) = logged.event {
+                    turn = t;
+                }
+            }
+            let (Choice::Answer(answer), Some(&who)) = (choice, self.deciders.get(i)) else { continue };
+            if who != player || !self.log[i].ends_with("answers in secret") {
+                continue;
+            }
+            let text = match answer {
+                crate::game::Answer::Option(id) => {
+                    content.card_id(id).map_or_else(|| id.to_string(), |c| self.card_name(c))
+                }
+                other => other.to_string(),
+            };
+            let card = (0..i).rev().find_map(|j| match &self.decisions[j] {
+                Choice::Card(c) => Some(self.card_name(*c)),
+                _ => None,
+            });
+            match found.last_mut() {
+                Some((last, _, _, answers)) if *last + 1 == i => {
+                    answers.push(text);
+                    *last = i;
+                }
+                _ => found.push((i, turn.div_ceil(2).max(1), card.unwrap_or_default(), vec![text])),
+            }
+        }
+        found.into_iter().map(|(_, number, card, answers)| (number, card, answers)).collect()
+    }
+
+    /// The last checker move played, by either player.
+    pub fn last_move(&self) -> Option<&crate::kernel::Move> {
+        self.decisions.iter().rev().find_map(|c| match c {
+            Choice::Move(m) => Some(m),
+            _ => None,
+        })
     }
 
     /// The text a decision is saved as: the one textual form (choice_text.rs) with the kind in front of a card

@@ -32,6 +32,12 @@ pub struct ScriptManifest {
     /// in force, shown in the REPL's panel (default: the card's `text`).
     #[serde(default)]
     pub effect: Option<String>,
+    /// How long the effect lasts, in the card's own words, when the game's
+    /// phrase ("for the rest of the game") would mislead: a script that ends
+    /// its effect itself says when (Time bomb: "goes off in {fuse} turns").
+    /// `{key}` is the effect's data (content::with_effect).
+    #[serde(default)]
+    pub effect_lasts: Option<String>,
     /// Marker kinds of the modder's own that the card's script uses (markers.rs).
     #[serde(default)]
     pub markers: Vec<MarkerManifest>,
@@ -56,7 +62,12 @@ impl ScriptManifest {
         make_visible(&mut self.name);
         make_visible(&mut self.text);
         self.counters.iter_mut().for_each(|c| make_visible(&mut c.label));
-        self.rule.iter_mut().chain(self.effect.iter_mut()).chain(self.rulings.iter_mut()).for_each(make_visible);
+        self.rule
+            .iter_mut()
+            .chain(self.effect.iter_mut())
+            .chain(self.effect_lasts.iter_mut())
+            .chain(self.rulings.iter_mut())
+            .for_each(make_visible);
     }
 }
 

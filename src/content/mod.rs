@@ -229,6 +229,24 @@ pub fn with_names(text: &str, user: Player) -> String {
     text.replace("{user}", &user.to_string()).replace("{opponent}", &(!user).to_string())
 }
 
+/// A lasting effect's text as players read it: on one line, `{user}` and
+/// `{opponent}` named, and each `{key}` of the effect's data given its value
+/// (Time bomb's `{fuse}`); a key the data lacks stays as written.
+pub fn with_effect(text: &str, effect: &crate::game::Effect) -> String {
+    use crate::game::Datum;
+    let mut text = with_names(&text.split_whitespace().collect::<Vec<_>>().join(" "), effect.owner);
+    for (key, value) in &effect.data {
+        let shown = match value {
+            Datum::Int(n) => n.to_string(),
+            Datum::Text(t) => t.clone(),
+            Datum::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+            Datum::List(_) | Datum::Table(_) => continue,
+        };
+        text = text.replace(&format!("{{{key}}}"), &shown);
+    }
+    text
+}
+
 impl Content {
     /// Loads a deck and everything it names, collecting every problem.
     pub fn load(root: &ContentRoot, deck: &str) -> Result<Content, Problems> {

@@ -88,6 +88,34 @@ pub struct Question {
     pub prompt: String,
     pub kind: QuestionKind,
     pub options: Vec<Answer>,
+    /// The board as the script left it when it asked: what its earlier answers
+    /// did (Monolith twice's first push), for showing. Not part of the game.
+    #[serde(skip)]
+    pub so_far: SoFar,
+}
+
+impl Question {
+    pub fn new(prompt: String, kind: QuestionKind, options: Vec<Answer>) -> Question {
+        Question { prompt, kind, options, so_far: SoFar::default() }
+    }
+}
+
+/// A board kept for showing only: every two are equal and none is hashed or
+/// saved, so that it never tells two states apart (ENGINEERING.md invariant 1
+/// holds for the rest of the state).
+#[derive(Clone, Debug, Default)]
+pub struct SoFar(pub Option<Box<crate::kernel::Board>>);
+
+impl PartialEq for SoFar {
+    fn eq(&self, _: &SoFar) -> bool {
+        true
+    }
+}
+
+impl Eq for SoFar {}
+
+impl std::hash::Hash for SoFar {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// One option of a decision.

@@ -21,7 +21,7 @@ pub use data::{
     check_data,
 };
 pub use decision::{
-    Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind,
+    Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind, SoFar,
 };
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};

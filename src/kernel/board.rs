@@ -1161,9 +1161,14 @@ struct MonolithPlan {
 }
 
 impl Board {
-    /// R4.9: the checker starting on `by` captures every checker in `squares`,
-    /// which go to the reserves, without crowning.
-    pub(super) fn capture_all(&mut self, squares: Bitboard, by: Square, log: &mut impl Journal) {
+    /// R4.9: the checker starting on `by` captures the checkers on `squares`,
+    /// which go to the reserves, without crowning; told in the order given.
+    pub(super) fn capture_all(
+        &mut self,
+        squares: impl IntoIterator<Item = Square>,
+        by: Square,
+        log: &mut impl Journal,
+    ) {
         for sq in squares {
             if let Some(checker) = self.checker(sq) {
                 self.lift(sq, checker);

@@ -77,6 +77,30 @@ impl Move {
         self.captured
     }
 
+    /// The captured squares in the order the move jumps them: along each hop
+    /// from the square before it (a flying king's too).
+    pub fn captured_in_order(&self) -> smallvec::SmallVec<[Square; MAX_JUMPS]> {
+        let mut left = self.captured;
+        let mut at = self.from;
+        let mut ordered = smallvec::SmallVec::new();
+        for landing in self.landings() {
+            let (df, dr) = ((landing.file() - at.file()).signum(), (landing.rank() - at.rank()).signum());
+            let mut sq = at;
+            while sq != landing {
+                let Some(next) = Square::at(sq.file() + df, sq.rank() + dr) else { break };
+                sq = next;
+                if left.contains(sq) {
+                    left.remove(sq);
+                    ordered.push(sq);
+                }
+            }
+            at = landing;
+        }
+        // Whatever a path does not pass (none, for a move the generator made).
+        ordered.extend(left);
+        ordered
+    }
+
     /// Landing squares in order (one for a step).
     pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
         (0..self.len as usize).map(|i| self.landing(i))
@@ -649,7 +673,7 @@ impl Board {
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
         });
-        self.capture_all(mv.captured(), mv.from(), log);
+        self.capture_all(mv.captured_in_order(), mv.from(), log);
         self.shift_checker(mv.from(), mv.to());
         self.settle_crowns(log);
         Ok(played)
@@ -681,7 +705,7 @@ impl Board {
         if !ends_where_one_stood {
             log.record(moved);
         }
-        self.capture_all(mv.captured(), mv.from(), log);
+        self.capture_all(mv.captured_in_order(), mv.from(), log);
         if ends_where_one_stood {
             log.record(moved);
         }

@@ -104,6 +104,20 @@ impl Input {
         }
     }
 
+    /// The width to wrap lines to: the terminal's, else `COLUMNS` when set
+    /// (as shells export it), else no limit.
+    pub fn columns(&mut self) -> usize {
+        let from_env = || std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok());
+        match self {
+            Input::Terminal { editor, .. } => {
+                editor.dimensions().map(|(columns, _)| columns as usize).or_else(from_env)
+            }
+            Input::Piped(_) => from_env(),
+        }
+        .filter(|&c| c > 0)
+        .unwrap_or(usize::MAX)
+    }
+
     /// Saves the history file.
     pub fn finish(&mut self) {
         if let Input::Terminal { editor, history: Some(h), .. } = self {

@@ -5,7 +5,9 @@
 //! Architecture invariant: a thin shell over [`Session`]; no rules live here.
 
 mod input;
+mod palette;
 pub mod render;
+mod spots;
 pub mod table;
 
 use std::collections::BTreeMap;
@@ -104,6 +106,10 @@ struct Repl {
     /// Hot-seat: decisions of a player that the other's `undo` took back, told
     /// to them when they next take the screen.
     taken_back: Vec<(Player, String)>,
+    /// The terminal's width, which long lines are wrapped to.
+    columns: usize,
+    /// Secret answers given so far to the question being answered (told as one line).
+    secret_answers: usize,
 }
 
 /// Runs the REPL until `quit`, Ctrl-D or the end of input.
@@ -150,6 +156,8 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         terminal_out: std::io::stdout().is_terminal(),
         handed_to: None,
         taken_back: Vec::new(),
+        columns: usize::MAX,
+        secret_answers: 0,
     };
     repl.make_agents();
     println!(
@@ -168,8 +176,11 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     }
     let mut input = Input::new(interactive);
     loop {
+        repl.columns = input.columns();
         repl.play_computers();
-        repl.hand_over(&mut input);
+        if !repl.hand_over(&mut input) {
+            break;
+        }
         repl.show_if_changed();
         let prompt = repl.prompt();
         input.set_words(table::Candidates::of(&repl.session));
@@ -317,14 +328,18 @@ impl Repl {
         if self.shown_state == Some(self.session.changes()) {
             return;
         }
-        let state = self.session.state();
+        let state = render::shown_state(&self.session);
         let unchanged = self.shown_board.as_ref().is_some_and(|(b, p)| *b == state.board && *p == state.piles);
         if unchanged && state.outcome().is_none() {
-            print!("{}", render::options(&self.session));
+            // A question answered on the board shows the board with its answers marked.
+            if render::candidates(&self.session).any() {
+                print!("{}", render::board_and_legend(&self.session, self.view(), self.columns));
+            }
+            self.say(&render::options(&self.session));
         } else {
             self.show();
         }
-        let state = self.session.state();
+        let state = render::shown_state(&self.session);
         self.shown_state = Some(self.session.changes());
         self.shown_board = Some((state.board, state.piles.clone()));
     }
@@ -336,24 +351,31 @@ impl Repl {
     }
 
     fn show(&mut self) {
-        let view = self.view();
-        let glyphs: Vec<char> = self.session.engine.content().markers().iter().map(|m| m.glyph()).collect();
-        print!("{}", render::board(self.session.state(), view, self.session.recent_squares(), &glyphs));
-        print!("{}", render::panel(&self.session, view));
-        if let Some(outcome) = self.session.outcome() {
-            if !self.ended_shown {
-                self.ended_shown = true;
-                println!("{}", self.session.describe_outcome(&outcome));
-                for p in Player::BOTH {
-                    if let Some((name, text)) = self.session.planet_text(p) {
-                        println!("  {p}'s planet was {name}: {}", text.trim());
-                    }
+        print!("{}", render::screen(&self.session, self.view(), self.columns));
+        if let Some(outcome) = self.session.outcome()
+            && !self.ended_shown
+        {
+            self.ended_shown = true;
+            println!("{}", self.session.describe_outcome(&outcome));
+            for p in Player::BOTH {
+                if let Some((name, text)) = self.session.planet_text(p) {
+                    println!("  {p}'s planet was {name}: {}", text.trim());
                 }
-                println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
             }
-        } else {
-            print!("{}", render::options(&self.session));
+            println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
         }
+    }
+
+    /// Whether the pending question is answered with an edge or a wall spot,
+    /// named in several words (spots.rs).
+    fn asks_for_edges(&self) -> bool {
+        matches!(&self.session.state().step, crate::game::Step::Resolving(r)
+            if matches!(r.question.kind, QuestionKind::Edge | QuestionKind::Edges))
+    }
+
+    /// Prints `text` wrapped to the terminal's width.
+    fn say(&self, text: &str) {
+        print!("{}", render::wrap(text, self.columns));
     }
 
     fn prompt(&self) -> String {
@@ -376,9 +398,9 @@ impl Repl {
         match parse_command(line) {
             Command::Empty => {}
             Command::Quit => return !self.leave(input),
-            Command::Help(topic) => println!("{}", help(&topic)),
+            Command::Help(topic) => self.say(&format!("{}\n", help(&topic))),
             Command::Board => self.show(),
-            Command::Options => print!("{}", render::options(&self.session)),
+            Command::Options => self.say(&render::options_listed(&self.session, true)),
             Command::Cards => self.list_cards(),
             Command::Card(name) => self.card_text(&name),
             Command::Planet => self.show_planet(input),
@@ -404,7 +426,7 @@ impl Repl {
                 _ => println!("no card can be used now: cards are used after the move, at the card step (R3.3)"),
             },
             Command::Decide(text) => self.decide(&text),
-            Command::Resign => self.resign(),
+            Command::Resign => self.resign(input),
             Command::Draw => self.offer_draw(input),
             Command::Hint => self.hint(),
             Command::Invalid(message) => println!("{message}"),
@@ -465,7 +487,18 @@ impl Repl {
         let who = self.session.decider();
         let secret = self.session.answers_in_secret();
         let line = self.session.apply(choice)?;
-        let line = if matches!(choice, Choice::Answer(_)) && !secret { format!("{who} answers {shown}") } else { line };
+        if secret {
+            // A secret order is told once, when it is complete, not answer by answer.
+            self.secret_answers += 1;
+            if self.session.answers_in_secret() && self.session.decider() == who {
+                return Ok(());
+            }
+            let n = std::mem::take(&mut self.secret_answers);
+            let line = format!("{who} answers in secret ({n} answer{})", if n == 1 { "" } else { "s" });
+            self.tell_last(&line, tag);
+            return Ok(());
+        }
+        let line = if matches!(choice, Choice::Answer(_)) { format!("{who} answers {shown}") } else { line };
         self.tell_last(&line, tag);
         Ok(())
     }
@@ -479,9 +512,9 @@ impl Repl {
             Some(&decider) if self.hot_seat() => decider,
             _ => self.view().viewer,
         };
-        println!("{line}{tag}");
+        self.say(&format!("{line}{tag}\n"));
         for line in self.session.told(last, viewer) {
-            println!("  * {line}");
+            self.say(&format!("  * {line}\n"));
         }
     }
 
@@ -490,6 +523,13 @@ impl Repl {
             println!("nothing has happened yet");
         }
         print!("{}", crate::narrate::record_text(&self.session.turns(None)));
+        // Your own secret answers (Foresight's order), which only you may read.
+        let you = if self.hot_seat() { self.handed_to } else { Player::BOTH.into_iter().find(|&p| self.is_human(p)) };
+        if let Some(you) = you {
+            for (number, card, answers) in self.session.secret_answers(you) {
+                println!("  your secret answers at move {number} ({card}): {}", answers.join(" "));
+            }
+        }
     }
 
     /// Against the computer: back to the human's previous decision; hot-seat: one
@@ -618,7 +658,7 @@ impl Repl {
             Ok(c) => c,
             // Several answers in one line (a whole order, as Foresight asks),
             // maybe after the name of the card that asks.
-            Err(_) if decision.kind == DecisionKind::Question && several => {
+            Err(_) if decision.kind == DecisionKind::Question && several && !self.asks_for_edges() => {
                 return self.decide_many(self.without_asking_card(text));
             }
             // A card named by the first words, then the answers to its questions.
@@ -825,6 +865,10 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
             // Directions and blocks are named as the board is drawn for the decider;
             // the board's own n/e/s/w still work.
             let frame = render::decider_frame(session);
+            let question_kind = match &session.state().step {
+                crate::game::Step::Resolving(r) => Some(r.question.kind),
+                _ => None,
+            };
             // A pair of edges is the same pair written either way round.
             let typed_pair: Option<crate::kernel::EdgePair> = text.to_ascii_lowercase().parse().ok();
             let wanted = |a: &Answer| match (a, frame.dir(text)) {
@@ -832,7 +876,9 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                 (Answer::Edges(pair), _) if typed_pair.is_some() => Some(*pair) == typed_pair,
                 _ => a.to_string().eq_ignore_ascii_case(text),
             };
-            let block = text.parse().ok().and_then(|corner| frame.block_from_corner(corner));
+            // A block by its name (`c3-d4`), or by the corner drawn lower left.
+            let block = crate::narrate::block_named(text)
+                .or_else(|| text.parse().ok().and_then(|corner| frame.block_from_corner(corner)));
             let as_shown = |o: &Choice| render::option_text(session, o).eq_ignore_ascii_case(text);
             options
                 .iter()
@@ -842,6 +888,14 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
                         options.iter().find(|o| matches!(o, Choice::Answer(Answer::Square(a)) if Some(*a) == block))
                     }
                     _ => options.iter().find(|o| matches!(o, Choice::Answer(a) if wanted(a))),
+                })
+                .or_else(|| {
+                    let answer = match question_kind {
+                        Some(QuestionKind::Edges) => spots::pair(frame, text).map(Answer::Edges),
+                        Some(QuestionKind::Edge) => spots::edge(frame, text).map(Answer::Edge),
+                        _ => None,
+                    }?;
+                    options.iter().find(|o| matches!(o, Choice::Answer(a) if *a == answer))
                 })
                 .or_else(|| table::option_by_card(session, options, text))
                 .cloned()
@@ -886,7 +940,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
     ("answer", "<option>", "give this answer, also when it is a command's name (answer board)"),
-    ("resign", "", "give up the game: your opponent wins"),
+    ("resign", "", "give up the game, once you confirm: your opponent wins"),
     ("draw", "", "offer a draw (a human opponent is asked; the computer accepts when it is not ahead)"),
     (
         "quit",

@@ -4,9 +4,11 @@
 
 use std::fmt::Write as _;
 
+use super::palette::{self, Ground, Ink};
+use super::spots;
 use crate::diagram;
 use crate::game::{Affected, Answer, Choice, DecisionKind, GameState, Lasting, QuestionKind, Step};
-use crate::kernel::{Bitboard, Board, Colour, Dir, Edge, MoveRules, Player, Square, Terrain};
+use crate::kernel::{Bitboard, Board, Dir, Edge, Kind, MoveRules, Player, Square, Terrain};
 use crate::narrate::Frame;
 use crate::session::Session;
 
@@ -23,11 +25,51 @@ fn paint(on: bool, code: &str, text: &str) -> String {
     if on { format!("\x1b[{code}m{text}{RESET}") } else { text.to_string() }
 }
 
-fn player_colour(p: Player) -> &'static str {
-    match p {
-        Player::Dark => "1;38;5;208",
-        Player::Light => "1;38;5;45",
+/// What the board shows besides what stands on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Changed in the previous turn or this one: `*` before the code.
+    pub changed: Bitboard,
+    /// The last checker move's start and end: a ground of their own in
+    /// colour, `[ ]` around the code without.
+    pub last_move: Bitboard,
+    /// The squares that answer the pending question: `?` before the code.
+    pub candidates: Bitboard,
+    /// Closed to moves by a lasting effect (R4.8's closed squares): `x` after the code.
+    pub closed: Bitboard,
+}
+
+impl Marks {
+    /// Only squares changed lately, as a scenario or a test draws them.
+    pub fn changed(changed: Bitboard) -> Marks {
+        Marks { changed, ..Marks::default() }
     }
+
+    /// Everything `session` has to show.
+    pub fn of(session: &Session) -> Marks {
+        let state = session.state();
+        let last_move = session.last_move().map_or(Bitboard::EMPTY, |m| {
+            let mut squares = Bitboard::from_square(m.from());
+            squares.insert(m.to());
+            squares
+        });
+        let closed = state.effects.iter().fold(Bitboard::EMPTY, |all, e| Bitboard(all.0 | e.moves.closed.0));
+        Marks { changed: session.recent_squares(), last_move, candidates: candidates(session), closed }
+    }
+}
+
+/// The squares that answer the pending question: squares and checkers as
+/// asked, a 2×2 block by its square drawn lower left for the decider.
+pub fn candidates(session: &Session) -> Bitboard {
+    let Step::Resolving(r) = &session.state().step else { return Bitboard::EMPTY };
+    let frame = decider_frame(session);
+    let mut marked = Bitboard::EMPTY;
+    for answer in &r.question.options {
+        if let Answer::Square(sq) = answer {
+            marked.insert(if r.question.kind == QuestionKind::Block { frame.block_corner(*sq) } else { *sq });
+        }
+    }
+    marked
 }
 
 /// The square at column `x`, row `y` (0 = nearest the viewer) of the viewer's frame.
@@ -58,43 +100,65 @@ fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> Strin
             let mark = if owner == Player::Dark { "D" } else { "L" }.repeat(plain.chars().count());
             let mark =
                 if colour { if plain == "|" { "┃".to_string() } else { "━".repeat(plain.len()) } } else { mark };
-            paint(colour, player_colour(owner), &mark)
+            paint(colour, palette::player_text(owner), &mark)
         }
     }
 }
 
-/// A square's `width` characters; a marked square (changed last turn) starts with `*`.
-fn cell(board: &Board, sq: Square, colour: bool, marked: bool, glyphs: &[char], width: usize) -> String {
-    let code = diagram::cell_with(board, sq, glyphs);
-    let text = if marked { format!("*{code:^w$}", w = width - 1) } else { format!("{code:^width$}") };
+/// A square's text before centring: `[`, the `?` or `*` mark, the diagram's
+/// code, `x` when closed, `]`.
+fn cell_text(board: &Board, sq: Square, marks: &Marks, colour: bool, glyphs: &[char]) -> String {
+    let mut code = diagram::cell_with(board, sq, glyphs);
+    // A mark on an empty square stands alone, without the dot.
+    if code == "." && (marks.candidates.contains(sq) || marks.changed.contains(sq)) {
+        code.clear();
+    }
+    if marks.closed.contains(sq) {
+        if code == "." {
+            code.clear();
+        }
+        code.push('x');
+    }
+    let last = marks.last_move.contains(sq);
+    let flag = if marks.candidates.contains(sq) {
+        "?"
+    } else if marks.changed.contains(sq) && !last {
+        "*"
+    } else {
+        ""
+    };
+    if last && !colour { format!("[{flag}{code}]") } else { format!("{flag}{code}") }
+}
+
+/// A square's `width` characters, painted on its ground.
+fn cell(board: &Board, sq: Square, marks: &Marks, colour: bool, glyphs: &[char], width: usize) -> String {
+    let text = format!("{:^width$}", cell_text(board, sq, marks, colour, glyphs));
     if !colour {
         return text;
     }
-    let bg = if sq.colour() == Colour::Dark { "48;5;94" } else { "48;5;180" };
-    let style = if board.monolith_block().contains(sq) {
-        "48;5;240;38;5;250".to_string()
-    } else if let Some(t) = board.terrain_at(sq) {
-        match t {
-            Terrain::Water => "48;5;25;38;5;153".into(),
-            Terrain::Fire => "48;5;160;38;5;226".into(),
-        }
-    } else if let Some(c) = board.checker(sq) {
-        format!("{bg};{}", player_colour(c.owner))
+    let ground = if board.monolith_block().contains(sq) {
+        Ground::Monolith
     } else {
-        format!("{bg};38;5;245")
+        match board.terrain_at(sq) {
+            Some(Terrain::Water) => Ground::Water,
+            Some(Terrain::Fire) => Ground::Fire,
+            None if marks.last_move.contains(sq) => Ground::LastMove(sq.colour()),
+            None => Ground::Square(sq.colour()),
+        }
     };
-    paint(true, &style, &text)
+    let ink = board.checker(sq).map_or(Ink::Mark, |c| Ink::Piece(c.owner));
+    paint(true, &ground.style(ink), &text)
 }
 
-/// The board in the viewer's frame with labels that follow the rotation, the
-/// `marks` squares flagged, and a compass beside it when north is not up.
-pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) -> String {
+/// The board in the viewer's frame with labels that follow the rotation and
+/// the `marks`; a compass beside it when north is not up.
+pub fn board(state: &GameState, view: View, marks: &Marks, glyphs: &[char]) -> String {
     let b = &state.board;
     let forward = b.orientation().forward(view.viewer);
     let right = forward.clockwise();
-    // Four characters a cell, or more when a code and its `*` need them.
+    // Four characters a cell, or more when a code and its marks need them.
     let width = Square::all()
-        .map(|sq| diagram::cell_with(b, sq, glyphs).chars().count() + usize::from(marks.contains(sq)))
+        .map(|sq| cell_text(b, sq, marks, view.colour, glyphs).chars().count())
         .fold(diagram::CELL, usize::max);
     let plain = "-".repeat(width);
     let mut out = String::new();
@@ -114,7 +178,7 @@ pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) ->
         let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
         for x in 0..8 {
             let sq = square_at(b, view.viewer, x, y);
-            out.push_str(&cell(b, sq, view.colour, marks.contains(sq), glyphs, width));
+            out.push_str(&cell(b, sq, marks, view.colour, glyphs, width));
             if x < 7 {
                 out.push_str(&wall(b, sq, square_at(b, view.viewer, x + 1, y), "|", view.colour));
             } else {
@@ -130,17 +194,178 @@ pub fn board(state: &GameState, view: View, marks: Bitboard, glyphs: &[char]) ->
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
-    let frame = Frame { viewer: view.viewer, orientation: b.orientation() };
-    match frame.compass() {
-        Some(compass) => {
-            let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
-            for (i, text) in compass.iter().enumerate() {
-                lines[1 + i].push_str(&format!("    {text}"));
-            }
-            lines.join("\n") + "\n"
+    out
+}
+
+/// What the drawn board's codes and marks mean, for those on it now.
+pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
+    let state = shown_state(session);
+    let b = &state.board;
+    let checkers: Vec<_> = Square::all().filter_map(|sq| b.checker(sq)).collect();
+    let has = |kind: Kind| checkers.iter().any(|c| c.kind == kind);
+    let mut items = Vec::new();
+    for (kind, text) in [(Kind::Pawn, "d l pawns"), (Kind::King, "D L kings"), (Kind::Emperor, "DD LL emperors")] {
+        if has(kind) {
+            items.push(text.to_string());
         }
-        None => out,
     }
+    for (on, text) in [
+        (checkers.iter().any(|c| c.ring), "r ring"),
+        (checkers.iter().any(|c| c.snookle), "s snookle"),
+        (checkers.iter().any(|c| c.hippo), "h hippo (frozen)"),
+        (Square::all().any(|sq| b.terrain_at(sq) == Some(Terrain::Water)), "~~ water"),
+        (Square::all().any(|sq| b.terrain_at(sq) == Some(Terrain::Fire)), "^^ fire"),
+        (b.monolith_block().any(), "## monolith"),
+    ] {
+        if on {
+            items.push(text.to_string());
+        }
+    }
+    for marker in session.engine.content().markers() {
+        if b.marks().at(marker.kind).any() {
+            items.push(format!("{} {}", marker.glyph(), marker.name()));
+        }
+    }
+    if marks.closed.any() {
+        items.push("x closed to moves".into());
+    }
+    if marks.candidates.any() {
+        items.push("? an answer".into());
+    }
+    if marks.last_move.any() {
+        items.push(if view.colour { "blue: the last move".into() } else { "[ ] the last move".into() });
+    }
+    if (marks.changed.0 & !marks.last_move.0 & !marks.candidates.0) != 0 {
+        items.push("* changed this turn or the last".into());
+    }
+    if items.is_empty() { String::new() } else { format!("  {}\n", items.join(", ")) }
+}
+
+/// The last `rows` moves, one line per turn (`12. c3-d4 Water`), for the
+/// column beside the board.
+pub fn history(session: &Session, viewer: Player, rows: usize) -> Vec<String> {
+    let turns = session.turns(Some(viewer));
+    let start = turns.len().saturating_sub(rows);
+    turns[start..]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let index = start + i;
+            // Dark's turn opens a move number; Light's follows it (R1.3).
+            let number =
+                if t.player == Some(Player::Dark) { format!("{:>3}.", index / 2 + 1) } else { "    ".to_string() };
+            let mv = t.mv.as_deref().unwrap_or("--");
+            let card = t.lines.iter().find_map(|l| l.strip_prefix("uses ")).unwrap_or("");
+            format!("{number} {mv:<9}{card}").trim_end().to_string()
+        })
+        .collect()
+}
+
+/// Puts `column` beside `left`, starting at the first line, `gap` columns
+/// after the widest line of `left` (ANSI codes take no room).
+fn beside(left: &str, column: &[String], gap: usize) -> String {
+    let lines: Vec<&str> = left.lines().collect();
+    let width = lines.iter().map(|l| visible_width(l)).max().unwrap_or(0);
+    let mut out = String::new();
+    for i in 0..lines.len().max(column.len()) {
+        let line = lines.get(i).copied().unwrap_or("");
+        match column.get(i) {
+            Some(text) => {
+                let pad = width + gap - visible_width(line);
+                let _ = writeln!(out, "{line}{}{text}", " ".repeat(pad));
+            }
+            None => {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+    out
+}
+
+/// Characters a line takes on a terminal, without its ANSI colour codes.
+pub fn visible_width(line: &str) -> usize {
+    let mut width = 0;
+    let mut in_code = false;
+    for c in line.chars() {
+        match (in_code, c) {
+            (false, '\x1b') => in_code = true,
+            (true, 'm') => in_code = false,
+            (true, _) => {}
+            (false, _) => width += 1,
+        }
+    }
+    width
+}
+
+/// The whole screen for `view`: the board with the compass (when turned) and
+/// the recent moves beside it, the legend, the panel and the pending options,
+/// each line at most `columns` wide (the board itself excepted).
+pub fn screen(session: &Session, view: View, columns: usize) -> String {
+    let state = shown_state(session);
+    let marks = Marks::of(session);
+    let glyphs: Vec<char> = session.engine.content().markers().iter().map(|m| m.glyph()).collect();
+    let drawn = board(&state, view, &marks, &glyphs);
+    let frame = Frame { viewer: view.viewer, orientation: state.board.orientation() };
+    let mut column: Vec<String> = frame.compass().map(|c| c.to_vec()).unwrap_or_default();
+    if !column.is_empty() {
+        column.push(String::new());
+    }
+    let rows = drawn.lines().count().saturating_sub(column.len() + 1);
+    let moves = history(session, view.viewer, rows);
+    if !moves.is_empty() {
+        column.push("Moves".to_string());
+        column.extend(moves);
+    }
+    let mut out = beside(&drawn, &column, 4);
+    out.push_str(&wrap(&legend(session, view, &marks), columns));
+    out.push_str(&wrap(&panel(session, view), columns));
+    if state.outcome().is_none() {
+        out.push_str(&wrap(&options(session), columns));
+    }
+    out
+}
+
+/// The state as it is shown: while a card asks, with the board its earlier
+/// answers have made (Monolith twice's first push), which the game takes on
+/// when the card is done.
+pub fn shown_state(session: &Session) -> std::borrow::Cow<'_, GameState> {
+    let state = session.state();
+    match &state.step {
+        Step::Resolving(r) if r.question.so_far.0.as_deref().is_some_and(|b| *b != state.board) => {
+            let mut shown = state.clone();
+            shown.board = *r.question.so_far.0.clone().expect("checked above");
+            std::borrow::Cow::Owned(shown)
+        }
+        _ => std::borrow::Cow::Borrowed(state),
+    }
+}
+
+/// The board and its legend alone, for a question answered on it.
+pub fn board_and_legend(session: &Session, view: View, columns: usize) -> String {
+    let marks = Marks::of(session);
+    let glyphs: Vec<char> = session.engine.content().markers().iter().map(|m| m.glyph()).collect();
+    let mut out = board(&shown_state(session), view, &marks, &glyphs);
+    out.push_str(&wrap(&legend(session, view, &marks), columns));
+    out
+}
+
+/// `text` with each line wrapped to `columns`, continuation lines indented
+/// two more than the line they continue.
+pub fn wrap(text: &str, columns: usize) -> String {
+    if columns == usize::MAX {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let rest = " ".repeat(indent + 2);
+        let options = textwrap::Options::new(columns.max(20)).subsequent_indent(&rest);
+        for piece in textwrap::wrap(line, options) {
+            out.push_str(&piece);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// Whose turn, which step, the cards, piles, reserves, counters, constraint and
@@ -154,7 +379,7 @@ pub fn panel(session: &Session, view: View) -> String {
         Step::Resolving(r) => format!("answer for {}", session.card_name(r.card)),
         Step::Over(_) => "game over".to_string(),
     };
-    let named = |p: Player| paint(view.colour, player_colour(p), &p.to_string());
+    let named = |p: Player| paint(view.colour, palette::player_text(p), &p.to_string());
     // A lasting effect's question is its owner's, maybe in the other player's turn.
     let who = match session.decider() {
         decider if decider != state.to_move => format!("{}'s turn; {}", named(state.to_move), named(decider)),
@@ -183,28 +408,30 @@ pub fn panel(session: &Session, view: View) -> String {
             let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
             let _ = writeln!(out, "  face up {}: {} - {}", i + 1, session.card_name(card), shorten(text.trim(), 80));
         }
-        let _ = writeln!(out, "  draw pile {}, discard pile {}", state.piles.draw.len(), state.piles.discard.len());
         let s = state.board.supply();
         let _ = writeln!(
             out,
-            "  reserves: Dark {}, Light {} | supply: walls D{} L{}, rings {}, snookles {}, hippos {}, water {}, fire {}, monolith {}",
+            "  draw pile {}, discard pile {} | reserves: Dark {}, Light {}",
+            state.piles.draw.len(),
+            state.piles.discard.len(),
             state.board.reserve(Player::Dark),
             state.board.reserve(Player::Light),
-            s.walls[0],
-            s.walls[1],
-            s.rings,
-            s.snookles,
-            s.hippos,
-            s.water,
-            s.fire,
-            s.monolith
+        );
+        let _ = writeln!(
+            out,
+            "  supply: walls D{} L{}, rings {}, snookles {}, hippos {}, water {}, fire {}, monolith {}",
+            s.walls[0], s.walls[1], s.rings, s.snookles, s.hippos, s.water, s.fire, s.monolith
         );
         let counters = session.engine.content().counters();
-        for p in Player::BOTH {
-            let c = state.counters(p);
-            let counts: Vec<String> = counters.iter().map(|d| format!("{} {}", d.label, c.get(d.id))).collect();
-            let _ = writeln!(out, "  {p}: {}", counts.join(", "));
-        }
+        let sides: Vec<String> = Player::BOTH
+            .into_iter()
+            .map(|p| {
+                let c = state.counters(p);
+                let counts: Vec<String> = counters.iter().map(|d| format!("{} {}", d.label, c.get(d.id))).collect();
+                format!("{p}: {}", counts.join(", "))
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", sides.join(" | "));
         let constraint = |label: &str, c: Option<crate::game::Constraint>, who: Player| {
             c.map(|c| {
                 let squares: Vec<String> = c.movers.map(|s| s.to_string()).collect();
@@ -220,40 +447,8 @@ pub fn panel(session: &Session, view: View) -> String {
         if state.step == Step::Move {
             out.push_str(&constraint("in force", state.constraint, state.to_move));
         }
-        for effect in &state.effects {
-            let lasts = match &effect.lasts {
-                Lasting::OwnerTurns(n) => format!("{n} more of {}'s turns", effect.owner),
-                Lasting::Game => "for the rest of the game".to_string(),
-                Lasting::Until(kind) => format!("until the next {}", kind.name().replace('_', " ")),
-            };
-            let whose = match effect.affects {
-                Affected::Owner => format!("{}'s", effect.owner),
-                Affected::Opponent => format!("{}'s", !effect.owner),
-                Affected::Both => "both players'".to_string(),
-            };
-            let mut what = Vec::new();
-            if let Some(text) = session.effect_text(effect.card, effect.moves == MoveRules::STANDARD) {
-                // A manifest's sentence, joined to the rest of the line.
-                let text = crate::content::with_names(&text, effect.owner);
-                what.push(text.trim_end_matches('.').to_string());
-            }
-            if effect.moves.pawns_step_back {
-                what.push(format!("{whose} pawns may step back"));
-            }
-            if effect.moves.capture_optional {
-                what.push(format!("capture is optional for {whose} moves"));
-            }
-            if effect.moves.closed.any() {
-                let squares: Vec<String> = effect.moves.closed.map(|s| s.to_string()).collect();
-                what.push(format!("{whose} checkers may not move onto {}", squares.join(" ")));
-            }
-            let _ = writeln!(
-                out,
-                "  in force: {} ({}): {}; {lasts}",
-                session.card_name(effect.card),
-                effect.owner,
-                what.join(", ")
-            );
+        for line in effect_lines(session) {
+            let _ = writeln!(out, "  in force: {line}");
         }
         out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));
     }
@@ -265,8 +460,87 @@ pub fn panel(session: &Session, view: View) -> String {
     out
 }
 
+/// The squares an effect is about: those it closes, and those its data names
+/// as `square` or `squares` (cards/README.md, "Lasting effects").
+pub fn effect_squares(effect: &crate::game::Effect) -> Bitboard {
+    use crate::game::Datum;
+    let mut squares = effect.moves.closed;
+    let named = |d: &Datum| match d {
+        Datum::Text(t) => t.parse::<Square>().ok(),
+        _ => None,
+    };
+    let listed = effect.data.get("squares").into_iter().flat_map(|d| match d {
+        Datum::List(items) => items.iter().filter_map(named).collect(),
+        other => named(other).into_iter().collect::<Vec<_>>(),
+    });
+    for sq in effect.data.get("square").and_then(named).into_iter().chain(listed) {
+        squares.insert(sq);
+    }
+    squares
+}
+
+/// The lasting effects in force, one line per card and owner that say the
+/// same: `Ice (Dark) on c5 e3: …; for the rest of the game`, with how long
+/// each lasts (a card's manifest may say it, `effect_lasts`, from the
+/// effect's data: Time bomb's fuse).
+pub fn effect_lines(session: &Session) -> Vec<String> {
+    let state = session.state();
+    let mut lines: Vec<(String, Bitboard, String)> = Vec::new();
+    for effect in &state.effects {
+        let lasts = match (&effect.lasts, session.effect_lasts(effect)) {
+            (_, Some(text)) => text,
+            (Lasting::OwnerTurns(n), None) => format!("{n} more of {}'s turns", effect.owner),
+            (Lasting::Game, None) => "for the rest of the game".to_string(),
+            (Lasting::Until(kind), None) => format!("until the next {}", kind.name().replace('_', " ")),
+        };
+        let whose = match effect.affects {
+            Affected::Owner => format!("{}'s", effect.owner),
+            Affected::Opponent => format!("{}'s", !effect.owner),
+            Affected::Both => "both players'".to_string(),
+        };
+        let mut what = Vec::new();
+        if let Some(text) = session.effect_text(effect, effect.moves == MoveRules::STANDARD) {
+            what.push(text.trim_end_matches('.').to_string());
+        }
+        if effect.moves.pawns_step_back {
+            what.push(format!("{whose} pawns may step back"));
+        }
+        if effect.moves.capture_optional {
+            what.push(format!("capture is optional for {whose} moves"));
+        }
+        if effect.moves.closed.any() {
+            what.push(format!("{whose} checkers may not move onto it"));
+        }
+        let head = format!("{} ({})", session.card_name(effect.card), effect.owner);
+        let tail = format!("{}; {lasts}", what.join(", "));
+        let squares = effect_squares(effect);
+        // The same card of the same owner saying the same: one line, the squares together.
+        match lines.iter_mut().find(|(h, _, t)| *h == head && *t == tail) {
+            Some((_, all, _)) => *all = Bitboard(all.0 | squares.0),
+            None => lines.push((head, squares, tail)),
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(head, squares, tail)| {
+            let at: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
+            if at.is_empty() { format!("{head}: {tail}") } else { format!("{head} on {}: {tail}", at.join(" ")) }
+        })
+        .collect()
+}
+
 /// The pending options, numbered, with the question's prompt.
 pub fn options(session: &Session) -> String {
+    options_listed(session, false)
+}
+
+/// Most options listed one by one; a question with more is answered by naming
+/// squares on the drawn board (or `options` lists them all).
+const MOST_LISTED: usize = 12;
+
+/// The pending options: with `all`, every one numbered; otherwise a question
+/// with many squares, edges or wall spots says how to name them instead.
+pub fn options_listed(session: &Session, all: bool) -> String {
     let Some(decision) = session.pending() else { return String::new() };
     let mut out = String::new();
     let heading = match decision.kind {
@@ -275,7 +549,9 @@ pub fn options(session: &Session) -> String {
         DecisionKind::Question => {
             let prompt = decision.prompt.clone().unwrap_or_default();
             match question_kind(session) {
-                Some(QuestionKind::Block) => format!("{prompt} (each block by its square drawn lower left)"),
+                Some(QuestionKind::Block) => {
+                    format!("{prompt} (a block by two opposite corners, or by its corner marked ? on the board)")
+                }
                 Some(QuestionKind::Direction) => format!("{prompt} (as the board is drawn for you)"),
                 _ => prompt,
             }
@@ -284,6 +560,34 @@ pub fn options(session: &Session) -> String {
     // A question ends in its own mark and needs no colon after it.
     let colon = if heading.ends_with('?') { "" } else { ":" };
     let _ = writeln!(out, "{heading}{colon}");
+    let many = decision.options.len() > MOST_LISTED && !all;
+    let decline = if decision.options.contains(&Choice::Answer(Answer::Decline)) { ", or none" } else { "" };
+    let count = decision.options.iter().filter(|o| **o != Choice::Answer(Answer::Decline)).count();
+    // The first option as the player would type it.
+    let example = || decision.options.first().map(|o| option_text(session, o)).unwrap_or_default();
+    match question_kind(session) {
+        Some(QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) if many => {
+            let _ = writeln!(out, "  name one of the {count} squares marked ? on the board{decline}");
+            return out;
+        }
+        Some(QuestionKind::Edges) if many => {
+            let _ = writeln!(
+                out,
+                "  name a square and a corner as drawn (the two sides of the square meeting there), or two squares side by side and the side both edges are on{decline}; {count} spots, e.g. {}; 'options' lists them",
+                example()
+            );
+            return out;
+        }
+        Some(QuestionKind::Edge) if many => {
+            let _ = writeln!(
+                out,
+                "  name a square and a side as drawn, or the two squares the edge is between{decline}; {count} edges, e.g. {}",
+                example()
+            );
+            return out;
+        }
+        _ => {}
+    }
     let mut line = String::new();
     for (i, option) in decision.options.iter().enumerate() {
         let text = option_text(session, option);
@@ -316,7 +620,7 @@ pub fn decider_frame(session: &Session) -> Frame {
 }
 
 /// An option as the player reads it: a card by name; a direction as drawn for
-/// the decider (`left (w)`); a 2×2 block by its square drawn lower left.
+/// the decider (`left (w)`); a 2×2 block by its name (`c3-d4`).
 pub fn option_text(session: &Session, option: &Choice) -> String {
     option_text_in(session, option, decider_frame(session))
 }
@@ -326,7 +630,9 @@ pub fn option_text_in(session: &Session, option: &Choice, frame: Frame) -> Strin
     match (option, question_kind(session)) {
         (Choice::Card(c), _) => session.card_name(*c),
         (Choice::Answer(Answer::Dir(d)), _) => format!("{} ({d})", frame.word(*d)),
-        (Choice::Answer(Answer::Square(anchor)), Some(QuestionKind::Block)) => frame.block_corner(*anchor).to_string(),
+        (Choice::Answer(Answer::Square(anchor)), Some(QuestionKind::Block)) => crate::narrate::block_name(*anchor),
+        (Choice::Answer(Answer::Edges(pair)), _) => spots::pair_text(frame, *pair),
+        (Choice::Answer(Answer::Edge(edge)), _) => spots::edge_text(frame, *edge),
         // An option that is a card's id (Foresight's order) reads as the card's name.
         (Choice::Answer(Answer::Option(id)), _) if session.engine.content().card_id(id).is_some() => {
             session.engine.content().card_id(id).map_or_else(|| id.to_string(), |c| session.card_name(c))

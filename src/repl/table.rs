@@ -167,18 +167,25 @@ impl Repl {
 
     /// Hot-seat: when the player to decide is not the one the screen was last
     /// handed to, clears the screen and asks to pass it (waits for Enter on a
-    /// terminal; a piped run has nobody to wait for and goes on).
-    pub(super) fn hand_over(&mut self, input: &mut Input) {
+    /// terminal; a piped run has nobody to wait for and goes on). Ctrl-D there
+    /// is a wish to leave, as at any prompt: false when the player leaves.
+    pub(super) fn hand_over(&mut self, input: &mut Input) -> bool {
         if !self.hot_seat() {
-            return;
+            return true;
         }
-        let Some(p) = self.session.pending().map(|d| d.player) else { return };
+        let Some(p) = self.session.pending().map(|d| d.player) else { return true };
         if self.handed_to == Some(p) {
-            return;
+            return true;
         }
         self.clear_screen();
         if self.interactive {
-            let _ = input.read(&format!("Pass to {p}, press Enter "));
+            loop {
+                match input.read(&format!("Pass to {p}, press Enter ")) {
+                    Line::Eof if self.leave(input) => return false,
+                    Line::Eof | Line::Interrupted => continue,
+                    Line::Text(_) => break,
+                }
+            }
             self.clear_screen();
         } else {
             println!("Pass to {p}, press Enter");
@@ -195,6 +202,7 @@ impl Repl {
                 println!("  {line}");
             }
         }
+        true
     }
 
     /// Hot-seat: what the other player's decisions did since `p` last decided,
@@ -337,9 +345,23 @@ impl Repl {
         }
     }
 
-    /// `resign`: the human to decide gives up; the opponent wins.
-    pub(super) fn resign(&mut self) {
+    /// `resign`: the human to decide gives up, once they confirm; the opponent wins.
+    pub(super) fn resign(&mut self, input: &mut Input) {
         let Some(p) = self.human_to_decide() else { return };
+        let question = format!("{p}, resign the game? [y/N] ");
+        let confirmed = match input.read(&question) {
+            Line::Text(t) => {
+                if !self.interactive {
+                    println!("{question}{}", t.trim());
+                }
+                is_yes(&t)
+            }
+            _ => false,
+        };
+        if !confirmed {
+            println!("not resigned; play on");
+            return;
+        }
         let outcome = Outcome { winner: Some(!p), reason: EndReason::Resigned };
         match self.session.end_at_table(outcome) {
             Ok(()) => {

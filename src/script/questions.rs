@@ -89,7 +89,9 @@ pub(super) fn ask(
             }
             // Record the stop; the caller returns the HALT sentinel and the
             // script's ctx proxy stops the run (no Rust error, so no traceback).
-            lua.shared.meter.borrow_mut().mark(Stop::Asked(Question { prompt, kind, options }));
+            let mut question = Question::new(prompt, kind, options);
+            question.so_far = crate::game::SoFar(Some(Box::new(run.state.board)));
+            lua.shared.meter.borrow_mut().mark(Stop::Asked(question));
             return Ok(Asked::Halt);
         };
         run.cursor += 1;
@@ -223,7 +225,7 @@ fn order_question(o: &Ordering) -> Question {
         }
     }
     options.push(Answer::KeepTheRest);
-    Question { prompt: order_prompt(o), kind: QuestionKind::Option, options }
+    Question::new(order_prompt(o), QuestionKind::Option, options)
 }
 
 /// What `ask` found: an answer (`None` for "none"), or that the run must stop.

@@ -237,7 +237,7 @@ fn question(state: &GameState, kind: QuestionKind) -> Question {
         QuestionKind::Move => state.legal_moves().into_iter().map(Answer::Move).collect(),
         QuestionKind::Option => ["place", "remove", "skip"].iter().map(|o| Answer::Option((*o).into())).collect(),
     };
-    Question { prompt: format!("{kind:?}?"), kind, options }
+    Question::new(format!("{kind:?}?"), kind, options)
 }
 
 impl CardHost for QuestionCards {
@@ -266,7 +266,7 @@ impl CardHost for QuestionCards {
                 if options.is_empty() {
                     return Resolution::Done(Box::new(state.clone()));
                 }
-                Resolution::Ask(Question { prompt: format!("square {d} of d4?"), kind: QuestionKind::Square, options })
+                Resolution::Ask(Question::new(format!("square {d} of d4?"), QuestionKind::Square, options))
             }
             [Answer::Dir(_), Answer::Square(s)] => {
                 let mut after = state.clone();

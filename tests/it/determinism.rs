@@ -53,10 +53,16 @@ fn run(dir: &Path, args: &[&str], env: &[(&str, &str)], input: &str) -> String {
     run.stdout
 }
 
-/// The record (`  1. c3-d4 f6-e5` and the card lines under it) printed by the last `log`.
+/// The record (`  1. c3-d4 f6-e5` and the card lines under it) printed by the
+/// last `log`, without the lines only its reader sees (their own secret answers).
 fn printed_log(out: &str) -> String {
     let after = out.rsplit_once("> log\n").map_or(out, |(_, rest)| rest);
-    after.lines().take_while(|l| !l.starts_with("digest ") && !l.contains("> ")).map(|l| format!("{l}\n")).collect()
+    after
+        .lines()
+        .take_while(|l| !l.starts_with("digest ") && !l.contains("> "))
+        .filter(|l| !l.starts_with("  your secret answers"))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 /// The record `log` and `replay` print for a session.

@@ -356,9 +356,12 @@ fn resign_ends_the_game_for_the_opponent_and_survives_save_and_load() {
     let dir = common::scratch_dir("repl", "resign");
     let save = dir.join("resigned.json");
     let lines = opening(&engine(), 5, 6).join("\n");
-    let input = format!("{lines}\nresign\ndigest\nsave {}\nc3-d4\nquit\n", save.display());
+    // Resigning asks first: anything but yes plays on.
+    let input = format!("{lines}\nresign\nno\nresign\ny\ndigest\nsave {}\nc3-d4\nquit\n", save.display());
     let (out, _, ok) = run_in(&dir, &["--seed", "5", "--dark", "human", "--light", "human"], &input);
     assert!(ok, "{out}");
+    assert!(out.contains("resign the game? [y/N] no\nnot resigned; play on"), "{out}");
+    assert_eq!(out.matches(" resigns.").count(), 1, "{out}");
     let who = out.lines().find_map(|l| l.strip_suffix(" resigns.")).expect("someone resigns");
     let winner = if who == "Dark" { "Light" } else { "Dark" };
     assert!(out.contains(&format!("{winner} wins: {who} resigned")), "the end screen names the reason: {out}");
@@ -591,9 +594,9 @@ fn foresight_answers_are_logged_in_secret() {
     assert!(!session.log().iter().any(|l| l.contains(&first)), "{:?}", session.log());
 }
 
-/// The computer's Foresight order is not printed to the human (R8.20): every
-/// answer after "Light uses Foresight" reads "in secret", while the computer's
-/// answers to other cards are still told.
+/// The computer's Foresight order is not printed to the human (R8.20): after
+/// "Light uses Foresight" one line says it answered in secret and how many
+/// answers it gave, while the computer's answers to other cards are still told.
 #[test]
 fn the_computers_foresight_order_is_not_shown() {
     let input = "1\n".repeat(300);
@@ -604,13 +607,46 @@ fn the_computers_foresight_order_is_not_shown() {
     assert!(!starts.is_empty(), "the computer uses Foresight in this game: {out}");
     for start in starts {
         let answers: Vec<&&str> = lines[start + 1..].iter().take_while(|l| l.starts_with("Light answers")).collect();
-        assert!(!answers.is_empty(), "{:?}", &lines[start..start + 3]);
-        assert!(answers.iter().all(|l| l.starts_with("Light answers in secret")), "{answers:?}");
+        assert_eq!(answers.len(), 1, "{:?}", &lines[start..start + 4]);
+        assert!(answers[0].starts_with("Light answers in secret ("), "{answers:?}");
     }
     assert!(
         lines.iter().any(|l| l.starts_with("Light answers") && !l.contains("in secret")),
         "other cards' answers are still told"
     );
+}
+
+/// My own Foresight order is mine to read back in `log`, by card name, once
+/// the screen is mine again (hot-seat), and only mine.
+#[test]
+fn my_foresight_order_can_be_read_back_in_the_log() {
+    let (seed, mut session, mut lines) = at_foresight(3);
+    let Step::Resolving(r) = &session.state().step else { unreachable!() };
+    let who = session.state().to_move;
+    let first = r.question.options[0].to_string();
+    let content = session.engine.content();
+    let name = content.card(content.find_card(&first).unwrap()).unwrap().manifest.name.clone();
+    for answer in [first.as_str(), "keep"] {
+        session.apply(&session.find_choice(&format!("answer {answer}")).unwrap()).unwrap();
+        lines.push(answer.to_string());
+    }
+    // The other player decides until the screen comes back.
+    let mut theirs = Vec::new();
+    while let Some(d) = session.pending().cloned().filter(|d| d.player != who) {
+        let pick = d.options[0].clone();
+        theirs.push(typed(&session.engine, session.state(), &pick));
+        session.apply(&pick).unwrap();
+    }
+    assert!(!theirs.is_empty());
+    let input = format!("{}\nlog\n{}\nlog\n", lines.join("\n"), theirs.join("\n"));
+    let (out, _, ok) = run(&["--seed", &seed.to_string(), "--dark", "human", "--light", "human"], &input);
+    assert!(ok);
+    let logs: Vec<&str> = out.split("> log").skip(1).collect();
+    assert_eq!(logs.len(), 2, "{out}");
+    let mine = "your secret answers at move";
+    assert!(!logs[0].split("> ").next().unwrap().contains(mine), "the other player's screen: {}", logs[0]);
+    let shown = logs[1].split("> ").next().unwrap();
+    assert!(shown.contains(mine) && shown.contains(&format!("(Foresight): {name} keep")), "{shown}");
 }
 
 #[test]
@@ -761,7 +797,7 @@ fn hot_seat_tells_a_decision_in_the_deciders_frame() {
 #[test]
 fn the_board_stays_a_grid_when_a_cell_needs_more_room() {
     use alien_checkers::kernel::{Bitboard, Checker, Kind};
-    use alien_checkers::repl::render::{View, board};
+    use alien_checkers::repl::render::{Marks, View, board};
     let engine = engine();
     let mut state = GameState::new(&engine.content().setup(), 1);
     let d4 = "d4".parse().unwrap();
@@ -769,7 +805,7 @@ fn the_board_stays_a_grid_when_a_cell_needs_more_room() {
     (emperor.ring, emperor.snookle) = (true, true);
     state.board.set_checker(d4, emperor).unwrap();
     for marks in [Bitboard::EMPTY, Bitboard::from_square(d4)] {
-        let drawn = board(&state, View { viewer: Player::Dark, colour: false }, marks, &[]);
+        let drawn = board(&state, View { viewer: Player::Dark, colour: false }, &Marks::changed(marks), &[]);
         // The rules and the ranks: all as long as the first rule.
         let grid: Vec<&str> = drawn.lines().filter(|l| l.starts_with("  +") || l.chars().nth(2) == Some('|')).collect();
         assert_eq!(grid.len(), 17, "{drawn}");
@@ -860,14 +896,18 @@ fn a_wall_pair_is_read_either_way_round() {
     panic!("no random game asked for a pair of edges");
 }
 
-/// The log (the panel's `last:` line) names a 2×2 block as it was asked: by its
-/// square drawn lower left for the decider, also on a turned board.
+/// A 2×2 block has one name everywhere (`c3-d4`, its a1-most square and the
+/// one diagonally across): in the decision's line (the panel's `last:`), in
+/// what is told live and in the `log`, also on a turned board, whoever decides;
+/// and the REPL reads that name back, or the corner drawn lower left.
 #[test]
-fn the_log_names_a_block_as_the_decider_saw_it() {
+fn a_block_has_one_name_everywhere() {
+    use alien_checkers::narrate::block_name;
     use alien_checkers::session::Session;
     for seed in 0..600 {
         let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut lines = Vec::new();
         while let Some(decision) = session.pending().cloned() {
             let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
             let block = matches!(&session.state().step, Step::Resolving(r) if r.question.kind == QuestionKind::Block);
@@ -875,11 +915,25 @@ fn the_log_names_a_block_as_the_decider_saw_it() {
             if let (true, Choice::Answer(Answer::Square(anchor))) = (block, &pick)
                 && orientation.forward(Player::Dark) != alien_checkers::kernel::Dir::N
             {
-                let frame = Frame { viewer: decision.player, orientation };
+                let name = block_name(*anchor);
                 let line = session.apply(&pick).unwrap();
-                assert_eq!(line, format!("{} answers {}", decision.player, frame.block_corner(*anchor)));
+                assert_eq!(line, format!("{} answers {name}", decision.player));
+                // Typed by its name, the binary takes the same answer and says so.
+                lines.push(name.clone());
+                let (out, stderr, ok) = run(
+                    &["--seed", &seed.to_string(), "--dark", "human", "--light", "human"],
+                    &(lines.join("\n") + "\nlog\nquit\n"),
+                );
+                assert!(ok, "{stderr}");
+                assert!(out.contains(&format!("{} answers {name}", decision.player)), "seed {seed}: {out}");
+                // Told live, in the panel's `last:` line and so on: never by another name.
+                assert!(out.matches(&name).count() >= 2, "seed {seed}: {out}");
+                let frame = Frame { viewer: decision.player, orientation };
+                let corner = frame.block_corner(*anchor).to_string();
+                assert!(!out.contains(&format!("answers {corner}")) || corner == name, "seed {seed}: {out}");
                 return;
             }
+            lines.push(typed(&engine(), session.state(), &pick));
             session.apply(&pick).unwrap();
         }
     }

@@ -386,6 +386,23 @@ impl Session {
         manifest.effect_lasts.as_deref().map(|text| crate::content::with_effect(text, effect))
     }
 
+    /// The state, to set up a scene in a unit test.
+    #[cfg(test)]
+    pub(crate) fn state_mut(&mut self) -> &mut GameState {
+        &mut self.state
+    }
+
+    /// The board as move `number` began (Dark's turn of it, R1.3), if the game
+    /// has come that far.
+    pub fn board_at_move(&self, number: u32) -> Option<Board> {
+        let turn = number.checked_mul(2)?.checked_sub(1)?;
+        self.events.iter().enumerate().find_map(|(i, batch)| {
+            let began =
+                batch.iter().any(|l| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn));
+            began.then(|| if i == 0 { self.start_board() } else { self.boards[i - 1] })
+        })
+    }
+
     /// `player`'s secret answers (a card's whose manifest says
     /// `secret_answers`), one entry per card used: the move number, the card's
     /// name and the answers as typed.

@@ -404,7 +404,8 @@ impl Repl {
             Command::Cards => self.list_cards(),
             Command::Card(name) => self.card_text(&name),
             Command::Planet => self.show_planet(input),
-            Command::Log => self.show_log(),
+            Command::Log(None) => self.show_log(),
+            Command::Log(Some(number)) => self.show_board_at(number),
             Command::Undo(times) => {
                 for _ in 0..times {
                     if !self.undo() {
@@ -429,7 +430,7 @@ impl Repl {
             Command::Resign => self.resign(input),
             Command::Draw => self.offer_draw(input),
             Command::Hint => self.hint(),
-            Command::Invalid(message) => println!("{message}"),
+            Command::Invalid(message) => self.say(&format!("{message}\n")),
         }
         true
     }
@@ -529,6 +530,27 @@ impl Repl {
             for (number, card, answers) in self.session.secret_answers(you) {
                 println!("  your secret answers at move {number} ({card}): {}", answers.join(" "));
             }
+        }
+    }
+
+    /// `log N`: the board as move `number` began, and that move's line of the record.
+    fn show_board_at(&self, number: u32) {
+        let Some(board) = self.session.board_at_move(number) else {
+            let moves = self.session.state().turn / 2 + 1;
+            println!("there is no move {number} yet; this game is at move {moves}");
+            return;
+        };
+        let mut state = self.session.state().clone();
+        state.board = board;
+        let glyphs: Vec<char> = self.session.engine.content().markers().iter().map(|m| m.glyph()).collect();
+        println!("the board as move {number} began:");
+        print!("{}", render::board(&state, self.view(), &render::Marks::default(), &glyphs));
+        let record = crate::narrate::record_text(&self.session.turns(None));
+        let heading = format!("{number:>3}. ");
+        let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));
+        if let Some(first) = lines.next() {
+            println!("{first}");
+            lines.take_while(|l| l.starts_with("       ")).for_each(|l| println!("{l}"));
         }
     }
 
@@ -701,7 +723,8 @@ pub enum Command {
     /// `card <name>`.
     Card(String),
     Planet,
-    Log,
+    /// `log [n]`: the record, or the board as move n began.
+    Log(Option<u32>),
     /// `undo [n]`: take back the last decision (with the computer's replies), n times.
     Undo(usize),
     /// `save <file>`: asks before saving over another game.
@@ -752,7 +775,11 @@ pub fn parse_command(line: &str) -> Command {
         "card" if !rest.is_empty() => Command::Card(rest.to_string()),
         "card" => Command::Invalid("card needs a name: card <name>, e.g. card water ('cards' lists them)".into()),
         "planet" => Command::Planet,
-        "log" => Command::Log,
+        "log" if rest.is_empty() => Command::Log(None),
+        "log" => match rest.parse() {
+            Ok(number @ 1..) => Command::Log(Some(number)),
+            _ => Command::Invalid(format!("'{rest}' is not a move number; write log or log <move>, e.g. log 12")),
+        },
         "undo" if rest.is_empty() => Command::Undo(1),
         "undo" => match rest.parse() {
             Ok(times @ 1..=1000) => Command::Undo(times),
@@ -913,7 +940,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("cards", "", "every card of this deck with its text"),
     ("card", "<name>", "one card's text and rulings"),
     ("planet", "", "your secret planet (in hot-seat it asks first)"),
-    ("log", "", "the game record: numbered move pairs, each side's card and what it did"),
+    (
+        "log",
+        "[n]",
+        "the game record: numbered move pairs, each side's card and what it did; with a number, the board as that move began",
+    ),
     (
         "undo",
         "[n]",

@@ -109,16 +109,6 @@ fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> Strin
 /// code, `x` when closed, `]`.
 fn cell_text(board: &Board, sq: Square, marks: &Marks, colour: bool, glyphs: &[char]) -> String {
     let mut code = diagram::cell_with(board, sq, glyphs);
-    // A mark on an empty square stands alone, without the dot.
-    if code == "." && (marks.candidates.contains(sq) || marks.changed.contains(sq)) {
-        code.clear();
-    }
-    if marks.closed.contains(sq) {
-        if code == "." {
-            code.clear();
-        }
-        code.push('x');
-    }
     let last = marks.last_move.contains(sq);
     let flag = if marks.candidates.contains(sq) {
         "?"
@@ -127,6 +117,13 @@ fn cell_text(board: &Board, sq: Square, marks: &Marks, colour: bool, glyphs: &[c
     } else {
         ""
     };
+    // A mark on an empty square stands alone, without the dot.
+    if code == "." && (!flag.is_empty() || marks.closed.contains(sq)) {
+        code.clear();
+    }
+    if marks.closed.contains(sq) {
+        code.push('x');
+    }
     if last && !colour { format!("[{flag}{code}]") } else { format!("{flag}{code}") }
 }
 
@@ -311,7 +308,9 @@ pub fn screen(session: &Session, view: View, columns: usize) -> String {
         column.push(String::new());
     }
     let rows = drawn.lines().count().saturating_sub(column.len() + 1);
-    let moves = history(session, view.viewer, rows);
+    // Beside the board when the terminal is wide enough for both.
+    let room = drawn.lines().map(visible_width).max().unwrap_or(0) + 4 + 24;
+    let moves = if columns >= room { history(session, view.viewer, rows) } else { Vec::new() };
     if !moves.is_empty() {
         column.push("Moves".to_string());
         column.extend(moves);
@@ -406,32 +405,38 @@ pub fn panel(session: &Session, view: View) -> String {
         let content = session.engine.content();
         for (i, &card) in state.piles.face_up.iter().enumerate() {
             let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
-            let _ = writeln!(out, "  face up {}: {} - {}", i + 1, session.card_name(card), shorten(text.trim(), 80));
+            let line = format!("face up {}: {} - {}", i + 1, session.card_name(card), text.trim());
+            let _ = writeln!(out, "  {}", shorten(&line, 76));
         }
         let s = state.board.supply();
         let _ = writeln!(
             out,
-            "  draw pile {}, discard pile {} | reserves: Dark {}, Light {}",
+            "  draw pile {}, discard pile {} | reserves: Dark {}, Light {} | walls left: Dark {}, Light {}",
             state.piles.draw.len(),
             state.piles.discard.len(),
             state.board.reserve(Player::Dark),
             state.board.reserve(Player::Light),
+            s.walls[0],
+            s.walls[1],
         );
         let _ = writeln!(
             out,
-            "  supply: walls D{} L{}, rings {}, snookles {}, hippos {}, water {}, fire {}, monolith {}",
-            s.walls[0], s.walls[1], s.rings, s.snookles, s.hippos, s.water, s.fire, s.monolith
+            "  supply: rings {}, snookles {}, hippos {}, water {}, fire {}, monolith {}",
+            s.rings, s.snookles, s.hippos, s.water, s.fire, s.monolith
         );
-        let counters = session.engine.content().counters();
-        let sides: Vec<String> = Player::BOTH
-            .into_iter()
-            .map(|p| {
-                let c = state.counters(p);
-                let counts: Vec<String> = counters.iter().map(|d| format!("{} {}", d.label, c.get(d.id))).collect();
-                format!("{p}: {}", counts.join(", "))
+        let counts: Vec<String> = session
+            .engine
+            .content()
+            .counters()
+            .iter()
+            .map(|d| {
+                let of = |p: Player| state.counters(p).get(d.id);
+                format!("{}: Dark {}, Light {}", d.label, of(Player::Dark), of(Player::Light))
             })
             .collect();
-        let _ = writeln!(out, "  {}", sides.join(" | "));
+        if !counts.is_empty() {
+            let _ = writeln!(out, "  {}", counts.join(" | "));
+        }
         let constraint = |label: &str, c: Option<crate::game::Constraint>, who: Player| {
             c.map(|c| {
                 let squares: Vec<String> = c.movers.map(|s| s.to_string()).collect();
@@ -447,8 +452,10 @@ pub fn panel(session: &Session, view: View) -> String {
         if state.step == Step::Move {
             out.push_str(&constraint("in force", state.constraint, state.to_move));
         }
+        // One line each, so that the board and panel fit a terminal of 50 rows
+        // with every effect the game allows in force ('card <name>' has the rest).
         for line in effect_lines(session) {
-            let _ = writeln!(out, "  in force: {line}");
+            let _ = writeln!(out, "  {}", shorten(&format!("in force: {line}"), 76));
         }
         out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));
     }
@@ -480,8 +487,8 @@ pub fn effect_squares(effect: &crate::game::Effect) -> Bitboard {
 }
 
 /// The lasting effects in force, one line per card and owner that say the
-/// same: `Ice (Dark) on c5 e3: …; for the rest of the game`, with how long
-/// each lasts (a card's manifest may say it, `effect_lasts`, from the
+/// same: where and how long first, then what it does: `Ice (Dark) on c5 e3
+/// (for the rest of the game): …`. How long (a card's manifest may say it, `effect_lasts`, from the
 /// effect's data: Time bomb's fuse).
 pub fn effect_lines(session: &Session) -> Vec<String> {
     let state = session.state();
@@ -512,7 +519,7 @@ pub fn effect_lines(session: &Session) -> Vec<String> {
             what.push(format!("{whose} checkers may not move onto it"));
         }
         let head = format!("{} ({})", session.card_name(effect.card), effect.owner);
-        let tail = format!("{}; {lasts}", what.join(", "));
+        let tail = format!("{lasts}): {}", what.join(", "));
         let squares = effect_squares(effect);
         // The same card of the same owner saying the same: one line, the squares together.
         match lines.iter_mut().find(|(h, _, t)| *h == head && *t == tail) {
@@ -524,7 +531,7 @@ pub fn effect_lines(session: &Session) -> Vec<String> {
         .into_iter()
         .map(|(head, squares, tail)| {
             let at: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
-            if at.is_empty() { format!("{head}: {tail}") } else { format!("{head} on {}: {tail}", at.join(" ")) }
+            if at.is_empty() { format!("{head} ({tail}") } else { format!("{head} on {} ({tail}", at.join(" ")) }
         })
         .collect()
 }
@@ -659,4 +666,85 @@ fn shorten(text: &str, max: usize) -> String {
     }
     out.push_str("...");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Affected, Datum, Effect, Lasting, MAX_EFFECTS};
+    use crate::kernel::MoveRules;
+
+    fn session() -> Session {
+        let root = crate::content::ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
+        Session::new(&root, "nightmare", 7).expect("the nightmare deck loads")
+    }
+
+    fn effect(session: &Session, card: &str, owner: Player, n: usize) -> Effect {
+        let id = session.engine.content().card_id(card).expect("a nightmare card");
+        let square = |k: usize| {
+            let dark = Square::all().filter(|s| s.colour() == crate::kernel::Colour::Dark);
+            Datum::Text(dark.clone().nth(k % 32).expect("32 dark squares").to_string())
+        };
+        let mut effect = Effect {
+            id: 0,
+            card: id,
+            owner,
+            affects: Affected::Both,
+            moves: MoveRules::STANDARD,
+            lasts: Lasting::Game,
+            made: None,
+            data: Default::default(),
+            deck: false,
+        };
+        match card {
+            "ice" => {
+                effect.data.insert("square".into(), square(n));
+            }
+            "time_bomb" => {
+                effect.data.insert("square".into(), square(n + 8));
+                effect.data.insert("fuse".into(), Datum::Int(2));
+            }
+            "quicksand" => {
+                effect.moves.closed.insert("d4".parse().unwrap());
+                effect.lasts = Lasting::OwnerTurns(3);
+            }
+            "truce" => effect.moves.capture_optional = true,
+            "backwards" => effect.moves.pawns_step_back = true,
+            _ => {}
+        }
+        effect
+    }
+
+    /// The nightmare deck's worst case: as many effects as the game allows,
+    /// of every card that makes them, for both players. Board, panel, options
+    /// and the prompt fit 50 rows of 80 columns; each effect says where it is.
+    #[test]
+    fn the_whole_screen_fits_fifty_rows_with_every_effect_in_force() {
+        let mut session = session();
+        let cards = ["ice", "time_bomb", "quicksand", "truce", "backwards", "mirror", "vengeance", "nuclear"];
+        let all: Vec<Effect> = Player::BOTH
+            .into_iter()
+            .flat_map(|owner| cards.map(|card| (owner, card)))
+            .enumerate()
+            .map(|(n, (owner, card))| effect(&session, card, owner, n))
+            .take(MAX_EFFECTS)
+            .collect();
+        for made in all {
+            session.state_mut().add_effect(made).expect("within the bounds");
+        }
+        assert_eq!(session.state().effects.len(), MAX_EFFECTS);
+        let shown = screen(&session, View { viewer: Player::Dark, colour: false }, 80);
+        let rows = shown.lines().count() + 1; // and the prompt
+        assert!(rows <= 50, "{rows} rows:\n{shown}");
+        assert!(shown.lines().all(|l| visible_width(l) <= 80), "{shown}");
+        assert!(shown.contains("Time bomb (Dark) on "), "{shown}");
+        assert!(shown.contains("fuse 2"), "{shown}");
+        assert!(shown.contains("Quicksand (Light) on d4"), "{shown}");
+        assert!(!shown.contains("Time bomb (Dark) on c3 (for the rest of the game)"), "{shown}");
+        // Four Ice effects of one owner share a line with their squares.
+        assert_eq!(shown.matches("Ice (Dark)").count(), 1, "{shown}");
+        let coloured = screen(&session, View { viewer: Player::Dark, colour: true }, 80);
+        assert!(coloured.lines().count() < 50);
+        assert!(shown.contains("x closed to moves"), "the legend says what x is: {shown}");
+    }
 }

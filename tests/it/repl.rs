@@ -1082,3 +1082,111 @@ fn hot_seat_undo_takes_back_only_your_own_and_tells_the_other() {
     let told = out.rfind("the other player took back these decisions of yours:").expect("Light is told");
     assert!(out[told..].contains("  Light moves b6-a5\n  Light uses Emperor"), "{out}");
 }
+
+/// The last move is marked on the board and the legend says how (`[ ]` when
+/// the output has no colour); `log N` shows the board as move N began; lines
+/// are wrapped to the terminal's width (`COLUMNS` when output is piped).
+#[test]
+fn the_last_move_is_marked_and_log_shows_any_move_and_lines_fit_the_width() {
+    let dir = common::scratch_dir("repl", "screen");
+    let args = ["--deck", "plain", "--seed", "1", "--dark", "human", "--light", "human"];
+    let run = common::run_binary(&dir, &args, &[("COLUMNS", "60")], "c3-d4\nf6-e5\nlog 2\nlog 9\nlog x\nquit\n");
+    assert!(run.success, "{}", run.stderr);
+    let out = run.stdout;
+    let after = &out[out.find("Light move> f6-e5").expect("Light moves")..];
+    assert!(after.contains("[l]") && after.contains("[.]"), "the move's start and end are marked: {after}");
+    assert!(after.contains("[ ] the last move"), "{after}");
+    let board_line = |l: &str| l.starts_with("  +") || l.chars().nth(2) == Some('|') || l.starts_with("    a");
+    let play = &out[out.find("Pass to Dark").unwrap()..out.find("> quit").unwrap()];
+    assert!(play.lines().filter(|l| !board_line(l)).all(|l| l.chars().count() <= 60), "{play}");
+    assert!(out.contains("the board as move 2 began:"), "{out}");
+    assert!(out.contains("there is no move 9 yet"), "{out}");
+    assert!(out.contains("'x' is not a move number"), "{out}");
+    // With room, the recent moves stand beside the board.
+    let wide = common::run_binary(&dir, &args, &[("COLUMNS", "100")], "c3-d4\nf6-e5\nquit\n");
+    assert!(wide.stdout.lines().any(|l| l.chars().nth(2) == Some('|') && l.ends_with("1. c3-d4")), "{}", wide.stdout);
+}
+
+/// A multi-jump's captures are told in the order the checker jumps them,
+/// whichever way it goes.
+#[test]
+fn captures_are_told_in_the_order_jumped() {
+    use alien_checkers::session::Session;
+    let mut downward = false;
+    for seed in 0..400 {
+        let mut session = Session::new(&common::repo(), "plain", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.pending().cloned() {
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            session.apply(&pick).unwrap();
+            let Choice::Move(m) = &pick else { continue };
+            if m.captured().count() < 2 {
+                continue;
+            }
+            let told: Vec<String> = session
+                .told(session.decisions().len() - 1, decision.player)
+                .into_iter()
+                .filter(|l| l.ends_with("is captured"))
+                .collect();
+            let expected: Vec<String> = m.captured_in_order().iter().map(|s| format!("on {s} is captured")).collect();
+            assert_eq!(told.len(), expected.len(), "{told:?}");
+            assert!(told.iter().zip(&expected).all(|(t, e)| t.ends_with(e.as_str())), "{m}: {told:?}");
+            let order: Vec<_> = m.captured_in_order().to_vec();
+            downward |= order.windows(2).any(|w| w[0] > w[1]);
+        }
+        if downward {
+            return;
+        }
+    }
+    panic!("no random game had a multi-jump going down the board");
+}
+
+/// Walls is answered by naming squares on the drawn board, not from a list of
+/// hundreds: every spot reads back from the words shown for it, and the prompt
+/// says how to name one in a few lines.
+#[test]
+fn wall_spots_are_named_by_squares_as_drawn() {
+    use alien_checkers::repl::{parse_choice, render};
+    use alien_checkers::session::Session;
+    for seed in 0..800 {
+        let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.pending().cloned() {
+            if matches!(&session.state().step, Step::Resolving(r) if r.question.kind == QuestionKind::Edges) {
+                let shown = render::options(&session);
+                assert!(shown.lines().count() <= 3 && !shown.contains("294."), "{shown}");
+                assert!(shown.contains("a square and a corner as drawn"), "{shown}");
+                for option in &decision.options {
+                    let text = render::option_text(&session, option);
+                    assert_eq!(parse_choice(&session, &text).as_ref(), Ok(option), "{text}");
+                }
+                return;
+            }
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            session.apply(&pick).unwrap();
+        }
+    }
+    panic!("no random game asked where to put walls");
+}
+
+/// Monolith twice asks for its second push on a board that shows the first.
+#[test]
+fn monolith_twice_shows_its_first_push_before_the_second() {
+    use alien_checkers::repl::render::shown_state;
+    use alien_checkers::session::Session;
+    for seed in 0..1500 {
+        let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(decision) = session.pending().cloned() {
+            if matches!(&session.state().step, Step::Resolving(r) if r.question.prompt.contains("move 2 of 2")) {
+                let shown = shown_state(&session);
+                assert_ne!(shown.board, session.state().board, "the first push is shown");
+                assert_ne!(shown.board.monolith_block(), session.state().board.monolith_block());
+                return;
+            }
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            session.apply(&pick).unwrap();
+        }
+    }
+    panic!("no random game asked for Monolith twice's second push");
+}

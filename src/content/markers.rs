@@ -8,8 +8,9 @@ use crate::kernel::{MAX_MARKER_KINDS, MarkerKind, MarkerRules};
 
 /// Characters a marker's glyph may not be: the diagram already gives them a
 /// meaning (checkers, tokens, terrain, the monolith, empty squares, rules),
-/// and `*`, which the REPL puts before a square changed in the last turn.
-pub const RESERVED_GLYPHS: &str = "dlDLrsh~^#.|-+*";
+/// and the marks the REPL adds: `*` (changed lately), `?` (an answer), `x`
+/// (closed to moves) and `[ ]` (the last move).
+pub const RESERVED_GLYPHS: &str = "dlDLrsh~^#.|-+*?x[]";
 
 /// One marker kind of the loaded content.
 #[derive(Clone, Debug, PartialEq, Eq)]

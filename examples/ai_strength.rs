@@ -83,7 +83,8 @@ impl Agent for Timed {
 }
 
 /// `mcts:KEY=VALUE,...` over the normal level: `it` (iterations), `rollout`,
-/// `quiet`, `c` (exploration), `scale` (eval scale), `t` (temperature), `ms` (time limit), and the
+/// `quiet`, `c` (exploration), `scale` (eval scale), `t` (temperature), `ms` (time limit),
+/// `tactics` (1: leaves scored with the board's forced captures and shots), and the
 /// evaluator weights `hunt`, `trade`, `king`, `guard`, `centre`, `fk` (five kings), `planet`.
 fn custom(spec: &str) -> Option<(SearchConfig, Weights)> {
     let mut config = SearchConfig::level(Level::Normal);
@@ -98,6 +99,7 @@ fn custom(spec: &str) -> Option<(SearchConfig, Weights)> {
             "scale" => config.eval_scale = value.parse().ok()?,
             "t" => config.temperature = value.parse().ok()?,
             "ms" => config.time_limit = Some(Duration::from_millis(value.parse().ok()?)),
+            "tactics" => config.tactics = value.parse::<u8>().ok()? != 0,
             "hunt" => w.hunt = value.parse().ok()?,
             "trade" => w.trade_down = value.parse().ok()?,
             "king" => w.king = value.parse().ok()?,

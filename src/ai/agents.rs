@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::{Agent, GreedyAgent, HostFactory, Level, MctsAgent, RandomAgent, SearchConfig};
+use super::{Agent, Exact, GreedyAgent, HostFactory, Level, MctsAgent, RandomAgent, SearchConfig};
 use crate::game::PlanetId;
 
 /// The players a simulation or a REPL seat can use.
@@ -21,8 +21,10 @@ pub enum Budget {
 
 /// A player as written on a command line: a name from [`AGENTS`], and for the
 /// search levels an optional budget, `normal:iterations=300`,
-/// `hard:time=200ms` or both (`easy:iterations=50,time=1s`). A time budget
-/// makes decisions depend on the machine's speed.
+/// `hard:time=200ms` or both (`easy:iterations=50,time=1s`); `nodes=N` is the
+/// alpha-beta budget of the move steps where nothing is hidden or scripted
+/// (plain checkers, [`super::fully_visible`]). A time budget makes decisions
+/// depend on the machine's speed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentSpec {
     pub name: String,
@@ -30,6 +32,8 @@ pub struct AgentSpec {
     pub iterations: Option<u32>,
     /// A time limit per decision, besides the iterations.
     pub time: Option<Duration>,
+    /// Alpha-beta nodes per fully visible move step, instead of the level's.
+    pub nodes: Option<u64>,
 }
 
 impl AgentSpec {
@@ -46,6 +50,9 @@ impl AgentSpec {
         }
         if let Some(t) = self.time {
             config.time_limit = Some(t);
+        }
+        if let Some(n) = self.nodes {
+            config.exact = Exact::Nodes(n);
         }
         Some(config)
     }
@@ -65,7 +72,7 @@ impl std::str::FromStr for AgentSpec {
         if !AGENTS.contains(&name.as_str()) {
             return Err(format!("'{s}' is not a player ({})", AGENTS.join(", ")));
         }
-        let mut spec = AgentSpec { name, iterations: None, time: None };
+        let mut spec = AgentSpec { name, iterations: None, time: None, nodes: None };
         for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
             if spec.name == "random" || spec.name == "greedy" {
                 return Err(format!("'{s}': {} does not search, so it takes no budget", spec.name));
@@ -82,7 +89,14 @@ impl std::str::FromStr for AgentSpec {
                     spec.iterations = Some(n);
                 }
                 "time" => spec.time = Some(parse_duration(value.trim()).map_err(|e| format!("'{s}': {e}"))?),
-                other => return Err(format!("'{s}': unknown budget '{other}' (iterations, time)")),
+                "nodes" => {
+                    let n: u64 = value.trim().parse().map_err(|_| format!("'{s}': '{value}' is not a count"))?;
+                    if n == 0 {
+                        return Err(format!("'{s}': a search needs at least 1 node"));
+                    }
+                    spec.nodes = Some(n);
+                }
+                other => return Err(format!("'{s}': unknown budget '{other}' (iterations, nodes, time)")),
             }
         }
         Ok(spec)
@@ -106,14 +120,17 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-/// The canonical text: the name, then the budget given, iterations first
-/// (`normal:iterations=300,time=200ms`).
+/// The canonical text: the name, then the budget given, iterations first,
+/// time last (`normal:iterations=300,nodes=50000,time=200ms`).
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)?;
         let mut options = Vec::new();
         if let Some(n) = self.iterations {
             options.push(format!("iterations={n}"));
+        }
+        if let Some(n) = self.nodes {
+            options.push(format!("nodes={n}"));
         }
         if let Some(t) = self.time {
             options.push(format!("time={}ms", t.as_millis()));
@@ -163,10 +180,20 @@ mod tests {
         assert_eq!(spec.to_string(), "normal:iterations=300,time=250ms");
         assert!(!spec.reproducible());
         assert_eq!("hard:it=20".parse::<AgentSpec>().unwrap().to_string(), "hard:iterations=20");
+        let spec: AgentSpec = "hard:time=2s,nodes=5000".parse().unwrap();
+        assert_eq!(spec.to_string(), "hard:nodes=5000,time=2000ms");
+        assert_eq!(spec.search_config(Budget::Reproducible).unwrap().exact, Exact::Nodes(5000));
         assert_eq!("Greedy".parse::<AgentSpec>().unwrap().to_string(), "greedy");
         let config = "easy:iterations=7".parse::<AgentSpec>().unwrap().search_config(Budget::Reproducible).unwrap();
         assert_eq!((config.iterations, config.temperature), (7, 1.0), "the level's other settings stay");
-        for bad in ["wizard", "greedy:iterations=5", "normal:iterations=0", "normal:time=5", "normal:depth=3"] {
+        for bad in [
+            "wizard",
+            "greedy:iterations=5",
+            "normal:iterations=0",
+            "normal:nodes=0",
+            "normal:time=5",
+            "normal:depth=3",
+        ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad} should be refused");
         }
     }

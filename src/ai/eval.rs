@@ -6,7 +6,7 @@
 //! scripts is the planet's optional `progress` function).
 
 use crate::game::{CardHost, GameState};
-use crate::kernel::{Bitboard, Dir, Player, Square};
+use crate::kernel::{Bitboard, Board, Dir, Player, Square};
 
 /// Scores positions. Implementations must be pure functions of their
 /// arguments and antisymmetric: `score(s, p, h) == -score(s, !p, h)`, so that
@@ -150,7 +150,7 @@ impl Heuristic for Evaluator {
             self.side(state, player, host) - self.side(state, !player, host) + w.trade_down * lead * off_board;
         if lead.abs() >= w.pawn {
             let leader = if lead > 0.0 { player } else { !player };
-            let distance = hunting_distance(state, leader) as f32;
+            let distance = hunting_distance(&state.board, leader) as f32;
             score += if leader == player { -w.hunt * distance } else { w.hunt * distance };
         }
         score
@@ -159,8 +159,7 @@ impl Heuristic for Evaluator {
 
 /// The sum over `leader`'s kings of the distance (in king steps) to the
 /// nearest opposing checker.
-fn hunting_distance(state: &GameState, leader: Player) -> u32 {
-    let board = &state.board;
+pub(super) fn hunting_distance(board: &Board, leader: Player) -> u32 {
     let prey = board.checkers(!leader);
     if prey.is_empty() {
         return 0;

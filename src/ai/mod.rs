@@ -16,6 +16,7 @@
 //! - [`play_match`]: games between two agents, colours alternated.
 
 mod agents;
+mod alphabeta;
 mod eval;
 mod greedy;
 mod matchplay;
@@ -27,12 +28,13 @@ mod recall;
 mod rng;
 
 pub use agents::{AGENTS, AgentSpec, Budget, make_agent};
+pub use alphabeta::{AlphaBeta, Found, Limit, Tactics, WIN, evaluate, fully_visible, position_key};
 pub use eval::{Evaluator, Heuristic, Weights, expected_result};
 pub use greedy::GreedyAgent;
 pub use matchplay::{
     GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match, search_position,
 };
-pub use mcts::{Level, MctsAgent, RootStat, SearchConfig, SearchReport};
+pub use mcts::{Exact, HARD_NODES, Level, MctsAgent, NORMAL_NODES, RootStat, SearchConfig, SearchReport};
 pub use observe::{Determinizer, Observation};
 pub use pool::HostFactory;
 pub use random::RandomAgent;

@@ -8,13 +8,14 @@
 
 use std::cell::Cell;
 use std::io::Write;
+use std::rc::Rc;
 use std::time::Instant;
 
 use clap::Args;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
-use alien_checkers::ai::{Level, MctsAgent, SearchConfig, search_position};
+use alien_checkers::ai::{Exact, Level, MctsAgent, SearchConfig, search_position};
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, DecisionKind, EventLog, GameState};
 use alien_checkers::plain::{Position, perft, random_playout};
@@ -154,17 +155,35 @@ pub fn run(args: &BenchArgs) -> Outcome {
     )?;
 
     let plain_engine = ScriptEngine::load(&root, "plain").map_err(|p| anyhow::anyhow!("{p}"))?;
-    let [plain_search, deck_search] =
-        rounds(args.runs, [&mut searches(&plain_engine, args), &mut searches(&engine, args)]);
+    let (mut plain_searches, _) = searches(&plain_engine, args, Exact::Off);
+    let (mut deck_searches, deck_per_run) = searches(&engine, args, Exact::Off);
+    let [plain_search, deck_search] = rounds(args.runs, [&mut plain_searches, &mut deck_searches]);
     writeln!(
         out,
-        "search at normal ({} searches per run, 1 thread): plain {:.0}, {} deck {:.0} iterations/s (medians); {}/plain {:.3} (median of the rounds)",
+        "search at normal ({} searches per run, 1 thread): plain {:.0}, {} deck {:.0} iterations/s (medians); {}/plain {:.3} (median of the rounds); {} deck {:.1} ms per decision (median)",
         args.searches,
         median(&plain_search),
         args.deck,
         median(&deck_search),
         args.deck,
-        median_ratio(&deck_search, &plain_search)
+        median_ratio(&deck_search, &plain_search),
+        args.deck,
+        1000.0 * deck_per_run.get() as f64 / median(&deck_search) / f64::from(args.searches.max(1)),
+    )?;
+    // Plain checkers as the levels play it: alpha-beta on the move steps (ai/alphabeta.rs).
+    let (mut normal_ab, normal_per_run) = searches(&plain_engine, args, SearchConfig::level(Level::Normal).exact);
+    let (mut hard_ab, hard_per_run) = searches(&plain_engine, args, SearchConfig::level(Level::Hard).exact);
+    let [normal_ab, hard_ab] = rounds(args.runs, [&mut normal_ab, &mut hard_ab]);
+    let ms = |rate: &[f64], per_run: &Cell<u64>| {
+        1000.0 * per_run.get() as f64 / median(rate) / f64::from(args.searches.max(1))
+    };
+    writeln!(
+        out,
+        "alpha-beta on plain checkers ({} searches per run, 1 thread): normal {:.1} ms per decision, hard {:.1} ms per decision, {:.1} million nodes/s (medians)",
+        args.searches,
+        ms(&normal_ab, &normal_per_run),
+        ms(&hard_ab, &hard_per_run),
+        median(&hard_ab) / 1e6
     )?;
     Ok(())
 }
@@ -183,20 +202,27 @@ fn perft_rate(position: &Position, depth: u32, runs: usize) -> String {
 }
 
 /// One run of `normal`'s search (one thread, iteration budget) from each of
-/// `args.searches` positions of random games; returns the iterations made.
-fn searches<'a>(engine: &'a ScriptEngine, args: &BenchArgs) -> impl FnMut() -> u64 + 'a {
+/// `args.searches` positions of random games, its fully visible move steps
+/// decided as `exact` says; returns the run, which counts the iterations (or
+/// alpha-beta nodes) it made, and the count of the last run.
+fn searches<'a>(engine: &'a ScriptEngine, args: &BenchArgs, exact: Exact) -> (impl FnMut() -> u64 + 'a, Rc<Cell<u64>>) {
     let setup = engine.content().setup();
     let positions: Vec<GameState> =
         (0..u64::from(args.searches)).map(|seed| search_position(engine, &setup, seed)).collect();
     let planets = setup.planets;
-    move || {
+    let counted = Rc::new(Cell::new(0));
+    let last = Rc::clone(&counted);
+    let run = move || {
         let mut iterations = 0;
         for (i, state) in positions.iter().enumerate() {
-            let mut agent = MctsAgent::new(SearchConfig::level(Level::Normal), planets.clone(), i as u64);
+            let config = SearchConfig { exact, ..SearchConfig::level(Level::Normal) };
+            let mut agent = MctsAgent::new(config, planets.clone(), i as u64);
             iterations += agent.search(state, engine).map_or(0, |r| r.iterations);
         }
+        counted.set(iterations);
         iterations
-    }
+    };
+    (run, last)
 }
 
 /// One random game through the full decision loop, recording events or not;

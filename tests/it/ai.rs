@@ -5,16 +5,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alien_checkers::ai::{
-    Agent, Determinizer, GreedyAgent, HostFactory, Level, MctsAgent, Observation, RandomAgent, SearchConfig,
-    SearchReport, Side, play_match,
+    Agent, AlphaBeta, Budget, Determinizer, GreedyAgent, HostFactory, Level, Limit, MctsAgent, Observation,
+    RandomAgent, SearchConfig, SearchReport, Side, Tactics, WIN, make_agent, play_match,
 };
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{
-    Answer, BlankCards, CardHost, CardId, Choice, DecisionKind, GameState, PlanetId, Question, QuestionKind,
+    Answer, BlankCards, CardHost, CardId, Choice, DecisionKind, GameState, Outcome, PlanetId, Question, QuestionKind,
     Resolution, Setup, Step,
 };
 use alien_checkers::kernel::{Bitboard, Dir, Edge, EdgePair, Player, Side as EdgeSide, Square, Terrain};
-use alien_checkers::kernel::{Removal, Unrecorded};
+use alien_checkers::kernel::{Move, MoveRules, Removal, Unrecorded};
+use alien_checkers::plain::Variant;
 use alien_checkers::script::ScriptEngine;
 
 use crate::common;
@@ -528,4 +529,219 @@ fn stopping_once_decided_chooses_what_the_whole_budget_would() {
         searched += b.iterations;
     }
     assert!(saved > 0, "no search of {searched} iterations stopped early");
+}
+
+// ---- Plain checkers: alpha-beta where nothing is hidden (alphabeta.rs) ----
+
+/// A plain-checkers game (R11) from a PDN FEN (B = Dark moves first).
+fn plain_game(fen: &str) -> GameState {
+    let position = Variant::american().read_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut state = GameState::new(&Setup::plain(), 1);
+    state.board = position.board;
+    state.to_move = position.to_move;
+    state
+}
+
+fn reproducible(spec: &str, seed: u64) -> Box<dyn Agent> {
+    make_agent(spec, seed, Vec::new(), Budget::Reproducible, None).unwrap()
+}
+
+/// Plays `state` on with `dark` and `light` for at most `plies` plies; the outcome and the plies played.
+fn play_out(state: &mut GameState, dark: &mut dyn Agent, light: &mut dyn Agent, plies: u32) -> (Option<Outcome>, u32) {
+    for ply in 0..plies {
+        if let Some(outcome) = state.outcome() {
+            return (Some(outcome), ply);
+        }
+        let agent: &mut dyn Agent = if state.to_move == Player::Dark { &mut *dark } else { &mut *light };
+        let choice = agent.choose(state, &BlankCards).expect("a move");
+        state.apply(&BlankCards, &choice).unwrap();
+    }
+    (state.outcome(), plies)
+}
+
+#[test]
+fn won_endings_are_won_before_the_move_limit() {
+    // R10.1, R10.4: three kings and a man against a king in its double corner,
+    // and four kings against one, used to end in shuffles until the move limit.
+    for (fen, within) in [("B:WK32:BK18,K19,K22,9", 40), ("B:WK28:BK14,K15,K23,K24", 40), ("W:WK1:BK10,K11,K19", 50)] {
+        let mut state = plain_game(fen);
+        let mut normal = reproducible("normal", 3);
+        let mut defender = reproducible("hard", 4);
+        let (outcome, plies) = play_out(&mut state, &mut *normal, &mut *defender, within);
+        let winner = outcome.and_then(|o| o.winner);
+        assert_eq!(winner, Some(Player::Dark), "{fen}: not won within {within} plies ({outcome:?})");
+        eprintln!("{fen}: won in {plies} plies");
+    }
+}
+
+/// Whether Dark's `mv` walks into a shot: Light then has a quiet move (the
+/// bait) after which Dark must capture (R4.3), and the captures that follow,
+/// each side taking its best, leave Light a checker or more up on balance.
+fn walks_into_a_shot(state: &GameState, mv: Move) -> bool {
+    let mut after = state.clone();
+    after.apply(&BlankCards, &Choice::Move(mv)).unwrap();
+    if after.outcome().is_some() || after.capture_due() {
+        return false;
+    }
+    let before = lead(&after, Player::Light);
+    after.legal_moves().into_iter().any(|bait| {
+        let mut s = after.clone();
+        s.apply(&BlankCards, &Choice::Move(bait)).unwrap();
+        s.outcome().is_none() && s.capture_due() && -captures_settled(&s) > before
+    })
+}
+
+/// Checkers of `player` less the other's.
+fn lead(state: &GameState, player: Player) -> i32 {
+    state.board.checkers(player).count() as i32 - state.board.checkers(!player).count() as i32
+}
+
+/// [`lead`] for the player to move once the captures due are played out, each
+/// side choosing the best for itself (brute force).
+fn captures_settled(state: &GameState) -> i32 {
+    let me = state.to_move;
+    if state.outcome().is_some() || !state.capture_due() {
+        return lead(state, me);
+    }
+    state
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut s = state.clone();
+            s.apply(&BlankCards, &Choice::Move(mv)).unwrap();
+            if s.to_move == me { captures_settled(&s) } else { -captures_settled(&s) }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Positions of random plain games where Dark, to move, has both moves that
+/// walk into a two-for-one shot and moves that do not.
+fn shot_positions(count: usize) -> Vec<(GameState, Vec<Move>)> {
+    let mut found = Vec::new();
+    for seed in 0.. {
+        let mut state = GameState::new(&Setup::plain(), seed);
+        let mut random = RandomAgent::new(seed);
+        while state.outcome().is_none() && found.len() < count {
+            if state.to_move == Player::Dark && !state.capture_due() {
+                let moves = state.legal_moves();
+                let bad: Vec<Move> = moves.iter().copied().filter(|&m| walks_into_a_shot(&state, m)).collect();
+                if !bad.is_empty() && bad.len() < moves.len() {
+                    found.push((state.clone(), bad));
+                }
+            }
+            let choice = random.choose(&state, &BlankCards).unwrap();
+            state.apply(&BlankCards, &choice).unwrap();
+        }
+        if found.len() >= count {
+            return found;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn two_for_one_shots_are_seen() {
+    let mut tactics = Tactics::default();
+    let mut bad_moves = 0;
+    for (i, (state, bad)) in shot_positions(12).into_iter().enumerate() {
+        // The leaf search of the tree search sees each shot coming (Light to move after it).
+        let rules = [MoveRules::STANDARD; 2];
+        for mv in &bad {
+            let mut board = state.board;
+            board.play(mv, &mut Unrecorded).unwrap();
+            let swing = tactics.swing(&board, Player::Light, &rules);
+            assert!(swing >= 65, "position {i}: {mv} gives a shot, seen as {swing}");
+            bad_moves += 1;
+        }
+        // And no level that searches walks into it.
+        for spec in ["normal", "hard"] {
+            let choice = reproducible(spec, i as u64).choose(&state, &BlankCards).unwrap();
+            let Choice::Move(mv) = choice else { panic!("{choice:?}") };
+            assert!(!bad.contains(&mv), "position {i}: {spec} walked into the shot {mv}\n{:?}", state.board);
+        }
+    }
+    assert!(bad_moves >= 12);
+}
+
+#[test]
+fn alpha_beta_decisions_are_reproducible() {
+    let states: Vec<GameState> = shot_positions(4).into_iter().map(|(s, _)| s).collect();
+    for spec in ["normal", "hard:nodes=300000"] {
+        let first: Vec<Choice> = states.iter().map(|s| reproducible(spec, 9).choose(s, &BlankCards).unwrap()).collect();
+        let again: Vec<Choice> =
+            states.iter().map(|s| reproducible(spec, 10).choose(s, &BlankCards).unwrap()).collect();
+        assert_eq!(first, again, "{spec}: the same positions, the same decisions");
+    }
+}
+
+/// Brute force: the plies to a win the player to move can force within
+/// `depth` plies (`Some(n)`), by the engine's own rules (`GameState::apply`).
+fn forced_win(state: &GameState, depth: u32) -> Option<u32> {
+    (1..=depth).find(|&d| wins_within(state, d))
+}
+
+/// Whether the player to move wins within `plies` plies whatever the other does.
+fn wins_within(state: &GameState, plies: u32) -> bool {
+    let me = state.to_move;
+    if plies == 0 {
+        return false;
+    }
+    state.legal_moves().into_iter().any(|mv| {
+        let mut s = state.clone();
+        s.apply(&BlankCards, &Choice::Move(mv)).unwrap();
+        match s.outcome() {
+            Some(o) => o.winner == Some(me),
+            None => plies >= 2 && loses_within(&s, plies - 1),
+        }
+    })
+}
+
+/// Whether the player to move loses within `plies` plies whatever they do.
+fn loses_within(state: &GameState, plies: u32) -> bool {
+    let me = state.to_move;
+    state.legal_moves().into_iter().all(|mv| {
+        let mut s = state.clone();
+        s.apply(&BlankCards, &Choice::Move(mv)).unwrap();
+        match s.outcome() {
+            Some(o) => o.winner == Some(!me),
+            None => wins_within(&s, plies - 1),
+        }
+    })
+}
+
+#[test]
+fn alpha_beta_finds_what_brute_force_finds() {
+    // Small endings from random placements: wherever brute force finds a
+    // forced win within five plies, alpha-beta scores a win that near and
+    // plays a move that keeps it; where it finds none, alpha-beta claims none.
+    let mut rng = alien_checkers::ai::AgentRng::new(5);
+    let (mut wins, mut positions) = (0, 0);
+    while positions < 60 {
+        let mut squares: Vec<u8> = (1..=32).collect();
+        rng.shuffle(&mut squares);
+        let item = |n: u8, king: bool| if king { format!("K{n}") } else { n.to_string() };
+        let dark: Vec<String> = squares[..3].iter().map(|&n| item(n, rng.below(2) == 0 || n > 28)).collect();
+        let light: Vec<String> = squares[3..5].iter().map(|&n| item(n, rng.below(2) == 0 || n < 5)).collect();
+        let fen = format!("B:W{}:B{}", light.join(","), dark.join(","));
+        let state = plain_game(&fen);
+        if state.legal_moves().len() < 2 {
+            continue;
+        }
+        positions += 1;
+        let found = AlphaBeta::new().search(&state, &[], Limit::Nodes(200_000)).unwrap();
+        match forced_win(&state, 5) {
+            Some(plies) => {
+                wins += 1;
+                assert!(found.score >= WIN - plies as i32, "{fen}: a win in {plies} plies, scored {}", found.score);
+                let mut after = state.clone();
+                after.apply(&BlankCards, &Choice::Move(found.best)).unwrap();
+                let kept = after.outcome().is_some_and(|o| o.winner == Some(Player::Dark))
+                    || (plies >= 2 && loses_within(&after, plies - 1));
+                assert!(kept, "{fen}: {} lets the win in {plies} go", found.best);
+            }
+            None => assert!(found.score < WIN - 5, "{fen}: no win within 5 plies, scored {}", found.score),
+        }
+    }
+    assert!(wins >= 5, "only {wins} positions with a forced win");
 }

@@ -14,3 +14,10 @@ function progress(ctx, player)
   local pushes = math.abs(file - 3) + math.abs(rank - 3)
   return pushes == 0 and 1 or 0.5 * (1 - pushes / 7)
 end
+
+-- For the end of the game: the monolith's four squares.
+function squares(ctx, player)
+  local at = ctx:monolith()
+  if at == nil then return {} end
+  return ctx:block_squares(at)
+end

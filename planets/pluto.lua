@@ -18,3 +18,10 @@ function progress(ctx, player)
   local best = math.max(held("a1") + held("h8"), held("a8") + held("h1"))
   return ({ 0, 1 / 3, 1 })[best + 1]
 end
+
+-- For the end of the game: the two opposite corners held.
+function squares(ctx, player)
+  if holds_corner(ctx, "a1", player) and holds_corner(ctx, "h8", player) then return { "a1", "h8" } end
+  if holds_corner(ctx, "a8", player) and holds_corner(ctx, "h1", player) then return { "a8", "h1" } end
+  return {}
+end

@@ -7,3 +7,8 @@ end
 function progress(ctx, player)
   return math.min(ctx:count{ owner = player, ring = true } / 4, 1)
 end
+
+-- For the end of the game: the checkers whose rings make it hold.
+function squares(ctx, player)
+  return ctx:checker_squares{ owner = player, ring = true }
+end

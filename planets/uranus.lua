@@ -8,3 +8,8 @@ end
 function progress(ctx, player)
   return math.min(ctx:count{ owner = player, colour = "light" } / 4, 1)
 end
+
+-- For the end of the game: the player's checkers on light squares.
+function squares(ctx, player)
+  return ctx:checker_squares{ owner = player, colour = "light" }
+end

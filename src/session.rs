@@ -700,7 +700,16 @@ impl Session {
             EndReason::FiveKings => "five kings and emperors on the board (R10.1)".to_string(),
             EndReason::Planet(p) => {
                 let planet = self.engine.content().planet(p);
-                format!("planet {} holds (R9)", planet.map_or("?", |p| p.manifest.name.as_str()))
+                let name = planet.map_or("?", |p| p.manifest.name.as_str());
+                // Where it holds, when the planet's script says (`squares`).
+                let holder = outcome.winner.unwrap_or(self.state.to_move);
+                match self.engine.planet_squares(&self.state, p, holder) {
+                    Ok(squares) if !squares.is_empty() => {
+                        let at: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+                        format!("planet {name} holds on {} (R9)", at.join(" "))
+                    }
+                    _ => format!("planet {name} holds (R9)"),
+                }
             }
             EndReason::NoMoves => "neither player can move (R10.3)".to_string(),
             EndReason::Stuck => "the opponent cannot move (R11)".to_string(),

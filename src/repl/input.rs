@@ -118,6 +118,18 @@ impl Input {
         .unwrap_or(usize::MAX)
     }
 
+    /// Drops what was typed but not yet read, on a terminal: lines typed ahead
+    /// for a question the game then answered by itself would otherwise land on
+    /// the next prompt. True when there was a terminal to flush.
+    pub fn discard_type_ahead(&mut self) -> bool {
+        match self {
+            // SAFETY: tcflush only reads its two integer arguments; on a
+            // descriptor that is not a terminal it fails and changes nothing.
+            Input::Terminal { .. } => unsafe { libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH) == 0 },
+            Input::Piped(_) => false,
+        }
+    }
+
     /// Saves the history file.
     pub fn finish(&mut self) {
         if let Input::Terminal { editor, history: Some(h), .. } = self {

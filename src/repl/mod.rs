@@ -110,6 +110,9 @@ struct Repl {
     columns: usize,
     /// Secret answers given so far to the question being answered (told as one line).
     secret_answers: usize,
+    /// A question was answered by the game itself since the last prompt, so
+    /// lines typed ahead for it are dropped (on a terminal).
+    answered_for_you: bool,
 }
 
 /// Runs the REPL until `quit`, Ctrl-D or the end of input.
@@ -158,6 +161,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         taken_back: Vec::new(),
         columns: usize::MAX,
         secret_answers: 0,
+        answered_for_you: false,
     };
     repl.make_agents();
     println!(
@@ -182,6 +186,9 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
             break;
         }
         repl.show_if_changed();
+        if std::mem::take(&mut repl.answered_for_you) && input.discard_type_ahead() {
+            println!("(a question was answered for you, so what you typed ahead was dropped)");
+        }
         let prompt = repl.prompt();
         input.set_words(table::Candidates::of(&repl.session));
         match input.read(&prompt) {
@@ -488,6 +495,12 @@ impl Repl {
         let who = self.session.decider();
         let secret = self.session.answers_in_secret();
         let line = self.session.apply(choice)?;
+        let auto = |l: &crate::game::Logged| {
+            matches!(l.event, crate::game::Event::Game(crate::game::GameEvent::AnsweredAutomatically { .. }))
+        };
+        if self.is_human(who) && self.session.events().last().is_some_and(|batch| batch.iter().any(auto)) {
+            self.answered_for_you = true;
+        }
         if secret {
             // A secret order is told once, when it is complete, not answer by answer.
             self.secret_answers += 1;

@@ -50,7 +50,7 @@ use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{
     Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
 };
-use crate::kernel::{Move, MoveText, Player};
+use crate::kernel::{Move, MoveText, Player, Square};
 
 /// Most moves one effect's `extra_moves` may offer at once.
 pub const MAX_OFFERED_MOVES: usize = 64;
@@ -94,6 +94,8 @@ struct PlanetScript {
     chunk: Function,
     /// Whether the script defines `progress(ctx, player)`.
     has_progress: bool,
+    /// Whether it defines `squares(ctx, player)`, the squares that make it hold.
+    has_squares: bool,
     /// Whether it defines `game_begins(ctx, player)`.
     has_begins: bool,
     /// The event kinds it has a handler (`on_<kind>`) for.
@@ -245,10 +247,11 @@ impl ScriptEngine {
         }
         for planet in &self.content.planets {
             let name = name_of(&planet.script.path);
-            match self.compile_one(&name, &planet.script.source, &["check"], &["progress", "game_begins"]) {
+            match self.compile_one(&name, &planet.script.source, &["check"], &["progress", "squares", "game_begins"]) {
                 Ok((chunk, defined, handlers)) => planets.push(PlanetScript {
                     chunk,
                     has_progress: defined.contains(&"progress"),
+                    has_squares: defined.contains(&"squares"),
                     has_begins: defined.contains(&"game_begins"),
                     handlers,
                 }),
@@ -758,6 +761,32 @@ impl ScriptEngine {
             return Err(format!("planet '{}': progress returned {number}, not a number from 0 to 1", label()));
         }
         Ok(self.remember(&self.progress_memos, slot, run, number as f32))
+    }
+
+    /// The squares that make `player`'s `planet` hold, as its script's optional
+    /// `squares(ctx, player)` names them (the end of the game shows them);
+    /// empty when it does not define it.
+    pub fn planet_squares(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<Vec<Square>, String> {
+        let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
+        if !script.has_squares {
+            return Ok(Vec::new());
+        }
+        let label = || self.planet_label(planet);
+        let failed = |m: String| format!("planet '{}': squares failed: {m}", label());
+        let list = match self.run_planet(script, "squares", state, player).1.map_err(failed)? {
+            Value::Table(list) => list,
+            Value::Nil => return Ok(Vec::new()),
+            other => return Err(failed(format!("returned a {}, not a list of squares", other.type_name()))),
+        };
+        let mut squares = Vec::new();
+        for item in list.sequence_values::<Value>().take(64) {
+            let text = match item.map_err(|e| failed(describe_error(&e)))? {
+                Value::String(s) => s.to_string_lossy(),
+                other => return Err(failed(format!("listed a {}, not a square", other.type_name()))),
+            };
+            squares.push(text.parse::<Square>().map_err(|_| failed(format!("'{text}' is not a square")))?);
+        }
+        Ok(squares)
     }
 
     /// Runs `function(ctx, player)` of a planet's script, read-only.

@@ -88,6 +88,25 @@ fn hot_seat_game_to_a_planet_win() {
     assert!(out.contains(&format!("{winner}: planet ")), "{out}");
 }
 
+/// A planet win names the squares that made it hold, where its script says
+/// (`squares`): the fires of Mercury, the waters of Neptune, the corners of Pluto.
+#[test]
+fn a_planet_win_names_the_squares_that_made_it_hold() {
+    let engine = engine();
+    let content = engine.content();
+    let placed = |r: &EndReason| match r {
+        EndReason::Planet(p) => content.planet(*p).is_some_and(|d| !matches!(d.id.as_str(), "earth" | "mars")),
+        _ => false,
+    };
+    let (seed, lines, winner) = find_game(&engine, 0, placed);
+    let (out, _, ok) =
+        run(&["--seed", &seed.to_string(), "--dark", "human", "--light", "human"], &(lines.join("\n") + "\n"));
+    assert!(ok);
+    let end = out.lines().find(|l| l.starts_with(&format!("{winner}: planet "))).expect("the end is told");
+    let at = end.split(" holds on ").nth(1).expect("the squares are named").trim_end_matches(" (R9)");
+    assert!(!at.is_empty() && at.split(' ').all(|s| s.parse::<alien_checkers::kernel::Square>().is_ok()), "{end}");
+}
+
 #[test]
 fn a_game_against_the_computer_runs_to_its_end() {
     // The human always takes the first option; the computer plays at `easy`.

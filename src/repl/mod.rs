@@ -182,13 +182,13 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     loop {
         repl.columns = input.columns();
         repl.play_computers();
+        if std::mem::take(&mut repl.answered_for_you) && input.discard_type_ahead() {
+            println!("(a question was answered for you, so what you typed ahead was dropped)");
+        }
         if !repl.hand_over(&mut input) {
             break;
         }
         repl.show_if_changed();
-        if std::mem::take(&mut repl.answered_for_you) && input.discard_type_ahead() {
-            println!("(a question was answered for you, so what you typed ahead was dropped)");
-        }
         let prompt = repl.prompt();
         input.set_words(table::Candidates::of(&repl.session));
         match input.read(&prompt) {

@@ -159,7 +159,10 @@ impl Repl {
     /// Clears the screen on a terminal; a separator line otherwise.
     pub(super) fn clear_screen(&self) {
         if self.terminal_out {
+            // Flushed at once: the line editor writes its prompt to the
+            // terminal directly, which must not show before the screen is clear.
             print!("{CLEAR}");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
         } else {
             println!("{SEPARATOR}");
         }

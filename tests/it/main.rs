@@ -26,3 +26,4 @@ mod scenarios;
 mod script_cache;
 mod scripted_games;
 mod simulate;
+mod terminal;

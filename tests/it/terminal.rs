@@ -1,0 +1,191 @@
+//! The REPL on a real terminal (a pseudo-terminal): what only happens when a
+//! person sits at one. Hot-seat hand-overs clear the scrollback, Ctrl-D at a
+//! hand-over is a wish to leave, and lines typed ahead for a question the game
+//! answered by itself are dropped.
+
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use alien_checkers::game::{Choice, Event, GameEvent};
+use alien_checkers::kernel::Player;
+use alien_checkers::session::Session;
+
+use crate::common;
+
+/// The binary on a new pseudo-terminal, and the terminal's master side.
+struct Terminal {
+    child: Child,
+    master: std::fs::File,
+    seen: String,
+}
+
+impl Terminal {
+    fn start(args: &[&str]) -> Terminal {
+        let (mut master, mut slave) = (-1, -1);
+        // SAFETY: openpty writes two descriptors it opened, or fails.
+        let opened =
+            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+        assert_eq!(opened, 0, "a pseudo-terminal is available");
+        // SAFETY: both descriptors were just opened and are owned here alone.
+        let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let dir = common::scratch_dir("terminal", &format!("{}", args.join("-").len()));
+        let child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
+            .args(args)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .env("TERM", "xterm")
+            .env("HOME", std::env::temp_dir())
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave))
+            .spawn()
+            .expect("the binary runs");
+        // Reads never block for long: the master is polled.
+        // SAFETY: fcntl on a descriptor owned here.
+        unsafe {
+            let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
+            libc::fcntl(master.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        Terminal { child, master: std::fs::File::from(master), seen: String::new() }
+    }
+
+    /// Reads what the binary writes until `wanted` has appeared since `from`
+    /// (answering the line editor's cursor queries); panics after 20 s.
+    fn wait_for(&mut self, from: usize, wanted: &str) {
+        let start = Instant::now();
+        while !self.seen[from.min(self.seen.len())..].contains(wanted) {
+            assert!(start.elapsed() < Duration::from_secs(20), "waited for {wanted:?}; the screen:\n{}", self.seen);
+            let mut buf = [0u8; 4096];
+            match self.master.read(&mut buf) {
+                Ok(0) => std::thread::sleep(Duration::from_millis(20)),
+                Ok(n) => {
+                    let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                    if text.contains("\x1b[6n") {
+                        self.master.write_all(b"\x1b[1;1R").unwrap();
+                    }
+                    self.seen.push_str(&text);
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    }
+
+    fn type_text(&mut self, text: &str) {
+        self.master.write_all(text.as_bytes()).unwrap();
+    }
+
+    /// Waits for the binary to end; true when it ended by itself within 20 s.
+    fn ended(&mut self) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            let mut buf = [0u8; 4096];
+            if let Ok(n) = self.master.read(&mut buf) {
+                self.seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        false
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Hot-seat: a hand-over clears the screen and the scrollback (ESC[3J); Ctrl-D
+/// at "Pass to …" asks whether to leave, as at any prompt, rather than
+/// handing over.
+#[test]
+fn a_hand_over_clears_the_scrollback_and_ctrl_d_there_leaves() {
+    let mut t = Terminal::start(&["--deck", "plain", "--seed", "1", "--dark", "human", "--light", "human"]);
+    t.wait_for(0, "Pass to Dark, press Enter");
+    t.type_text("\r");
+    t.wait_for(0, "Dark move>");
+    let mark = t.seen.len();
+    t.type_text("c3-d4\r");
+    t.wait_for(mark, "Pass to Light, press Enter");
+    assert!(t.seen[mark..].contains("\x1b[3J"), "the scrollback is cleared at the hand-over");
+    let mark = t.seen.len();
+    t.type_text("\x04");
+    t.wait_for(mark, "Leave and save it");
+    t.type_text("y\r");
+    assert!(t.ended(), "the game is left: {}", t.seen);
+    assert!(t.seen[mark..].contains("saved the game to"), "{}", &t.seen[mark..]);
+}
+
+/// A seed and Dark's lines in a standard game against `greedy` (as the REPL
+/// seats it) where Dark uses a card whose last question the game answers by
+/// itself, ending Dark's turn.
+fn card_answered_for_you() -> (u64, Vec<String>) {
+    use alien_checkers::ai::{Budget, make_agent, mix_seed};
+    for seed in 0..400 {
+        let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+        let planets = session.engine.content().setup().planets;
+        let mut light = make_agent("greedy", mix_seed(seed, 2), planets, Budget::Interactive, None).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut lines = Vec::new();
+        while let Some(decision) = session.pending().cloned() {
+            if decision.player == Player::Light {
+                let pick = light.choose(session.state(), &session.engine).unwrap();
+                session.apply(&pick).unwrap();
+                continue;
+            }
+            let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
+            let text = match &pick {
+                Choice::Move(m) => m.to_string(),
+                Choice::Card(c) => session.engine.content().card(*c).unwrap().id.clone(),
+                _ => alien_checkers::repl::render::option_text(&session, &pick),
+            };
+            lines.push(text);
+            session.apply(&pick).unwrap();
+            let automatic = session
+                .events()
+                .last()
+                .unwrap()
+                .iter()
+                .any(|l| matches!(l.event, Event::Game(GameEvent::AnsweredAutomatically { .. })));
+            let ends_the_turn = session.pending().is_some_and(|d| d.player == Player::Light);
+            if automatic && ends_the_turn && matches!(pick, Choice::Card(_)) {
+                return (seed, lines);
+            }
+            if lines.len() > 60 {
+                break;
+            }
+        }
+    }
+    panic!("no game where a card's last question was answered by itself");
+}
+
+/// Lines typed ahead for a question that the game then answered by itself are
+/// dropped (on a terminal), not taken at the next prompt, and the player is told.
+#[test]
+fn lines_typed_ahead_for_a_question_answered_for_you_are_dropped() {
+    let (seed, lines) = card_answered_for_you();
+    let (card, before) = lines.split_last().unwrap();
+    let seed = seed.to_string();
+    let mut t = Terminal::start(&["--seed", &seed, "--dark", "human", "--light", "greedy"]);
+    let mut mark = 0;
+    for line in before {
+        t.wait_for(mark, "Dark ");
+        t.wait_for(mark, "> ");
+        mark = t.seen.len();
+        t.type_text(&format!("{line}\r"));
+    }
+    t.wait_for(mark, "Dark card> ");
+    let mark = t.seen.len();
+    // The card, then a line typed ahead for the question it will not ask.
+    t.type_text(&format!("{card}\rboard\r"));
+    t.wait_for(mark, "what you typed ahead was dropped");
+}

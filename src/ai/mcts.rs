@@ -123,9 +123,9 @@ pub enum Exact {
     Paced,
 }
 
-/// `normal`'s alpha-beta budget: about 50 ms a move on plain checkers (`bench`).
+/// `normal`'s alpha-beta budget: 40 to 70 ms a move on plain checkers (`bench`).
 pub const NORMAL_NODES: u64 = 150_000;
-/// `hard`'s reproducible alpha-beta budget: about half a second a move (`bench`).
+/// `hard`'s reproducible alpha-beta budget: half a second to 0.8 s a move (`bench`).
 pub const HARD_NODES: u64 = 1_500_000;
 
 impl SearchConfig {

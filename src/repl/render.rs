@@ -317,7 +317,7 @@ pub fn screen(session: &Session, view: View, columns: usize) -> String {
     }
     let mut out = beside(&drawn, &column, 4);
     out.push_str(&wrap(&legend(session, view, &marks), columns));
-    out.push_str(&wrap(&panel(session, view), columns));
+    out.push_str(&wrap(&panel_within(session, view, columns), columns));
     if state.outcome().is_none() {
         out.push_str(&wrap(&options(session), columns));
     }
@@ -370,6 +370,13 @@ pub fn wrap(text: &str, columns: usize) -> String {
 /// Whose turn, which step, the cards, piles, reserves, counters, constraint and
 /// the last few actions.
 pub fn panel(session: &Session, view: View) -> String {
+    panel_within(session, view, 80)
+}
+
+/// [`panel`] with the lines that are cut (card texts, effects) cut to fit
+/// `columns` (at least 80).
+pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
+    let cut = columns.clamp(80, 200) - 4;
     let state = session.state();
     let mut out = String::new();
     let step = match &state.step {
@@ -406,7 +413,7 @@ pub fn panel(session: &Session, view: View) -> String {
         for (i, &card) in state.piles.face_up.iter().enumerate() {
             let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
             let line = format!("face up {}: {} - {}", i + 1, session.card_name(card), text.trim());
-            let _ = writeln!(out, "  {}", shorten(&line, 76));
+            let _ = writeln!(out, "  {}", shorten(&line, cut));
         }
         let s = state.board.supply();
         let _ = writeln!(
@@ -455,7 +462,7 @@ pub fn panel(session: &Session, view: View) -> String {
         // One line each, so that the board and panel fit a terminal of 50 rows
         // with every effect the game allows in force ('card <name>' has the rest).
         for line in effect_lines(session) {
-            let _ = writeln!(out, "  {}", shorten(&format!("in force: {line}"), 76));
+            let _ = writeln!(out, "  {}", shorten(&format!("in force: {line}"), cut));
         }
         out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));
     }

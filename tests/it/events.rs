@@ -259,7 +259,9 @@ fn replay_into_a_closed_pipe_ends_quietly() {
     let save = dir.join("short.json");
     let input = format!("{}save {}\nquit\n", "1\n".repeat(40), save.display());
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let game = common::run_binary(here, &["--seed", "3", "--light", "random"], &[], &input);
+    // Played in the scratch folder, so that `quit`'s autosave lands there.
+    let root = here.to_str().unwrap();
+    let game = common::run_binary(&dir, &["--root", root, "--seed", "3", "--light", "random"], &[], &input);
     assert!(game.success && save.exists(), "{}", game.stderr);
     for args in [&["replay", save.to_str().unwrap(), "--events"][..], &["replay", save.to_str().unwrap()]] {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_alien-checkers"))

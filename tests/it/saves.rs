@@ -365,7 +365,10 @@ fn a_save_of_a_deck_given_by_path_loads_from_that_decks_content_root() {
     assert!(out.contains(&format!("deck {deck}")), "{out}");
     let (out, _) = run_in(&elsewhere, &["replay", &save], "");
     assert!(!out.contains("changed") && out.contains("after 1 decisions"), "{out}");
-    let (out, _) = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["--seed", "3"], &format!("load {save}\nquit\n"));
+    // Another game on the shipped content, in a folder of its own (quit's autosave lands there).
+    let shipped_game = scratch("shipped_cwd");
+    let shipped_root = env!("CARGO_MANIFEST_DIR");
+    let (out, _) = run_in(&shipped_game, &["--root", shipped_root, "--seed", "3"], &format!("load {save}\nquit\n"));
     assert!(out.contains("loaded") && !out.contains("changed"), "{out}");
     // With --root, the root given wins: the shipped water.lua differs from the mod's.
     let shipped = env!("CARGO_MANIFEST_DIR");
@@ -448,7 +451,10 @@ fn a_save_of_a_modded_root_records_it_and_loads_from_it() {
     assert!(!hint.contains("--root"), "{hint}");
     let (out, _) = run_in(&elsewhere, &["replay", &save], "");
     assert!(!out.contains("changed") && out.contains("after 1 decisions"), "{out}");
-    let (out, _) = run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["--seed", "3"], &format!("load {save}\nquit\n"));
+    // Another game on the shipped content, in a folder of its own (quit's autosave lands there).
+    let shipped_game = scratch("shipped_cwd");
+    let shipped_root = env!("CARGO_MANIFEST_DIR");
+    let (out, _) = run_in(&shipped_game, &["--root", shipped_root, "--seed", "3"], &format!("load {save}\nquit\n"));
     assert!(out.contains("loaded") && !out.contains("changed"), "{out}");
 
     // The shipped content: no root in the save.

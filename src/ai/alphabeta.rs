@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
 
-use crate::game::{GameState, Step, WhenStuck};
+use crate::game::{GameState, RuleOptions, Step, WhenStuck};
 use crate::kernel::{Bitboard, Board, Move, MoveRules, Player, Unrecorded, any_jump_under, legal_moves_under};
 
 /// A won game's score at the root; a win `n` plies away scores `WIN - n`.
@@ -111,9 +111,8 @@ pub struct AlphaBeta {
     /// Positions earlier in the game, by [`position_key`].
     seen: FxHashSet<u64>,
     rules: [MoveRules; 2],
-    when_stuck: WhenStuck,
-    five_kings_win: bool,
-    move_limit: u32,
+    /// The game's rules: when it ends (R10), and what a stuck player does.
+    game: RuleOptions,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -136,9 +135,7 @@ impl AlphaBeta {
             path: vec![0; MAX_PLY + 1],
             seen: FxHashSet::default(),
             rules: [MoveRules::STANDARD; 2],
-            when_stuck: WhenStuck::Lose,
-            five_kings_win: false,
-            move_limit: 0,
+            game: RuleOptions::PLAIN,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -152,9 +149,7 @@ impl AlphaBeta {
     pub fn search(&mut self, state: &GameState, earlier: &[u64], limit: Limit) -> Option<Found> {
         let start = Instant::now();
         self.rules = [state.move_rules(Player::Dark), state.move_rules(Player::Light)];
-        self.when_stuck = state.rules.when_stuck;
-        self.five_kings_win = state.rules.five_kings_win;
-        self.move_limit = state.rules.move_limit;
+        self.game = state.rules;
         self.seen.clear();
         self.seen.extend(earlier.iter().copied());
         let root = Pos { board: state.board, to_move: state.to_move, turn: state.turn };
@@ -261,16 +256,14 @@ impl AlphaBeta {
     /// R10.2: the mover's win is checked first; R10.4).
     fn ended(&self, board: &Board, mover: Player, turn: u32, ply: usize) -> Option<i32> {
         let win = WIN - ply as i32;
-        let wins = |p: Player| {
-            board.checkers(!p).is_empty() || (self.five_kings_win && (board.checkers(p) & board.kings()).count() >= 5)
-        };
+        let wins = |p: Player| self.game.board_win(board, p).is_some();
         if wins(mover) {
             return Some(win);
         }
         if wins(!mover) {
             return Some(-win);
         }
-        (self.move_limit > 0 && turn >= self.move_limit).then_some(0)
+        (self.game.move_limit > 0 && turn >= self.game.move_limit).then_some(0)
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -437,7 +430,7 @@ impl AlphaBeta {
     /// The player to move has no legal move: they lose (R11), or pass if the
     /// other can move, else the game is drawn (R3.1, R10.3).
     fn stuck(&mut self, pos: &Pos, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.when_stuck == WhenStuck::Lose {
+        if self.game.when_stuck == WhenStuck::Lose {
             return -(WIN - ply as i32);
         }
         let them = !pos.to_move;
@@ -449,7 +442,7 @@ impl AlphaBeta {
             return 0;
         }
         let turn = pos.turn + 1;
-        if self.move_limit > 0 && turn >= self.move_limit {
+        if self.game.move_limit > 0 && turn >= self.game.move_limit {
             return 0;
         }
         let next = Pos { board: pos.board, to_move: them, turn };

@@ -772,11 +772,8 @@ impl GameState {
     /// R10.1–R10.2, R3.4: ends the game if either player has won.
     pub fn check_end(&mut self, host: &dyn CardHost) -> bool {
         let winning = |p: Player| -> Option<EndReason> {
-            if self.board.checkers(!p).is_empty() {
-                return Some(EndReason::Capture);
-            }
-            if self.rules.five_kings_win && (self.board.checkers(p) & self.board.kings()).count() >= 5 {
-                return Some(EndReason::FiveKings);
+            if let Some(reason) = self.rules.board_win(&self.board, p) {
+                return Some(reason);
             }
             let planet = self.planet(p)?;
             host.planet_holds(self, planet, p).then_some(EndReason::Planet(planet))

@@ -29,6 +29,18 @@ pub struct RuleOptions {
     pub first_card_step: bool,
 }
 
+impl RuleOptions {
+    /// R10.1's wins for `player` that the board alone shows: the opponent has
+    /// no checker left, or five kings and emperors where the deck counts them.
+    /// (A planet, R9, needs the card host: `GameState::check_end`.)
+    pub fn board_win(&self, board: &Board, player: Player) -> Option<EndReason> {
+        if board.checkers(!player).is_empty() {
+            return Some(EndReason::Capture);
+        }
+        (self.five_kings_win && (board.checkers(player) & board.kings()).count() >= 5).then_some(EndReason::FiveKings)
+    }
+}
+
 fn yes() -> bool {
     true
 }

@@ -80,6 +80,10 @@ impl Move {
     /// The captured squares in the order the move jumps them: along each hop
     /// from the square before it (a flying king's too).
     pub fn captured_in_order(&self) -> smallvec::SmallVec<[Square; MAX_JUMPS]> {
+        // One or none needs no path walked (most captures, in play's hot path).
+        if self.captured.count() <= 1 {
+            return self.captured.collect();
+        }
         let mut left = self.captured;
         let mut at = self.from;
         let mut ordered = smallvec::SmallVec::new();

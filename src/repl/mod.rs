@@ -376,8 +376,7 @@ impl Repl {
     /// Whether the pending question is answered with an edge or a wall spot,
     /// named in several words (spots.rs).
     fn asks_for_edges(&self) -> bool {
-        matches!(&self.session.state().step, crate::game::Step::Resolving(r)
-            if matches!(r.question.kind, QuestionKind::Edge | QuestionKind::Edges))
+        matches!(render::question_kind(&self.session), Some(QuestionKind::Edge | QuestionKind::Edges))
     }
 
     /// Prints `text` wrapped to the terminal's width.
@@ -555,9 +554,8 @@ impl Repl {
         };
         let mut state = self.session.state().clone();
         state.board = board;
-        let glyphs: Vec<char> = self.session.engine.content().markers().iter().map(|m| m.glyph()).collect();
         println!("the board as move {number} began:");
-        print!("{}", render::board(&state, self.view(), &render::Marks::default(), &glyphs));
+        print!("{}", render::board(&state, self.view(), &render::Marks::default(), &render::glyphs(&self.session)));
         let record = crate::narrate::record_text(&self.session.turns(None));
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));
@@ -905,10 +903,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
             // Directions and blocks are named as the board is drawn for the decider;
             // the board's own n/e/s/w still work.
             let frame = render::decider_frame(session);
-            let question_kind = match &session.state().step {
-                crate::game::Step::Resolving(r) => Some(r.question.kind),
-                _ => None,
-            };
+            let question_kind = render::question_kind(session);
             // A pair of edges is the same pair written either way round.
             let typed_pair: Option<crate::kernel::EdgePair> = text.to_ascii_lowercase().parse().ok();
             let wanted = |a: &Answer| match (a, frame.dir(text)) {
@@ -923,8 +918,8 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
             options
                 .iter()
                 .find(|o| as_shown(o))
-                .or_else(|| match session.state().step {
-                    crate::game::Step::Resolving(ref r) if r.question.kind == QuestionKind::Block => {
+                .or_else(|| match question_kind {
+                    Some(QuestionKind::Block) => {
                         options.iter().find(|o| matches!(o, Choice::Answer(Answer::Square(a)) if Some(*a) == block))
                     }
                     _ => options.iter().find(|o| matches!(o, Choice::Answer(a) if wanted(a))),

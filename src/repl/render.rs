@@ -11,6 +11,7 @@ use crate::game::{Affected, Answer, Choice, DecisionKind, GameState, Lasting, Qu
 use crate::kernel::{Bitboard, Board, Dir, Edge, Kind, MoveRules, Player, Square, Terrain};
 use crate::narrate::Frame;
 use crate::session::Session;
+use textwrap::core::display_width;
 
 /// How to draw: whose side is at the bottom, and whether to use ANSI colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +54,7 @@ impl Marks {
             squares.insert(m.to());
             squares
         });
-        let closed = state.effects.iter().fold(Bitboard::EMPTY, |all, e| Bitboard(all.0 | e.moves.closed.0));
+        let closed = state.effects.iter().fold(Bitboard::EMPTY, |all, e| all | e.moves.closed);
         Marks { changed: session.recent_squares(), last_move, candidates: candidates(session), closed }
     }
 }
@@ -232,7 +233,7 @@ pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
     if marks.last_move.any() {
         items.push(if view.colour { "blue: the last move".into() } else { "[ ] the last move".into() });
     }
-    if (marks.changed.0 & !marks.last_move.0 & !marks.candidates.0) != 0 {
+    if (marks.changed - marks.last_move - marks.candidates).any() {
         items.push("* changed this turn or the last".into());
     }
     if items.is_empty() { String::new() } else { format!("  {}\n", items.join(", ")) }
@@ -262,13 +263,13 @@ pub fn history(session: &Session, viewer: Player, rows: usize) -> Vec<String> {
 /// after the widest line of `left` (ANSI codes take no room).
 fn beside(left: &str, column: &[String], gap: usize) -> String {
     let lines: Vec<&str> = left.lines().collect();
-    let width = lines.iter().map(|l| visible_width(l)).max().unwrap_or(0);
+    let width = lines.iter().map(|l| display_width(l)).max().unwrap_or(0);
     let mut out = String::new();
     for i in 0..lines.len().max(column.len()) {
         let line = lines.get(i).copied().unwrap_or("");
         match column.get(i) {
             Some(text) => {
-                let pad = width + gap - visible_width(line);
+                let pad = width + gap - display_width(line);
                 let _ = writeln!(out, "{line}{}{text}", " ".repeat(pad));
             }
             None => {
@@ -279,29 +280,13 @@ fn beside(left: &str, column: &[String], gap: usize) -> String {
     out
 }
 
-/// Characters a line takes on a terminal, without its ANSI colour codes.
-pub fn visible_width(line: &str) -> usize {
-    let mut width = 0;
-    let mut in_code = false;
-    for c in line.chars() {
-        match (in_code, c) {
-            (false, '\x1b') => in_code = true,
-            (true, 'm') => in_code = false,
-            (true, _) => {}
-            (false, _) => width += 1,
-        }
-    }
-    width
-}
-
 /// The whole screen for `view`: the board with the compass (when turned) and
 /// the recent moves beside it, the legend, the panel and the pending options,
 /// each line at most `columns` wide (the board itself excepted).
 pub fn screen(session: &Session, view: View, columns: usize) -> String {
     let state = shown_state(session);
     let marks = Marks::of(session);
-    let glyphs: Vec<char> = session.engine.content().markers().iter().map(|m| m.glyph()).collect();
-    let drawn = board(&state, view, &marks, &glyphs);
+    let drawn = board(&state, view, &marks, &glyphs(session));
     let frame = Frame { viewer: view.viewer, orientation: state.board.orientation() };
     let mut column: Vec<String> = frame.compass().map(|c| c.to_vec()).unwrap_or_default();
     if !column.is_empty() {
@@ -309,7 +294,7 @@ pub fn screen(session: &Session, view: View, columns: usize) -> String {
     }
     let rows = drawn.lines().count().saturating_sub(column.len() + 1);
     // Beside the board when the terminal is wide enough for both.
-    let room = drawn.lines().map(visible_width).max().unwrap_or(0) + 4 + 24;
+    let room = drawn.lines().map(display_width).max().unwrap_or(0) + 4 + 24;
     let moves = if columns >= room { history(session, view.viewer, rows) } else { Vec::new() };
     if !moves.is_empty() {
         column.push("Moves".to_string());
@@ -339,11 +324,15 @@ pub fn shown_state(session: &Session) -> std::borrow::Cow<'_, GameState> {
     }
 }
 
+/// The glyphs of the deck's own marker kinds, in their order (diagram.rs).
+pub fn glyphs(session: &Session) -> Vec<char> {
+    session.engine.content().markers().iter().map(|m| m.glyph()).collect()
+}
+
 /// The board and its legend alone, for a question answered on it.
 pub fn board_and_legend(session: &Session, view: View, columns: usize) -> String {
     let marks = Marks::of(session);
-    let glyphs: Vec<char> = session.engine.content().markers().iter().map(|m| m.glyph()).collect();
-    let mut out = board(&shown_state(session), view, &marks, &glyphs);
+    let mut out = board(&shown_state(session), view, &marks, &glyphs(session));
     out.push_str(&wrap(&legend(session, view, &marks), columns));
     out
 }
@@ -495,8 +484,8 @@ pub fn effect_squares(effect: &crate::game::Effect) -> Bitboard {
 
 /// The lasting effects in force, one line per card and owner that say the
 /// same: where and how long first, then what it does: `Ice (Dark) on c5 e3
-/// (for the rest of the game): …`. How long (a card's manifest may say it, `effect_lasts`, from the
-/// effect's data: Time bomb's fuse).
+/// (for the rest of the game): …`. A manifest's `effect_lasts` says how long
+/// in its own words, from the effect's data (Time bomb's fuse).
 pub fn effect_lines(session: &Session) -> Vec<String> {
     let state = session.state();
     let mut lines: Vec<(String, Bitboard, String)> = Vec::new();
@@ -530,7 +519,7 @@ pub fn effect_lines(session: &Session) -> Vec<String> {
         let squares = effect_squares(effect);
         // The same card of the same owner saying the same: one line, the squares together.
         match lines.iter_mut().find(|(h, _, t)| *h == head && *t == tail) {
-            Some((_, all, _)) => *all = Bitboard(all.0 | squares.0),
+            Some((_, all, _)) => *all |= squares,
             None => lines.push((head, squares, tail)),
         }
     }
@@ -619,7 +608,7 @@ pub fn options_listed(session: &Session, all: bool) -> String {
 }
 
 /// The kind of the pending card question, if one is pending.
-fn question_kind(session: &Session) -> Option<QuestionKind> {
+pub(super) fn question_kind(session: &Session) -> Option<QuestionKind> {
     match &session.state().step {
         Step::Resolving(r) => Some(r.question.kind),
         _ => None,
@@ -743,7 +732,7 @@ mod tests {
         let shown = screen(&session, View { viewer: Player::Dark, colour: false }, 80);
         let rows = shown.lines().count() + 1; // and the prompt
         assert!(rows <= 50, "{rows} rows:\n{shown}");
-        assert!(shown.lines().all(|l| visible_width(l) <= 80), "{shown}");
+        assert!(shown.lines().all(|l| display_width(l) <= 80), "{shown}");
         assert!(shown.contains("Time bomb (Dark) on "), "{shown}");
         assert!(shown.contains("fuse 2"), "{shown}");
         assert!(shown.contains("Quicksand (Light) on d4"), "{shown}");

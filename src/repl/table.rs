@@ -348,11 +348,10 @@ impl Repl {
         }
     }
 
-    /// `resign`: the human to decide gives up, once they confirm; the opponent wins.
-    pub(super) fn resign(&mut self, input: &mut Input) {
-        let Some(p) = self.human_to_decide() else { return };
-        let question = format!("{p}, resign the game? [y/N] ");
-        let confirmed = match input.read(&question) {
+    /// Asks `question` and reads the answer, yes or not (piped, the question
+    /// and the answer read are echoed, as a terminal would show them).
+    fn ask_yes(&self, input: &mut Input, question: &str) -> bool {
+        match input.read(question) {
             Line::Text(t) => {
                 if !self.interactive {
                     println!("{question}{}", t.trim());
@@ -360,8 +359,13 @@ impl Repl {
                 is_yes(&t)
             }
             _ => false,
-        };
-        if !confirmed {
+        }
+    }
+
+    /// `resign`: the human to decide gives up, once they confirm; the opponent wins.
+    pub(super) fn resign(&mut self, input: &mut Input) {
+        let Some(p) = self.human_to_decide() else { return };
+        if !self.ask_yes(input, &format!("{p}, resign the game? [y/N] ")) {
             println!("not resigned; play on");
             return;
         }
@@ -381,16 +385,7 @@ impl Repl {
         let Some(p) = self.human_to_decide() else { return };
         let other = !p;
         let accepted = if self.is_human(other) {
-            let question = format!("{p} offers a draw. {other}, do you accept? [y/N] ");
-            match input.read(&question) {
-                Line::Text(t) => {
-                    if !self.interactive {
-                        println!("{question}{}", t.trim());
-                    }
-                    is_yes(&t)
-                }
-                _ => false,
-            }
+            self.ask_yes(input, &format!("{p} offers a draw. {other}, do you accept? [y/N] "))
         } else {
             computer_accepts_draw(&self.session, other)
         };

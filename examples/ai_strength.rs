@@ -103,6 +103,13 @@ fn custom(spec: &str) -> Option<(SearchConfig, Weights)> {
             "hunt" => w.hunt = value.parse().ok()?,
             "trade" => w.trade_down = value.parse().ok()?,
             "king" => w.king = value.parse().ok()?,
+            "pawn" => w.pawn = value.parse().ok()?,
+            "emperor" => w.emperor = value.parse().ok()?,
+            // Eight weights by rows from the back row, separated by '/'.
+            "advance" => {
+                let values: Vec<f32> = value.split('/').map(str::parse).collect::<Result<_, _>>().ok()?;
+                w.advance = values.try_into().ok()?;
+            }
             "guard" => w.back_guard = value.parse().ok()?,
             "centre" => w.centre = value.parse().ok()?,
             "fk" => w.five_kings = value.parse().ok()?,

@@ -108,52 +108,128 @@ impl Evaluator {
         &self.weights
     }
 
-    /// One side's terms, before subtracting the other's.
-    fn side(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32 {
+    /// The terms of [`Heuristic::score`] for `state` from `player`'s side:
+    /// the score is their dot product with the weights ([`Terms::weighted`]).
+    /// The trade-down and hunt terms depend on the material weights.
+    pub fn terms(&self, state: &GameState, player: Player, host: &dyn CardHost) -> Terms {
         let w = &self.weights;
+        let mut terms = Terms::default();
+        self.add_side(&mut terms, state, player, host, 1.0);
+        self.add_side(&mut terms, state, !player, host, -1.0);
+        let (mine, theirs) = (material(w, state, player), material(w, state, !player));
+        let lead = mine - theirs;
+        // 12 pawns a side at the start (R1.3).
+        let off_board = (1.0 - (mine + theirs) / (24.0 * w.pawn)).clamp(0.0, 1.0);
+        terms.trade_down = lead * off_board;
+        if lead.abs() >= w.pawn {
+            let leader = if lead > 0.0 { player } else { !player };
+            let distance = hunting_distance(&state.board, leader) as f32;
+            terms.hunt = if leader == player { -distance } else { distance };
+        }
+        terms
+    }
+
+    /// Adds one side's terms, times `sign`.
+    fn add_side(&self, terms: &mut Terms, state: &GameState, player: Player, host: &dyn CardHost, sign: f32) {
         let board = &state.board;
         let orientation = board.orientation();
         let mine = board.checkers(player);
         let theirs = board.checkers(!player);
         let pawns = mine - board.kings();
-        let mut score = material(w, state, player);
+        let emperors = (mine & board.emperors()).count() as f32;
+        terms.pawn += sign * pawns.count() as f32;
+        terms.king += sign * ((mine & board.kings()).count() as f32 - emperors);
+        terms.emperor += sign * emperors;
         for sq in pawns {
-            score += w.advance[rows_from_back(state, player, sq)];
+            terms.advance[rows_from_back(state, player, sq)] += sign;
         }
         if (theirs - board.kings()).any() {
-            score += (pawns & orientation.back_row(player)).count() as f32 * w.back_guard;
+            terms.back_guard += sign * (pawns & orientation.back_row(player)).count() as f32;
         }
-        score += (mine & CENTRE).count() as f32 * w.centre;
+        terms.centre += sign * (mine & CENTRE).count() as f32;
         if state.rules.five_kings_win {
             let share = ((mine & board.kings()).count().min(5) as f32) / 5.0;
-            score += w.five_kings * share * share;
+            terms.five_kings += sign * share * share;
         }
         if let Some(planet) = state.planet(player) {
             let progress = host.planet_progress(state, planet, player);
             // A broken host must not poison the score.
             if progress.is_finite() {
-                score += w.planet * progress.clamp(0.0, 1.0);
+                terms.planet += sign * progress.clamp(0.0, 1.0);
             }
         }
-        score
+    }
+}
+
+/// What [`Evaluator`] counts in a position, before weighting: each term is
+/// the scoring player's count minus the opponent's, named after its weight
+/// in [`Weights`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Terms {
+    pub pawn: f32,
+    pub king: f32,
+    pub emperor: f32,
+    /// Pawns by rows from their back row.
+    pub advance: [f32; 8],
+    pub back_guard: f32,
+    pub centre: f32,
+    /// The squared share of five kings.
+    pub five_kings: f32,
+    pub planet: f32,
+    /// The material lead times the share of material off the board.
+    pub trade_down: f32,
+    /// Minus the leader's hunting distance, for the leader.
+    pub hunt: f32,
+}
+
+impl Terms {
+    /// The terms in the order of [`Terms::NAMES`].
+    pub fn to_vec(&self) -> Vec<f32> {
+        let mut v = vec![self.pawn, self.king, self.emperor];
+        v.extend(self.advance);
+        v.extend([self.back_guard, self.centre, self.five_kings, self.planet, self.trade_down, self.hunt]);
+        v
+    }
+
+    pub const NAMES: [&str; 17] = [
+        "pawn",
+        "king",
+        "emperor",
+        "advance0",
+        "advance1",
+        "advance2",
+        "advance3",
+        "advance4",
+        "advance5",
+        "advance6",
+        "advance7",
+        "back_guard",
+        "centre",
+        "five_kings",
+        "planet",
+        "trade_down",
+        "hunt",
+    ];
+
+    /// The score: the terms times `w`'s weights.
+    pub fn weighted(&self, w: &Weights) -> f32 {
+        let advance: f32 = self.advance.iter().zip(&w.advance).map(|(n, w)| n * w).sum();
+        self.pawn * w.pawn
+            + self.king * w.king
+            + self.emperor * w.emperor
+            + advance
+            + self.back_guard * w.back_guard
+            + self.centre * w.centre
+            + self.five_kings * w.five_kings
+            + self.planet * w.planet
+            + self.trade_down * w.trade_down
+            + self.hunt * w.hunt
     }
 }
 
 impl Heuristic for Evaluator {
     fn score(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32 {
-        let w = &self.weights;
-        let (mine, theirs) = (material(w, state, player), material(w, state, !player));
-        let lead = mine - theirs;
-        // 12 pawns a side at the start (R1.3).
-        let off_board = (1.0 - (mine + theirs) / (24.0 * w.pawn)).clamp(0.0, 1.0);
-        let mut score =
-            self.side(state, player, host) - self.side(state, !player, host) + w.trade_down * lead * off_board;
-        if lead.abs() >= w.pawn {
-            let leader = if lead > 0.0 { player } else { !player };
-            let distance = hunting_distance(&state.board, leader) as f32;
-            score += if leader == player { -w.hunt * distance } else { w.hunt * distance };
-        }
-        score
+        self.terms(state, player, host).weighted(&self.weights)
     }
 }
 
@@ -201,6 +277,29 @@ mod tests {
             assert_eq!(dark, -eval.score(&state, Player::Light, &BlankCards));
             assert!(expected_result(dark, 0.9) > 0.6 && expected_result(-dark, 0.9) < 0.4);
         }
+    }
+
+    #[test]
+    fn the_score_is_the_terms_weighted() {
+        use crate::kernel::{Checker, Kind};
+        let eval = Evaluator::default();
+        let mut state = GameState::new(&Setup::blank(21), 1);
+        // Light loses two pawns; Dark's c3 pawn becomes a king on d4 (a centre square).
+        for sq in ["b6", "d6"] {
+            state.board.remove_checker(sq.parse().unwrap(), Removal::Card, &mut Unrecorded).unwrap();
+        }
+        state.board.remove_checker("c3".parse().unwrap(), Removal::Card, &mut Unrecorded).unwrap();
+        state.board.set_checker("d4".parse().unwrap(), Checker::new(Player::Dark, Kind::King)).unwrap();
+        let terms = eval.terms(&state, Player::Dark, &BlankCards);
+        assert_eq!((terms.pawn, terms.king, terms.emperor), (1.0, 1.0, 0.0), "11 pawns and a king against 10 pawns");
+        assert_eq!(terms.centre, 1.0, "e3 and d4 against f6");
+        assert_eq!(terms.advance[2], 1.0, "a3 e3 g3 against f6 h6");
+        assert!((terms.five_kings - 0.04).abs() < 1e-6, "one king of five, squared (R10.1)");
+        assert_eq!(terms.trade_down, 2.5 * (1.0 - 22.5 / 24.0), "a lead of 2.5 with 1.5 of 24 off the board");
+        assert_eq!(terms.hunt, -2.0, "Dark leads; its king is two steps from f6");
+        let light: Vec<f32> = eval.terms(&state, Player::Light, &BlankCards).to_vec();
+        assert_eq!(light, terms.to_vec().iter().map(|t| -t).collect::<Vec<_>>(), "antisymmetric term by term");
+        assert_eq!(eval.score(&state, Player::Dark, &BlankCards), terms.weighted(eval.weights()));
     }
 
     #[test]

@@ -29,7 +29,7 @@ mod rng;
 
 pub use agents::{AGENTS, AgentSpec, Budget, make_agent};
 pub use alphabeta::{AlphaBeta, Found, Limit, Tactics, WIN, evaluate, fully_visible, position_key};
-pub use eval::{Evaluator, Heuristic, Weights, expected_result};
+pub use eval::{Evaluator, Heuristic, Terms, Weights, expected_result};
 pub use greedy::GreedyAgent;
 pub use matchplay::{
     GameEnd, GameRecord, MAX_DECISIONS, MatchResult, Side, game_seed, play_game, play_match, search_position,

@@ -138,13 +138,6 @@ fn play(rules: &str, agent: &str, games: u32, seed: u64, jobs: u32, out: &std::p
     writer.into_inner().unwrap().flush().expect("the positions file is writable");
 }
 
-fn weights_vec(w: &Weights) -> Vec<f64> {
-    let mut v = vec![w.pawn, w.king, w.emperor];
-    v.extend(w.advance);
-    v.extend([w.back_guard, w.centre, w.five_kings, w.planet, w.trade_down, w.hunt]);
-    v.into_iter().map(f64::from).collect()
-}
-
 fn fit(path: &std::path::Path, pull: f64, only: Option<&str>, scale: Option<f64>) {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let rows: Vec<(f64, Vec<f64>)> = std::io::BufReader::new(file)
@@ -157,13 +150,17 @@ fn fit(path: &std::path::Path, pull: f64, only: Option<&str>, scale: Option<f64>
         })
         .collect();
     let scale = scale.unwrap_or(f64::from(SearchConfig::default().eval_scale));
-    let today = weights_vec(&Weights::STANDARD);
+    let today: Vec<f64> = Weights::STANDARD.to_vec().into_iter().map(f64::from).collect();
+    // The expected result of a position's terms `x` under weights `w`, as the search reads it.
+    let predict = |x: &[f64], w: &[f64]| {
+        let score: f64 = x.iter().zip(w).map(|(x, w)| x * w).sum();
+        f64::from(expected_result(score as f32, scale as f32))
+    };
     let loss = |w: &[f64]| -> f64 {
         let total: f64 = rows
             .iter()
             .map(|(y, x)| {
-                let score: f64 = x.iter().zip(w).map(|(x, w)| x * w).sum();
-                let p = f64::from(expected_result(score as f32, scale as f32)).clamp(1e-6, 1.0 - 1e-6);
+                let p = predict(x, w).clamp(1e-6, 1.0 - 1e-6);
                 -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
             })
             .sum();
@@ -191,8 +188,7 @@ fn fit(path: &std::path::Path, pull: f64, only: Option<&str>, scale: Option<f64>
     for step in 0..3000 {
         let mut gradient = vec![0.0; w.len()];
         for (y, x) in &rows {
-            let score: f64 = x.iter().zip(&w).map(|(x, w)| x * w).sum();
-            let p = 1.0 / (1.0 + (-score * scale).exp());
+            let p = predict(x, &w);
             for (g, x) in gradient.iter_mut().zip(x) {
                 *g += (p - y) * scale * x / n;
             }

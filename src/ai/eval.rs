@@ -19,38 +19,44 @@ pub trait Heuristic: Send + Sync {
     fn score(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32;
 }
 
-/// The weights of [`Evaluator`], in pawns.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights {
+/// What [`Evaluator`] counts, a field per term. Counted in a position, each
+/// is the scoring player's count minus the opponent's ([`Evaluator::terms`]);
+/// as [`Weights`], what one unit of the term is worth, in pawns. The score is
+/// the two multiplied term by term and summed ([`Terms::weighted`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Terms {
     pub pawn: f32,
     pub king: f32,
     pub emperor: f32,
-    /// Bonus of a pawn by how many rows it stands from its back row (R2.2),
-    /// index 0 = back row. The last entry is for a pawn waiting on its king row
-    /// for a reserve piece (R6.1).
+    /// Pawns by how many rows they stand from their back row (R2.2), index 0
+    /// = back row. The last entry is for a pawn waiting on its king row for a
+    /// reserve piece (R6.1).
     pub advance: [f32; 8],
-    /// Per own pawn on the own back row while the opponent still has pawns
-    /// (it stops them from crowning).
+    /// Own pawns on the own back row while the opponent still has pawns
+    /// (they stop them from crowning).
     pub back_guard: f32,
-    /// Per own checker on the 16 central squares.
+    /// Checkers on the 16 central squares.
     pub centre: f32,
-    /// When five kings win (R10.1): the weight of the threat at five kings or
-    /// emperors, growing with the square of their number (on top of `king`).
+    /// When five kings win (R10.1): the squared share of five kings or
+    /// emperors, the threat growing with their number (on top of `king`).
     pub five_kings: f32,
-    /// Times the material lead times the share of material already off the
-    /// board: trading down pays when ahead.
-    pub trade_down: f32,
-    /// Weight of full progress toward a player's planet (R9), from
+    /// Progress toward the player's planet (R9), 0 to 1, from
     /// [`CardHost::planet_progress`].
     pub planet: f32,
-    /// When one side leads by a pawn or more: per square of distance between
-    /// the leader's kings and the nearest opposing checker, a penalty for the
-    /// leader, so that a won ending is pressed home before the move limit (R10.4).
+    /// The material lead times the share of material already off the board:
+    /// trading down pays when ahead.
+    pub trade_down: f32,
+    /// When one side leads by a pawn or more: minus the distance, summed over
+    /// the leader's kings, to the nearest opposing checker, for the leader, so
+    /// that a won ending is pressed home before the move limit (R10.4).
     pub hunt: f32,
 }
 
-impl Weights {
-    pub const STANDARD: Weights = Weights {
+/// The weights of [`Evaluator`]: what one unit of each term is worth, in pawns.
+pub type Weights = Terms;
+
+impl Terms {
+    pub const STANDARD: Weights = Terms {
         pawn: 1.0,
         king: 1.5,
         emperor: 2.2,
@@ -58,22 +64,65 @@ impl Weights {
         back_guard: 0.06,
         centre: 0.04,
         five_kings: 3.0,
-        trade_down: 0.6,
         planet: 3.0,
+        trade_down: 0.6,
         hunt: 0.02,
     };
-}
 
-impl Default for Weights {
-    fn default() -> Weights {
-        Weights::STANDARD
+    pub const NAMES: [&str; 17] = [
+        "pawn",
+        "king",
+        "emperor",
+        "advance0",
+        "advance1",
+        "advance2",
+        "advance3",
+        "advance4",
+        "advance5",
+        "advance6",
+        "advance7",
+        "back_guard",
+        "centre",
+        "five_kings",
+        "planet",
+        "trade_down",
+        "hunt",
+    ];
+
+    /// The fields in the order of [`Terms::NAMES`].
+    pub fn to_vec(&self) -> Vec<f32> {
+        let mut v = vec![self.pawn, self.king, self.emperor];
+        v.extend(self.advance);
+        v.extend([self.back_guard, self.centre, self.five_kings, self.planet, self.trade_down, self.hunt]);
+        v
+    }
+
+    /// The score: these terms times `w`'s weights.
+    pub fn weighted(&self, w: &Weights) -> f32 {
+        let advance: f32 = self.advance.iter().zip(&w.advance).map(|(n, w)| n * w).sum();
+        self.pawn * w.pawn
+            + self.king * w.king
+            + self.emperor * w.emperor
+            + advance
+            + self.back_guard * w.back_guard
+            + self.centre * w.centre
+            + self.five_kings * w.five_kings
+            + self.planet * w.planet
+            + self.trade_down * w.trade_down
+            + self.hunt * w.hunt
     }
 }
 
 /// The built-in heuristic.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Evaluator {
     weights: Weights,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new(Weights::STANDARD)
+    }
 }
 
 const CENTRE: Bitboard = Bitboard(0x0000_3c3c_3c3c_0000);
@@ -158,72 +207,6 @@ impl Evaluator {
                 terms.planet += sign * progress.clamp(0.0, 1.0);
             }
         }
-    }
-}
-
-/// What [`Evaluator`] counts in a position, before weighting: each term is
-/// the scoring player's count minus the opponent's, named after its weight
-/// in [`Weights`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Terms {
-    pub pawn: f32,
-    pub king: f32,
-    pub emperor: f32,
-    /// Pawns by rows from their back row.
-    pub advance: [f32; 8],
-    pub back_guard: f32,
-    pub centre: f32,
-    /// The squared share of five kings.
-    pub five_kings: f32,
-    pub planet: f32,
-    /// The material lead times the share of material off the board.
-    pub trade_down: f32,
-    /// Minus the leader's hunting distance, for the leader.
-    pub hunt: f32,
-}
-
-impl Terms {
-    /// The terms in the order of [`Terms::NAMES`].
-    pub fn to_vec(&self) -> Vec<f32> {
-        let mut v = vec![self.pawn, self.king, self.emperor];
-        v.extend(self.advance);
-        v.extend([self.back_guard, self.centre, self.five_kings, self.planet, self.trade_down, self.hunt]);
-        v
-    }
-
-    pub const NAMES: [&str; 17] = [
-        "pawn",
-        "king",
-        "emperor",
-        "advance0",
-        "advance1",
-        "advance2",
-        "advance3",
-        "advance4",
-        "advance5",
-        "advance6",
-        "advance7",
-        "back_guard",
-        "centre",
-        "five_kings",
-        "planet",
-        "trade_down",
-        "hunt",
-    ];
-
-    /// The score: the terms times `w`'s weights.
-    pub fn weighted(&self, w: &Weights) -> f32 {
-        let advance: f32 = self.advance.iter().zip(&w.advance).map(|(n, w)| n * w).sum();
-        self.pawn * w.pawn
-            + self.king * w.king
-            + self.emperor * w.emperor
-            + advance
-            + self.back_guard * w.back_guard
-            + self.centre * w.centre
-            + self.five_kings * w.five_kings
-            + self.planet * w.planet
-            + self.trade_down * w.trade_down
-            + self.hunt * w.hunt
     }
 }
 

@@ -79,7 +79,7 @@ impl Agent for Recorder {
 
     fn choose(&mut self, state: &GameState, host: &dyn CardHost) -> Option<Choice> {
         if state.step == Step::Move
-            && !state.capture_due()
+            && !state.capture_due(host)
             && let Ok(mut rows) = self.rows.lock()
         {
             rows.push(self.evaluator.terms(state, Player::Dark, host));

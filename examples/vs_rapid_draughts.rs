@@ -120,21 +120,21 @@ impl Server {
 
 /// Our legal moves in the package's terms; panics (the match is void) if the lists differ.
 fn check_sync(state: &GameState, server_moves: &BTreeSet<Theirs>, context: &str) {
-    let ours: BTreeSet<Theirs> = state.legal_moves().iter().map(theirs).collect();
+    let ours: BTreeSet<Theirs> = state.kernel_moves().iter().map(theirs).collect();
     if &ours != server_moves {
         panic!("OUT OF SYNC {context}: ours {ours:?} theirs {server_moves:?}\n{:?}", state.board);
     }
 }
 
 fn to_ours(state: &GameState, mv: &Theirs) -> Move {
-    *state.legal_moves().iter().find(|m| theirs(m) == *mv).unwrap_or_else(|| panic!("{mv:?} is not legal for us"))
+    *state.kernel_moves().iter().find(|m| theirs(m) == *mv).unwrap_or_else(|| panic!("{mv:?} is not legal for us"))
 }
 
 /// Three-ply starts from the initial position, rated near even by our search.
 fn openings(setup_state: &GameState, host: &ScriptEngine, count: usize, balance: i32) -> Vec<[Move; 3]> {
     let mut all = Vec::new();
     let mut searcher = AlphaBeta::new();
-    let plies = |s: &GameState| s.legal_moves();
+    let plies = |s: &GameState| s.kernel_moves();
     for a in plies(setup_state) {
         let mut s1 = setup_state.clone();
         s1.apply(host, &Choice::Move(a)).expect("legal");

@@ -255,6 +255,7 @@ impl<'a> Narrator<'a> {
                     Removal::PushedIntoWater => "is pushed into water and leaves the board".to_string(),
                     Removal::PushedIntoFire => "is pushed into fire and leaves the board".to_string(),
                     Removal::Sacrificed => "leaves the board to crown an emperor".to_string(),
+                    Removal::Exited => "moves off the board".to_string(),
                     Removal::Card => match self.card {
                         Some(card) => format!("is removed by {}", self.card_name(card)),
                         None => "is removed".to_string(),
@@ -331,6 +332,7 @@ impl<'a> Narrator<'a> {
                     EndReason::MoveLimit => "the move limit (R10.4)".to_string(),
                     EndReason::Resigned => "resignation".to_string(),
                     EndReason::Agreed => "agreement".to_string(),
+                    EndReason::Unplayable => "no option works, a script fails".to_string(),
                 };
                 let tie = match (winner, also_held) {
                     (Some(w), Some(theirs)) => {

@@ -485,8 +485,13 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     let dealt = s.deal.map(|seed| GameState::deal(&setup, seed, engine));
     let mut state = dealt.clone().unwrap_or_else(|| GameState::new(&setup, 1));
     let mut board = match (&s.board, &dealt) {
-        (Some(text), _) => diagram::parse_with(text, setup.supply, setup.crowning, &content.marker_glyphs())
-            .map_err(|e| format!("board: {e}"))?,
+        // A drawn board is dealt as a game's is: its checkers move as the deck says.
+        (Some(text), _) => {
+            let mut drawn = diagram::parse_with(text, setup.supply, setup.crowning, &content.marker_glyphs())
+                .map_err(|e| format!("board: {e}"))?;
+            drawn.set_movement(setup.movement);
+            drawn
+        }
         (None, Some(dealt)) => dealt.board,
         (None, None) => return Err("a scenario needs a board, or a deal to take it from".into()),
     };
@@ -957,6 +962,7 @@ fn reason_name(reason: crate::game::EndReason) -> String {
         EndReason::MoveLimit => "move_limit",
         EndReason::Resigned => "resigned",
         EndReason::Agreed => "agreed",
+        EndReason::Unplayable => "unplayable",
     }
     .to_string()
 }

@@ -718,6 +718,7 @@ impl Session {
                 format!("{} resigned", outcome.winner.map_or(String::from("a player"), |w| (!w).to_string()))
             }
             EndReason::Agreed => "agreed by both players".to_string(),
+            EndReason::Unplayable => "no option works: a script fails, and nothing is left to give up".to_string(),
         };
         match outcome.winner {
             Some(p) => format!("{p} wins: {how}"),

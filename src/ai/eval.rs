@@ -243,7 +243,7 @@ pub fn expected_result(score: f32, scale: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Answer, BlankCards, CardId, PlanetId, Resolution, Setup};
+    use crate::game::{Answer, BlankCards, CardId, Effect, EventKind, Inputs, Logged, PlanetId, Resolution, Setup};
     use crate::kernel::{Removal, Unrecorded};
 
     #[test]
@@ -290,17 +290,56 @@ mod tests {
         /// Planet 1 is half done for whoever holds it; the others not at all.
         struct Half;
         impl CardHost for Half {
-            fn playable(&self, _: &GameState, _: CardId) -> bool {
-                true
+            fn playable(&self, s: &GameState, c: CardId) -> bool {
+                BlankCards.playable(s, c)
             }
-            fn resolve(&self, state: &GameState, _: CardId, _: &[Answer]) -> Resolution {
-                Resolution::Done(Box::new(state.clone()))
+            fn resolve(&self, s: &GameState, c: CardId, a: &[Answer]) -> Resolution {
+                BlankCards.resolve(s, c, a)
+            }
+            fn resolve_noting_inputs(&self, s: &GameState, c: CardId, a: &[Answer]) -> (Resolution, Inputs) {
+                BlankCards.resolve_noting_inputs(s, c, a)
             }
             fn planet_holds(&self, _: &GameState, _: PlanetId, _: Player) -> bool {
                 false
             }
             fn planet_progress(&self, _: &GameState, planet: PlanetId, _: Player) -> f32 {
                 if planet == PlanetId(1) { 0.5 } else { 0.0 }
+            }
+            fn reacts(&self, c: CardId, k: EventKind) -> bool {
+                BlankCards.reacts(c, k)
+            }
+            fn react(&self, s: &GameState, e: &Effect, l: &Logged, a: &[Answer]) -> Resolution {
+                BlankCards.react(s, e, l, a)
+            }
+            fn offers_moves(&self, c: CardId) -> bool {
+                BlankCards.offers_moves(c)
+            }
+            fn extra_moves(&self, s: &GameState, e: &Effect) -> Vec<crate::kernel::Move> {
+                BlankCards.extra_moves(s, e)
+            }
+            fn begins(&self, c: CardId) -> bool {
+                BlankCards.begins(c)
+            }
+            fn game_begins(&self, s: &GameState, c: CardId) -> Resolution {
+                BlankCards.game_begins(s, c)
+            }
+            fn planet_listens(&self, p: PlanetId, k: Option<EventKind>) -> bool {
+                BlankCards.planet_listens(p, k)
+            }
+            fn planet_begins(&self, p: PlanetId) -> bool {
+                BlankCards.planet_begins(p)
+            }
+            fn planet_hears(
+                &self,
+                s: &GameState,
+                p: PlanetId,
+                who: Player,
+                e: Option<&Logged>,
+            ) -> Result<crate::game::Data, crate::game::GameError> {
+                BlankCards.planet_hears(s, p, who, e)
+            }
+            fn card_label(&self, c: CardId) -> String {
+                BlankCards.card_label(c)
             }
         }
         let eval = Evaluator::default();

@@ -1,6 +1,6 @@
 //! Whole games between two agents, for benchmarks and `alien-checkers simulate`.
 
-use crate::game::{CardHost, Choice, GameState, Outcome, Setup};
+use crate::game::{CardHost, GameState, Outcome, Setup};
 use crate::kernel::Player;
 
 use super::Agent;
@@ -169,38 +169,12 @@ pub fn play_game(
             Ok(choice) => choice,
             Err(name) => break GameEnd::Aborted(format!("{name} offered no choice")),
         };
-        match apply_or_fallback(&mut state, host, choice, &decision.options) {
-            Ok(refused) => record.refused += refused,
-            Err(message) => break GameEnd::Aborted(message),
+        match state.apply_or_fall_back(host, &choice) {
+            Ok((_, refused)) => record.refused += refused,
+            Err(e) => break GameEnd::Aborted(e.to_string()),
         }
         record.decisions += 1;
     };
     record.turns = state.turn;
     record
-}
-
-/// Applies `choice`; if the engine refuses it, the first option it accepts;
-/// when it refuses every option, gives the step up (every game ends, R10.4).
-/// Returns how many were refused, or the error when even that failed.
-fn apply_or_fallback(
-    state: &mut GameState,
-    host: &dyn CardHost,
-    choice: Choice,
-    options: &[Choice],
-) -> Result<u32, String> {
-    let mut error = match state.apply(host, &choice) {
-        Ok(()) => return Ok(0),
-        Err(e) => e.to_string(),
-    };
-    let mut refused = 1;
-    for option in options.iter().filter(|&o| *o != choice) {
-        match state.apply(host, option) {
-            Ok(()) => return Ok(refused),
-            Err(e) => {
-                refused += 1;
-                error = e.to_string();
-            }
-        }
-    }
-    state.apply(host, &Choice::GiveUp).map(|()| refused).map_err(|e| format!("{error}; giving up failed too: {e}"))
 }

@@ -696,7 +696,7 @@ impl<'a> Searcher<'a> {
     /// makes captures compulsory, so the first legal move tells).
     fn is_quiet(&self) -> bool {
         match self.state.step {
-            Step::Move => !self.state.capture_due(),
+            Step::Move => !self.state.capture_due(self.host.host()),
             Step::Over(_) => true,
             _ => false,
         }

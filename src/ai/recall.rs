@@ -194,4 +194,12 @@ impl CardHost for Recall<'_> {
     ) -> Result<crate::game::Data, crate::game::GameError> {
         self.host.planet_hears(state, planet, player, event)
     }
+
+    fn offers_moves(&self, card: CardId) -> bool {
+        self.host.offers_moves(card)
+    }
+
+    fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<crate::kernel::Move> {
+        self.host.extra_moves(state, effect)
+    }
 }

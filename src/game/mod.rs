@@ -28,17 +28,23 @@ pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
-    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, GameState, MAX_COUNTERS, Moved, Outcome, Pile,
-    Piles, Resolving, RuleOptions, Step, WhenStuck,
+    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, GameState, MAX_COUNTERS, Moved, Offers, Outcome,
+    Pile, Piles, Resolving, RuleOptions, Step, WhenStuck,
 };
 
 use crate::kernel::{
-    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Movement, Player, StartLayout, Supply, any_jump_under,
-    any_legal_move_under, is_legal_under, legal_moves_under,
+    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Movement, Player, Square, StartLayout, Supply,
+    any_jump_under, any_legal_move_under, is_legal_under, legal_moves_under,
 };
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
 /// plain checkers use [`BlankCards`].
+///
+/// Architecture invariant: no method has a default. A host that wraps another
+/// (the search's `Recall`, the simulator's `SimHost`) must say what each one
+/// does, so that forgetting one is a compile error rather than a slice of the
+/// game its callers silently do not see. A host that runs no scripts at all
+/// says so with [`no_scripts!`].
 pub trait CardHost {
     /// R8.0: may this face-up card be used now? (Only Antimatter says no.)
     fn playable(&self, state: &GameState, card: CardId) -> bool;
@@ -48,11 +54,9 @@ pub trait CardHost {
     fn resolve(&self, state: &GameState, card: CardId, answers: &[Answer]) -> Resolution;
 
     /// [`CardHost::resolve`], also saying what the resolution depended on, for a
-    /// caller that remembers resolutions (the search, ai/recall.rs). By default
-    /// nothing is promised: [`Inputs::Whole`].
-    fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs) {
-        (self.resolve(state, card, answers), Inputs::Whole)
-    }
+    /// caller that remembers resolutions (the search, ai/recall.rs).
+    /// [`Inputs::Whole`] promises nothing.
+    fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs);
 
     /// R9: does `player`'s planet condition hold? Must not change anything.
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool;
@@ -60,56 +64,37 @@ pub trait CardHost {
     /// How far `player` has come toward the planet's condition, from 0 (nothing
     /// done) to 1 (it holds). Only the computer players ask, to steer toward
     /// their planet and away from the opponent's; no rule depends on it. Must
-    /// not change anything. By default nothing is known: 0.
-    fn planet_progress(&self, _state: &GameState, _planet: PlanetId, _player: Player) -> f32 {
-        0.0
-    }
+    /// not change anything.
+    fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> f32;
 
-    /// Whether `card`'s script reacts to events of `kind` (react.rs). By default
-    /// no card reacts.
-    fn reacts(&self, _card: CardId, _kind: EventKind) -> bool {
-        false
-    }
+    /// Whether `card`'s script reacts to events of `kind` (react.rs).
+    fn reacts(&self, card: CardId, kind: EventKind) -> bool;
 
     /// Runs the handler of `effect` for `event` from `state` with the answers so
     /// far, like [`CardHost::resolve`].
-    fn react(&self, _state: &GameState, effect: &Effect, event: &Logged, _answers: &[Answer]) -> Resolution {
-        Resolution::Failed(format!("card '{}' has no handler for '{}'", self.card_label(effect.card), event.kind()))
-    }
+    fn react(&self, state: &GameState, effect: &Effect, event: &Logged, answers: &[Answer]) -> Resolution;
 
     /// Whether `card`'s script offers moves of its own while its lasting
-    /// effects are in force (`extra_moves`). By default none does.
-    fn offers_moves(&self, _card: CardId) -> bool {
-        false
-    }
+    /// effects are in force (`extra_moves`).
+    fn offers_moves(&self, card: CardId) -> bool;
 
     /// The moves `effect`'s script offers the player to move in `state`, as
     /// written (the game keeps those a move could be). Must not change anything.
-    fn extra_moves(&self, _state: &GameState, _effect: &Effect) -> Vec<Move> {
-        Vec::new()
-    }
+    fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<Move>;
 
     /// Whether `card`'s script defines `game_begins`, run at the deal (deal.rs).
-    fn begins(&self, _card: CardId) -> bool {
-        false
-    }
+    fn begins(&self, card: CardId) -> bool;
 
     /// Runs `card`'s `game_begins` from `state`, as a card's `play` runs (it may
     /// not ask questions: nobody is asked anything at the deal).
-    fn game_begins(&self, _state: &GameState, card: CardId) -> Resolution {
-        Resolution::Failed(format!("card '{}' has no game_begins", self.card_label(card)))
-    }
+    fn game_begins(&self, state: &GameState, card: CardId) -> Resolution;
 
     /// Whether `planet`'s script has a handler for events of `kind`; for `None`,
     /// whether it has one for any kind (then the game keeps its events for it).
-    fn planet_listens(&self, _planet: PlanetId, _kind: Option<EventKind>) -> bool {
-        false
-    }
+    fn planet_listens(&self, planet: PlanetId, kind: Option<EventKind>) -> bool;
 
     /// Whether `planet`'s script defines `game_begins`.
-    fn planet_begins(&self, _planet: PlanetId) -> bool {
-        false
-    }
+    fn planet_begins(&self, planet: PlanetId) -> bool;
 
     /// Runs `player`'s `planet`'s handler for `event` (its `game_begins` for
     /// `None`) on `state`: the planet's data after. A planet's script only reads
@@ -117,17 +102,81 @@ pub trait CardHost {
     fn planet_hears(
         &self,
         state: &GameState,
-        _planet: PlanetId,
+        planet: PlanetId,
         player: Player,
-        _event: Option<&Logged>,
-    ) -> Result<Data, GameError> {
-        Ok(state.planet_data.of(player).clone())
-    }
+        event: Option<&Logged>,
+    ) -> Result<Data, GameError>;
 
     /// How a message names `card`: its id, where the host knows its cards.
-    fn card_label(&self, card: CardId) -> String {
-        format!("#{}", card.0)
-    }
+    fn card_label(&self, card: CardId) -> String;
+}
+
+/// The [`CardHost`] methods of a host that runs no scripts: nothing reacts,
+/// offers moves or begins, planets make no progress and hear nothing, and a
+/// resolution promises nothing about what it read. Written inside the `impl`
+/// by a host that says so (never by one that wraps another host).
+#[macro_export]
+macro_rules! no_scripts {
+    () => {
+        fn resolve_noting_inputs(
+            &self,
+            state: &$crate::game::GameState,
+            card: $crate::game::CardId,
+            answers: &[$crate::game::Answer],
+        ) -> ($crate::game::Resolution, $crate::game::Inputs) {
+            (self.resolve(state, card, answers), $crate::game::Inputs::Whole)
+        }
+        fn planet_progress(
+            &self,
+            _: &$crate::game::GameState,
+            _: $crate::game::PlanetId,
+            _: $crate::kernel::Player,
+        ) -> f32 {
+            0.0
+        }
+        fn reacts(&self, _: $crate::game::CardId, _: $crate::game::EventKind) -> bool {
+            false
+        }
+        fn react(
+            &self,
+            _: &$crate::game::GameState,
+            effect: &$crate::game::Effect,
+            _: &$crate::game::Logged,
+            _: &[$crate::game::Answer],
+        ) -> $crate::game::Resolution {
+            $crate::game::Resolution::Failed(format!("card #{} has no handlers", effect.card.0))
+        }
+        fn offers_moves(&self, _: $crate::game::CardId) -> bool {
+            false
+        }
+        fn extra_moves(&self, _: &$crate::game::GameState, _: &$crate::game::Effect) -> Vec<$crate::kernel::Move> {
+            Vec::new()
+        }
+        fn begins(&self, _: $crate::game::CardId) -> bool {
+            false
+        }
+        fn game_begins(&self, _: &$crate::game::GameState, card: $crate::game::CardId) -> $crate::game::Resolution {
+            $crate::game::Resolution::Failed(format!("card #{} has no game_begins", card.0))
+        }
+        fn planet_listens(&self, _: $crate::game::PlanetId, _: Option<$crate::game::EventKind>) -> bool {
+            false
+        }
+        fn planet_begins(&self, _: $crate::game::PlanetId) -> bool {
+            false
+        }
+        fn planet_hears(
+            &self,
+            state: &$crate::game::GameState,
+            _: $crate::game::PlanetId,
+            player: $crate::kernel::Player,
+            _: Option<&$crate::game::Logged>,
+        ) -> Result<$crate::game::Data, $crate::game::GameError> {
+            Ok(state.planet_data.of(player).clone())
+        }
+        fn card_label(&self, card: $crate::game::CardId) -> String {
+            format!("#{}", card.0)
+        }
+    };
 }
 
 /// The result of running a card script once.
@@ -170,6 +219,8 @@ impl CardHost for BlankCards {
     fn planet_holds(&self, _: &GameState, _: PlanetId, _: Player) -> bool {
         false
     }
+
+    crate::no_scripts!();
 }
 
 /// A refused `apply`; the state is unchanged.
@@ -292,14 +343,17 @@ impl GameState {
             effect_serial: 0,
             planet_data: Default::default(),
             journal: EventLog::default(),
+            offers: Offers::default(),
         };
         state.put_deck_rules_in_force(&setup.effects);
         state
     }
 
-    /// The checker moves of the player to move now: those the constraint allows,
-    /// or all if it cannot be met (R4.8). Capture is compulsory among them (R4.3).
-    pub fn legal_moves(&self) -> Vec<Move> {
+    /// The kernel's checker moves for the player to move now: those the
+    /// constraint allows, or all if it cannot be met (R4.8), capture
+    /// compulsory among them (R4.3). Without the moves scripts offer: the
+    /// move step's options are [`GameState::move_options`].
+    pub fn kernel_moves(&self) -> Vec<Move> {
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         let rules = self.move_rules(self.to_move);
         if let Some(c) = self.constraint {
@@ -312,7 +366,7 @@ impl GameState {
         out
     }
 
-    /// The checkers [`GameState::legal_moves`] moves under `rules`: the
+    /// The checkers [`GameState::kernel_moves`] moves under `rules`: the
     /// constraint's if one of them can move, else all (R4.8).
     fn movers(&self, rules: &MoveRules) -> Bitboard {
         match self.constraint {
@@ -321,13 +375,13 @@ impl GameState {
         }
     }
 
-    /// Whether [`GameState::legal_moves`] lists `mv`, without listing them all.
-    pub fn is_legal_move(&self, mv: &Move) -> bool {
+    /// Whether [`GameState::kernel_moves`] lists `mv`, without listing them all.
+    pub fn is_kernel_move(&self, mv: &Move) -> bool {
         let rules = self.move_rules(self.to_move);
         is_legal_under(&self.board, self.to_move, self.movers(&rules), &rules, mv)
     }
 
-    /// The move [`GameState::legal_moves`] lists that goes the way `mv` goes
+    /// The move [`GameState::kernel_moves`] lists that goes the way `mv` goes
     /// (a move read from text names a flying capture's checker only by its
     /// path), without listing them all where R4's own generator decides.
     #[inline]
@@ -339,52 +393,146 @@ impl GameState {
         if self.board.moves_american() && rules.pawns.is_none() && rules.kings.is_none() {
             return Some(*mv);
         }
-        self.legal_moves().into_iter().find(|m| m == mv)
+        self.kernel_moves().into_iter().find(|m| m == mv)
     }
 
-    /// The moves of the move step: the kernel's ([`GameState::legal_moves`])
-    /// and after them those lasting effects' scripts offer.
+    /// Whether a lasting effect in force for the player to move has a script
+    /// that offers moves (`extra_moves`): then the move step's options are
+    /// more than the kernel's.
+    #[inline]
+    fn moves_are_offered(&self, host: &dyn CardHost) -> bool {
+        let player = self.to_move;
+        !self.effects.is_empty() && self.effects.iter().any(|e| e.applies_to(player) && host.offers_moves(e.card))
+    }
+
+    /// The options of the move step, the one list every host plays from: the
+    /// kernel's moves and those lasting effects' scripts offer (cards/README.md,
+    /// "Moves a script offers"), as one set of moves. An offered capture is a
+    /// capture: it is compulsory as the kernel's are (R4.3), the deck's
+    /// capture preferences choose among all captures, and the constraint
+    /// (R4.8) holds if any of its checkers has a move of either kind.
     #[inline]
     pub fn move_options(&self, host: &dyn CardHost) -> Vec<Move> {
-        let mut moves = self.legal_moves();
-        if !self.effects.is_empty() {
-            let offered = self.offered_moves(host, &moves);
-            moves.extend(offered);
+        if !self.moves_are_offered(host) {
+            return self.kernel_moves();
         }
-        moves
+        self.options_with_offers(host)
+    }
+
+    #[inline(never)]
+    fn options_with_offers(&self, host: &dyn CardHost) -> Vec<Move> {
+        let offered = self.offered_moves(host);
+        let tries = match self.constraint {
+            Some(c) => [Some(c.movers), Some(Bitboard::ALL)],
+            None => [Some(Bitboard::ALL), None],
+        };
+        let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
+        for movers in tries.into_iter().flatten() {
+            self.moves_with(self.to_move, &self.board, movers, Bitboard::EMPTY, &offered, &mut out);
+            if !out.is_empty() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// `player`'s moves on `board` (the state's, or one with a checker set
+    /// aside, R8.16) from checkers on `movers`, not ending on `avoid`: the
+    /// kernel's and those of `offered` that still fit, with capture
+    /// compulsory over both (R4.3) and the deck's preferences choosing among
+    /// all captures.
+    fn moves_with(
+        &self,
+        player: Player,
+        board: &Board,
+        movers: Bitboard,
+        avoid: Bitboard,
+        offered: &[Move],
+        out: &mut Vec<Move>,
+    ) {
+        let rules = self.move_rules(player);
+        let movement = rules.applied_to(*board.movement());
+        out.clear();
+        crate::kernel::legal_moves_avoiding(board, player, movers, avoid, &rules, out);
+        let free = board.checkers(player) - board.tokens(crate::kernel::Token::Hippo);
+        let opponents = board.checkers(!player);
+        let mine: Vec<Move> = offered
+            .iter()
+            .copied()
+            .filter(|m| {
+                let lands = m.to() == m.from() || board.is_empty(m.to()) || m.captured().contains(m.to());
+                (movers & free).contains(m.from())
+                    && !avoid.contains(m.to())
+                    && lands
+                    && (m.captured() - opponents).is_empty()
+                    && !out.contains(m)
+            })
+            .collect();
+        if movement.capture == crate::kernel::Capturing::Optional {
+            out.extend(mine);
+        } else if out.first().is_some_and(Move::is_jump) || mine.iter().any(Move::is_jump) {
+            out.retain(Move::is_jump);
+            out.extend(mine.into_iter().filter(Move::is_jump));
+            crate::kernel::keep_preferred(board, &movement.prefer, out, 0);
+        } else {
+            out.extend(mine);
+        }
+    }
+
+    /// The moves a card grants `player` (R8.9, R8.16, `ctx:legal_moves`):
+    /// from checkers on `allowed`, not ending on `avoid`, with the checker on
+    /// `without` set aside if any; the kernel's and those scripts offer in
+    /// this state ([`Offers`]), capture compulsory among them.
+    pub fn moves_granted(
+        &self,
+        player: Player,
+        allowed: Bitboard,
+        avoid: Bitboard,
+        without: Option<Square>,
+    ) -> Result<Vec<Move>, crate::kernel::RuleError> {
+        let mut board = self.board;
+        let mut offered = self.offers.to(player).to_vec();
+        if let Some(absent) = without {
+            board.set_aside(absent, &mut crate::kernel::Unrecorded)?;
+            offered.retain(|m| !m.captured().contains(absent));
+        }
+        let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
+        self.moves_with(player, &board, allowed, avoid, &offered, &mut out);
+        Ok(out)
+    }
+
+    /// The moves effects' scripts offer `player` in this state as
+    /// [`GameState::offered_moves`] keeps them, for [`Offers`].
+    pub fn offered_to(&self, host: &dyn CardHost, player: Player) -> Vec<Move> {
+        if player == self.to_move {
+            return if self.moves_are_offered(host) { self.offered_moves(host) } else { Vec::new() };
+        }
+        let mut theirs = self.clone();
+        theirs.to_move = player;
+        theirs.constraint = None;
+        if theirs.moves_are_offered(host) { theirs.offered_moves(host) } else { Vec::new() }
     }
 
     /// The moves effects in force for the player to move offer from their
-    /// scripts (`extra_moves`, cards/README.md "Moves a script offers"), kept
-    /// where they could be moves: from a checker of the player's that may move
-    /// (R4.7, R4.8), to an empty open square, capturing only opposing checkers,
-    /// not already `listed`, and a step only when no capture is due (R4.3).
-    #[inline(never)]
-    pub fn offered_moves(&self, host: &dyn CardHost, listed: &[Move]) -> Vec<Move> {
+    /// scripts (`extra_moves`), kept where they could be moves: from a checker
+    /// of the player's that is not frozen (R4.7), ending on an empty open
+    /// square or where it started (a loop), capturing only opposing checkers,
+    /// each path once, in the order offered. Compulsory capture, preferences
+    /// and the constraint are [`GameState::move_options`]'s.
+    fn offered_moves(&self, host: &dyn CardHost) -> Vec<Move> {
         let player = self.to_move;
-        let mut hooks = self.effects.iter().filter(|e| e.applies_to(player) && host.offers_moves(e.card)).peekable();
-        if hooks.peek().is_none() {
-            return Vec::new();
-        }
         let rules = self.move_rules(player);
-        let optional = rules.applied_to(*self.board.movement()).capture == crate::kernel::Capturing::Optional;
-        let capture_due = !optional && (listed.first().is_some_and(Move::is_jump) || self.capture_due());
-        let mut movers = self.board.checkers(player) - self.board.tokens(crate::kernel::Token::Hippo);
-        if let Some(c) = self.constraint
-            && any_legal_move_under(&self.board, player, c.movers, &rules)
-        {
-            movers &= c.movers;
-        }
+        let movers = self.board.checkers(player) - self.board.tokens(crate::kernel::Token::Hippo);
         let opponents = self.board.checkers(!player);
         let mut out: Vec<Move> = Vec::new();
-        for effect in hooks {
+        for effect in self.effects.iter().filter(|e| e.applies_to(player) && host.offers_moves(e.card)) {
             for mv in host.extra_moves(self, effect) {
+                let lands = mv.to() == mv.from() || self.board.is_empty(mv.to()) || mv.captured().contains(mv.to());
                 let fits = movers.contains(mv.from())
-                    && self.board.is_empty(mv.to())
+                    && lands
                     && !rules.closed.contains(mv.to())
-                    && (mv.captured() - opponents).is_empty()
-                    && (mv.is_jump() || !capture_due);
-                if fits && !listed.contains(&mv) && !out.contains(&mv) {
+                    && (mv.captured() - opponents).is_empty();
+                if fits && !out.contains(&mv) {
                     out.push(mv);
                 }
             }
@@ -392,17 +540,32 @@ impl GameState {
         out
     }
 
-    /// Whether the first of [`GameState::legal_moves`] is a capture, without
-    /// listing them: a capture is due (R4.3) among the checkers that move.
-    pub fn capture_due(&self) -> bool {
+    /// Whether the first of [`GameState::move_options`] is a capture: a
+    /// capture is due (R4.3), the kernel's or one a script offers.
+    pub fn capture_due(&self, host: &dyn CardHost) -> bool {
+        if self.moves_are_offered(host) {
+            return self.options_with_offers(host).first().is_some_and(Move::is_jump);
+        }
+        self.kernel_capture_due()
+    }
+
+    /// Whether the first of [`GameState::kernel_moves`] is a capture, without
+    /// listing them.
+    pub fn kernel_capture_due(&self) -> bool {
         let rules = self.move_rules(self.to_move);
         any_jump_under(&self.board, self.to_move, self.movers(&rules), &rules)
     }
 
-    /// Whether the player to move has a legal move: [`GameState::legal_moves`]
+    /// Whether the player to move has a kernel move: [`GameState::kernel_moves`]
     /// is not empty (a constraint only narrows which checkers move, R4.8).
-    pub fn has_legal_move(&self) -> bool {
+    pub fn has_kernel_move(&self) -> bool {
         any_legal_move_under(&self.board, self.to_move, Bitboard::ALL, &self.move_rules(self.to_move))
+    }
+
+    /// Whether the player to move has any option at the move step
+    /// ([`GameState::move_options`] is not empty).
+    pub fn has_move(&self, host: &dyn CardHost) -> bool {
+        self.has_kernel_move() || (self.moves_are_offered(host) && !self.offered_moves(host).is_empty())
     }
 
     /// The pending decision, or `None` when the game is over.
@@ -491,6 +654,30 @@ impl GameState {
         result
     }
 
+    /// Applies `choice`; if the engine refuses it (a script failed), the first
+    /// other option it accepts; if it refuses every option, gives the step up
+    /// ([`GameState::give_up`]). The one way a computer player's decision is
+    /// played, in matches and in `simulate` alike, so every game goes on.
+    /// Returns what was applied (to record) and how many options were refused.
+    pub fn apply_or_fall_back(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(Choice, u32), GameError> {
+        let first_error = match self.apply(host, choice) {
+            Ok(()) => return Ok((choice.clone(), 0)),
+            Err(GameError::Over) => return Err(GameError::Over),
+            Err(e) => e,
+        };
+        let options = self.pending(host).map(|d| d.options).unwrap_or_default();
+        let mut refused = 1;
+        for option in options.iter().filter(|&o| o != choice) {
+            match self.apply(host, option) {
+                Ok(()) => return Ok((option.clone(), refused)),
+                Err(_) => refused += 1,
+            }
+        }
+        self.apply(host, &Choice::GiveUp)
+            .map_err(|e| GameError::Illegal(format!("{first_error}; giving up failed too: {e}")))?;
+        Ok((Choice::GiveUp, refused))
+    }
+
     fn take(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
         match (&self.step, choice) {
             (Step::Over(_), _) => Err(GameError::Over),
@@ -508,9 +695,12 @@ impl GameState {
                 self.give_up(host, &failures)
             }
             (Step::Move, Choice::Move(mv)) => {
-                let Some(mv) =
-                    self.listed_move(mv).or_else(|| self.offered_moves(host, &[]).into_iter().find(|m| m == mv))
-                else {
+                let found = if self.moves_are_offered(host) {
+                    self.options_with_offers(host).into_iter().find(|m| m == mv)
+                } else {
+                    self.listed_move(mv)
+                };
+                let Some(mv) = found else {
                     return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
                 };
                 self.play_move(&mv);
@@ -570,6 +760,7 @@ impl GameState {
             effect_serial: self.effect_serial,
             planet_data: self.planet_data.clone(),
             journal: self.journal.empty_like(),
+            offers: Offers::default(),
         }
     }
 
@@ -716,56 +907,115 @@ impl GameState {
 
     /// Gives up the pending step when every one of its options failed with
     /// `failures`, so that a broken script cannot stop a game for good (every
-    /// game ends, R10.4; cards/README.md, "When a script fails"):
+    /// game ends, R10.4; cards/README.md, "When a script fails"). Each give-up
+    /// takes away something the same decision cannot bring back, or ends the
+    /// game:
     ///
-    /// - a lasting effect whose handler failed is removed (then the decision
-    ///   is asked again: its options may work now);
+    /// - the lasting effects in force whose handlers failed are removed (then
+    ///   the decision is asked again: its options may work now);
     /// - otherwise, at a card step the face-up cards that can be used are
-    ///   discarded unused, and at a card's question the card is discarded
-    ///   unused with the state as before it; play goes on.
+    ///   discarded unused; at a card's question the card is discarded unused
+    ///   with the state as before it; at a lasting effect's question the
+    ///   effect is removed; play goes on, and an effect in force that fails
+    ///   on the way is removed too;
+    /// - where none of that is possible or play still cannot go on (a move
+    ///   step whose every move fails in an effect the move itself made), the
+    ///   game is drawn ([`EndReason::Unplayable`]).
     ///
     /// Each is told as a message that quotes the failure (with its file:line).
     pub fn give_up(&mut self, host: &dyn CardHost, failures: &[GameError]) -> Result<(), GameError> {
-        let failed_effects: Vec<(u32, &str)> = failures
+        if self.outcome().is_some() {
+            return Err(GameError::Over);
+        }
+        let first = failures.first().map_or(String::new(), ToString::to_string);
+        let in_force: Vec<(u32, String)> = failures
             .iter()
             .filter_map(|f| match f {
-                GameError::EffectFailed { effect, message } => Some((*effect, message.as_str())),
+                GameError::EffectFailed { effect, message } if self.effect(*effect).is_some() => {
+                    Some((*effect, message.clone()))
+                }
                 _ => None,
             })
             .collect();
-        let first = failures.first().map_or(String::new(), ToString::to_string);
-        if !failed_effects.is_empty() {
-            for (id, message) in failed_effects {
-                let Some(card) = self.effect(id).map(|e| e.card) else { continue };
-                let text = format!("{}'s effect is removed: {message}", host.card_label(card));
-                self.journal.push(|| GameEvent::Message { text });
-                self.end_effect(id);
+        if !in_force.is_empty() {
+            for (id, message) in in_force {
+                self.remove_failing_effect(host, id, &message);
             }
             return Ok(());
         }
-        match &self.step {
+        let before = self.clone();
+        let went_on = match &self.step {
             Step::Card => {
                 let given_up: Vec<CardId> =
                     self.piles.face_up.iter().copied().filter(|&c| host.playable(self, c)).collect();
                 for card in given_up {
                     self.piles.face_up.retain(|c| *c != card);
-                    self.piles.discard.push(card);
-                    let text = format!("{} is discarded unused: {first}", host.card_label(card));
-                    self.journal.push(|| GameEvent::Message { text });
-                    self.journal.push(|| GameEvent::CardDiscarded { card });
+                    self.discard_unused(host, card, &first);
                 }
-                self.settle(host)
+                self.go_on(host, |state, host| state.carry_on(host, Then::Settle, u32::MAX))
             }
             Step::Resolving(r) if r.reaction.is_none() => {
                 let card = r.card;
                 self.step = Step::Card;
-                self.piles.discard.push(card);
-                let text = format!("{} is discarded unused: {first}", host.card_label(card));
-                self.journal.push(|| GameEvent::Message { text });
-                self.journal.push(|| GameEvent::CardDiscarded { card });
-                self.carry_on(host, Then::AfterCard, self.effect_serial)
+                self.discard_unused(host, card, &first);
+                let newest = self.effect_serial;
+                self.go_on(host, |state, host| state.carry_on(host, Then::AfterCard, newest))
             }
-            _ => Err(GameError::Illegal(format!("nothing to give up at this step ({first})"))),
+            Step::Resolving(r) => {
+                let mut reacting = (**r.reaction.as_ref().expect("a reaction's question")).clone();
+                if !reacting.queue.is_empty() {
+                    let asking = reacting.queue.remove(0);
+                    self.remove_failing_effect(host, asking.effect, &first);
+                }
+                self.step = (*reacting.step).clone();
+                self.go_on(host, move |state, host| {
+                    let queue = std::mem::take(&mut reacting.queue);
+                    state.answer_reaction(host, Reacting { queue, ..reacting.clone() }, Vec::new())
+                })
+            }
+            Step::Move | Step::Over(_) => Err(GameError::Illegal(first.clone())),
+        };
+        if let Err(e) = went_on {
+            *self = before;
+            let text = format!("the game cannot go on, every option fails: {e}");
+            self.journal.push(|| GameEvent::Message { text });
+            self.finish(Outcome { winner: None, reason: EndReason::Unplayable });
+        }
+        Ok(())
+    }
+
+    fn discard_unused(&mut self, host: &dyn CardHost, card: CardId, why: &str) {
+        self.piles.discard.push(card);
+        let text = format!("{} is discarded unused: {why}", host.card_label(card));
+        self.journal.push(|| GameEvent::Message { text });
+        self.journal.push(|| GameEvent::CardDiscarded { card });
+    }
+
+    fn remove_failing_effect(&mut self, host: &dyn CardHost, id: u32, message: &str) {
+        let Some(card) = self.effect(id).map(|e| e.card) else { return };
+        let text = format!("{}'s effect is removed: {message}", host.card_label(card));
+        self.journal.push(|| GameEvent::Message { text });
+        self.end_effect(id);
+    }
+
+    /// Runs `go` (the rest of a turn after a give-up); while it fails in a
+    /// lasting effect in force, removes that effect and runs it again from
+    /// where it started. Bounded: each retry removes an effect.
+    fn go_on(
+        &mut self,
+        host: &dyn CardHost,
+        mut go: impl FnMut(&mut GameState, &dyn CardHost) -> Result<(), GameError>,
+    ) -> Result<(), GameError> {
+        loop {
+            let start = self.clone();
+            match go(self, host) {
+                Ok(()) => return Ok(()),
+                Err(GameError::EffectFailed { effect, message }) if start.effect(effect).is_some() => {
+                    *self = start;
+                    self.remove_failing_effect(host, effect, &message);
+                }
+                Err(e) => return Err(e),
+            }
         }
     }
 

@@ -27,7 +27,7 @@ use super::state::{GameState, Resolving, Step};
 use super::{CardHost, Cause, GameError, GameEvent, Lasting, Logged, Resolution, SkipReason, SkippedStep, WhenStuck};
 use super::{EndReason, Outcome};
 use crate::game::Answer;
-use crate::kernel::{Bitboard, Player, legal_moves_under};
+use crate::kernel::Player;
 
 /// Generations of reactions to reactions before the chain is stopped.
 pub const MAX_DEPTH: u8 = 8;
@@ -152,15 +152,17 @@ impl GameState {
     /// the game is over.
     fn skip_step(&mut self, host: &dyn CardHost) -> Option<Then> {
         match self.step {
-            Step::Move if !self.has_legal_move() && self.offered_moves(host, &[]).is_empty() => {
+            Step::Move if !self.has_move(host) => {
                 if self.rules.when_stuck == WhenStuck::Lose {
                     self.finish(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
                     return None;
                 }
-                let mut theirs = Vec::new();
-                let rules = self.move_rules(!self.to_move);
-                legal_moves_under(&self.board, !self.to_move, Bitboard::ALL, &rules, &mut theirs);
-                if theirs.is_empty() {
+                // R10.3: neither player can move, by the kernel's moves or
+                // those scripts offer (a constraint only narrows, R4.8).
+                let mut theirs = self.clone();
+                theirs.to_move = !self.to_move;
+                theirs.constraint = None;
+                if !theirs.has_move(host) {
                     self.finish(Outcome { winner: None, reason: EndReason::NoMoves });
                     return None;
                 }
@@ -194,12 +196,18 @@ impl GameState {
         if events.is_empty() {
             return Ok(Reacted::Nothing);
         }
-        self.tell_planets(host, &events);
+        // A planet whose handler changed its data may hold now: checked like
+        // an effect's handler's doing (R10.1).
+        let planets_changed = self.tell_planets(host, &events);
+        let heard = if planets_changed { Reacted::Ran } else { Reacted::Nothing };
         if self.effects.is_empty() {
-            return Ok(Reacted::Nothing);
+            return Ok(heard);
         }
         let queue = self.reactions_to(host, &events, 0, newest);
-        self.run_reactions(host, queue, then, Vec::new(), 0)
+        match self.run_reactions(host, queue, then, Vec::new(), 0)? {
+            Reacted::Nothing => Ok(heard),
+            reacted => Ok(reacted),
+        }
     }
 
     /// Whether anything hears the events: a lasting effect in force, or a
@@ -215,19 +223,25 @@ impl GameState {
     /// Gives `events` to the planets' handlers: Dark's planet hears them all in
     /// order, then Light's. A planet's handler reads the game as it stands and
     /// changes only its planet's data; one that fails changes nothing (the host
-    /// notes the failure, as for a planet's check, and play goes on).
-    fn tell_planets(&mut self, host: &dyn CardHost, events: &[Logged]) {
+    /// notes the failure, as for a planet's check, and play goes on). Says
+    /// whether any planet's data changed.
+    fn tell_planets(&mut self, host: &dyn CardHost, events: &[Logged]) -> bool {
+        let mut changed = false;
         for player in Player::BOTH {
             let Some(planet) = self.planet(player) else { continue };
             if !host.planet_listens(planet, None) {
                 continue;
             }
             for event in events.iter().filter(|e| host.planet_listens(planet, Some(e.kind()))) {
-                if let Ok(data) = host.planet_hears(self, planet, player, Some(event)) {
+                if let Ok(data) = host.planet_hears(self, planet, player, Some(event))
+                    && data != *self.planet_data.of(player)
+                {
                     self.planet_data.set(player, data);
+                    changed = true;
                 }
             }
         }
+        changed
     }
 
     /// The reactions `events` call for, in the documented order.
@@ -373,6 +387,7 @@ impl GameState {
         journal.append(std::mem::take(&mut after.journal));
         *self = after;
         self.journal = journal;
+        self.offers = super::Offers::default();
         if !self.effects.is_empty() {
             self.journal.watch(true);
         }

@@ -166,6 +166,9 @@ pub enum EndReason {
     Resigned,
     /// Both players agreed to a draw (the REPL's `draw`).
     Agreed,
+    /// Drawn because play could not go on: every option of a step failed in
+    /// a script and nothing could be given up (`GameState::give_up`).
+    Unplayable,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -233,6 +236,49 @@ pub struct GameState {
     /// position, so not compared, hashed or saved.
     #[serde(skip)]
     pub journal: EventLog,
+    /// The moves scripts offer in this state, for a script run that lists
+    /// moves ([`Offers`]); not part of the position.
+    #[serde(skip)]
+    pub offers: Offers,
+}
+
+/// The moves lasting effects' scripts offer one player in a state, worked out
+/// by the script host before a card's script runs (a script cannot run
+/// another while it runs), so that the moves a card grants (Second move,
+/// Phase, `ctx:legal_moves`) include them ([`GameState::moves_granted`]).
+/// Like the event log, it is not part of the state's value: never compared,
+/// hashed or saved.
+#[derive(Clone, Debug, Default)]
+pub struct Offers(Option<std::sync::Arc<(Player, Vec<crate::kernel::Move>)>>);
+
+impl Offers {
+    pub fn new(player: Player, moves: Vec<crate::kernel::Move>) -> Offers {
+        Offers((!moves.is_empty()).then(|| std::sync::Arc::new((player, moves))))
+    }
+
+    /// The moves offered `player`, none if they were not worked out for them.
+    pub fn to(&self, player: Player) -> &[crate::kernel::Move] {
+        match &self.0 {
+            Some(offers) if offers.0 == player => &offers.1,
+            _ => &[],
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl PartialEq for Offers {
+    fn eq(&self, _: &Offers) -> bool {
+        true
+    }
+}
+
+impl Eq for Offers {}
+
+impl std::hash::Hash for Offers {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The fields [`GameState::same_position`] compares, borrowed.
@@ -368,6 +414,7 @@ impl GameState {
             effect_serial,
             planet_data: _,
             journal: _,
+            offers: _,
         } = self;
         (
             board,

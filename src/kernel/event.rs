@@ -31,6 +31,8 @@ pub enum Removal {
     Card,
     /// R8.3: the pawn gave its piece to a king, which became an emperor.
     Sacrificed,
+    /// It moved off the board by a move a script offered (`a1-off`).
+    Exited,
 }
 
 /// Why a wall, a token or terrain went back to the supply.

@@ -13,6 +13,7 @@ mod movement;
 mod moves;
 mod player;
 mod rulebook;
+pub use rulebook::keep_preferred;
 mod square;
 mod walls;
 

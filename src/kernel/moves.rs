@@ -33,6 +33,9 @@ pub struct Move {
     from: Square,
     len: u8,
     landings: [u8; MAX_JUMPS],
+    /// Whether the checker leaves the board from its last landing (a move a
+    /// script offers, `a1-off`); the kernel's generators never make one.
+    exits: bool,
     captured: Bitboard,
 }
 
@@ -42,6 +45,7 @@ impl PartialEq for Move {
             && self.len == other.len
             && self.landings == other.landings
             && self.is_jump() == other.is_jump()
+            && self.exits == other.exits
     }
 }
 
@@ -49,7 +53,7 @@ impl Eq for Move {}
 
 impl std::hash::Hash for Move {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self.from, self.len, self.landings, self.is_jump()).hash(state);
+        (self.from, self.len, self.landings, self.is_jump(), self.exits).hash(state);
     }
 }
 
@@ -57,7 +61,31 @@ impl Move {
     pub fn step(from: Square, to: Square) -> Move {
         let mut landings = [0; MAX_JUMPS];
         landings[0] = to.index() as u8;
-        Move { from, len: 1, landings, captured: Bitboard::EMPTY }
+        Move { from, len: 1, landings, exits: false, captured: Bitboard::EMPTY }
+    }
+
+    /// A move as a script offers it (cards/README.md, "Moves a script
+    /// offers"): from `from` by `landings` (at least one; the last may be
+    /// `from` itself, a loop or a capture in place), taking the checkers on
+    /// `captured`, and leaving the board from the last landing if `exits`.
+    /// Whether it is legal is the position's to say.
+    pub fn offered(from: Square, landings: &[Square], captured: Bitboard, exits: bool) -> RuleResult<Move> {
+        if landings.is_empty() || landings.len() > MAX_JUMPS {
+            refuse!("a move has one to {MAX_JUMPS} landings, not {}", landings.len());
+        }
+        if landings.len() > 1 && captured.is_empty() {
+            refuse!("a move with several landings must capture");
+        }
+        let mut mv = Move { from, len: landings.len() as u8, landings: [0; MAX_JUMPS], exits, captured };
+        for (slot, sq) in mv.landings.iter_mut().zip(landings) {
+            *slot = sq.index() as u8;
+        }
+        Ok(mv)
+    }
+
+    /// Whether the checker leaves the board when the move ends (see [`Move::offered`]).
+    pub fn exits(&self) -> bool {
+        self.exits
     }
 
     pub fn from(&self) -> Square {
@@ -143,9 +171,16 @@ impl fmt::Display for Move {
         // lists is written out.
         f.write_str(self.from.name())?;
         let sep = if self.is_jump() { "x" } else { "-" };
-        for sq in self.landings() {
-            f.write_str(sep)?;
-            f.write_str(sq.name())?;
+        // A checker leaving from where it stands is written `a1-off` alone.
+        let stays = self.exits && !self.is_jump() && self.to() == self.from;
+        if !stays {
+            for sq in self.landings() {
+                f.write_str(sep)?;
+                f.write_str(sq.name())?;
+            }
+        }
+        if self.exits {
+            f.write_str("-off")?;
         }
         Ok(())
     }
@@ -163,32 +198,41 @@ impl fmt::Debug for Move {
 pub struct MoveText {
     pub squares: Vec<Square>,
     pub jump: bool,
+    /// Written with a last `-off`: the checker leaves the board.
+    pub exits: bool,
 }
 
 impl FromStr for MoveText {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<MoveText, ParseError> {
         let text = s.trim().to_ascii_lowercase();
+        let (text, exits) = match text.strip_suffix("-off") {
+            Some(rest) => (rest.to_string(), true),
+            None => (text, false),
+        };
         let jump = text.contains('x');
         let squares = text
             .split(['-', 'x'])
             .map(|part| part.parse::<Square>().map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("'{s}' is not a move ({e}); write steps like c3-d4 and jumps like c3xe5xg7"))?;
-        if squares.len() < 2 || (text.contains('x') && text.contains('-')) {
+        if squares.len() < 2 - usize::from(exits) || (text.contains('x') && text.contains('-')) {
             return Err(ParseError(format!("'{s}' is not a move; write steps like c3-d4 and jumps like c3xe5xg7")));
         }
-        Ok(MoveText { squares, jump })
+        Ok(MoveText { squares, jump, exits })
     }
 }
 
 impl MoveText {
     /// Does this text name `mv`? A jump may be abbreviated to its start and end.
     pub fn matches(&self, mv: &Move) -> bool {
-        if self.jump != mv.is_jump() || self.squares[0] != mv.from() {
+        if self.jump != mv.is_jump() || self.squares[0] != mv.from() || self.exits != mv.exits() {
             return false;
         }
         let rest = &self.squares[1..];
+        if rest.is_empty() {
+            return mv.to() == mv.from() && !mv.is_jump();
+        }
         rest.iter().copied().eq(mv.landings()) || (rest.len() == 1 && rest[0] == mv.to())
     }
 }
@@ -213,11 +257,16 @@ impl Move {
     pub fn from_text(text: &MoveText) -> RuleResult<Move> {
         let from = text.squares[0];
         let hops = &text.squares[1..];
+        if hops.is_empty() {
+            // `a1-off`: leaving the board from where it stands.
+            return Move::offered(from, &[from], Bitboard::EMPTY, text.exits);
+        }
         if hops.len() > MAX_JUMPS || (!text.jump && hops.len() != 1) {
             refuse!("a move has one step or at most {MAX_JUMPS} jumps");
         }
         let mut mv = Move::step(from, hops[0]);
         mv.len = hops.len() as u8;
+        mv.exits = text.exits;
         let mut at = from;
         for (i, &to) in hops.iter().enumerate() {
             mv.landings[i] = to.index() as u8;
@@ -662,7 +711,7 @@ impl Board {
     /// The caller passes a move from [`legal_moves`] for this board; the checks
     /// here only keep the board's invariants if it does not.
     pub fn play(&mut self, mv: &Move, log: &mut impl Journal) -> RuleResult<Played> {
-        if !self.moves_american() || mv.captured().contains(mv.to()) {
+        if !self.moves_american() || mv.captured().contains(mv.to()) || mv.exits() {
             return self.play_as_the_deck_says(mv, log);
         }
         let Some(checker) = self.checker(mv.from()) else { refuse!("there is no checker on {}", mv.from()) };
@@ -714,7 +763,11 @@ impl Board {
             log.record(moved);
         }
         self.shift_checker(mv.from(), mv.to());
-        if crowned_on_the_way {
+        if mv.exits() {
+            let checker = self.checker(mv.to()).expect("the mover stands on its last landing");
+            self.lift(mv.to(), checker);
+            log.record(|| BoardEvent::Removed { at: mv.to(), checker, reason: super::event::Removal::Exited });
+        } else if crowned_on_the_way {
             // With no piece in the reserve to crown with it stays a pawn (R6.1).
             self.crown_pawn(mv.to(), log).ok();
         }

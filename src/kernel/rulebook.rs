@@ -6,7 +6,9 @@
 
 use super::bitboard::Bitboard;
 use super::board::{Board, Kind};
-use super::movement::{CapturePaths, CapturedRemoval, Capturing, CrownedMidCapture, Movement, Preference, dirs};
+use super::movement::{
+    CapturePaths, CapturedRemoval, Capturing, CrownedMidCapture, Movement, Preference, Preferences, dirs,
+};
 use super::moves::{MAX_JUMPS, Move, MoveRules};
 use super::player::Player;
 use super::square::{Dir, Square};
@@ -341,43 +343,49 @@ impl<'a> Rulebook<'a> {
 
     /// Keeps the captures each preference in turn prefers.
     fn prefer(&self, out: &mut Vec<Move>, start: usize) {
-        for preference in self.movement.prefer.iter() {
-            if out.len() - start < 2 {
-                return;
-            }
-            let kings = self.board.kings();
-            let score = |m: &Move| -> u32 {
-                match preference {
-                    Preference::MostPieces => m.captured().count(),
-                    Preference::ByAKing => kings.contains(m.from()) as u32,
-                    Preference::MostKings => (m.captured() & kings).count(),
-                    Preference::KingsFirst => self.kings_order(m, kings),
-                }
-            };
-            let best = out[start..].iter().map(score).max().unwrap_or(0);
-            let mut i = start;
-            out.retain(|m| {
-                let keep = i < start || score(m) == best;
-                i += 1;
-                keep
-            });
-        }
+        keep_preferred(self.board, &self.movement.prefer, out, start);
     }
+}
 
-    /// A score that is higher the earlier the capture meets kings: bit
-    /// `MAX_JUMPS - 1 - i` is set when its `i`-th checker taken is a king.
-    fn kings_order(&self, mv: &Move, kings: Bitboard) -> u32 {
-        let mut at = Bitboard::from_square(mv.from());
-        let mut score = 0;
-        for (i, land) in mv.landings().enumerate() {
-            let between = line_between(at.first().expect("one square"), land);
-            if (between & mv.captured() & kings).any() {
-                score |= 1 << (MAX_JUMPS - 1 - i);
-            }
-            at = Bitboard::from_square(land);
+/// Keeps, of the captures `out[start..]`, those each preference in turn
+/// prefers on `board` (a deck's `prefer:`): the kernel's own, and the game's
+/// list with the captures scripts offer among them (game/mod.rs).
+pub fn keep_preferred(board: &Board, prefer: &Preferences, out: &mut Vec<Move>, start: usize) {
+    for preference in prefer.iter() {
+        if out.len() - start < 2 {
+            return;
         }
-        score
+        let kings = board.kings();
+        let score = |m: &Move| -> u32 {
+            match preference {
+                Preference::MostPieces => m.captured().count(),
+                Preference::ByAKing => kings.contains(m.from()) as u32,
+                Preference::MostKings => (m.captured() & kings).count(),
+                Preference::KingsFirst => kings_order(m, kings),
+            }
+        };
+        let best = out[start..].iter().map(score).max().unwrap_or(0);
+        let mut i = start;
+        out.retain(|m| {
+            let keep = i < start || score(m) == best;
+            i += 1;
+            keep
+        });
     }
+}
+
+/// A score that is higher the earlier the capture meets kings: bit
+/// `MAX_JUMPS - 1 - i` is set when its `i`-th checker taken is a king.
+fn kings_order(mv: &Move, kings: Bitboard) -> u32 {
+    let mut at = mv.from();
+    let mut score = 0;
+    for (i, land) in mv.landings().enumerate() {
+        if (line_between(at, land) & mv.captured() & kings).any() {
+            score |= 1 << (MAX_JUMPS - 1 - i);
+        }
+        at = land;
+    }
+    score
 }
 
 /// The squares strictly between two squares on one line (empty if they are not on one).

@@ -52,6 +52,53 @@ use crate::game::{
 };
 use crate::kernel::{Move, MoveText, Player, Square};
 
+/// One move `extra_moves` offers: text as players write it (`a3-h4`,
+/// `c3xe5`, `a1-off`) or a table `{ path = {"d4", "d4"}, takes = {"e5"},
+/// off = true }` (cards/README.md, "Moves a script offers").
+fn offered_move(item: &Value) -> Result<Move, String> {
+    let square = |v: Value| -> Result<Square, String> {
+        match v {
+            Value::String(s) => s.to_string_lossy().parse::<Square>().map_err(|e| e.to_string()),
+            other => Err(format!("a {} is not a square", other.type_name())),
+        }
+    };
+    let squares = |v: Value, what: &str| -> Result<Vec<Square>, String> {
+        match v {
+            Value::Nil => Ok(Vec::new()),
+            Value::Table(t) => {
+                let mut out = Vec::new();
+                for v in t.sequence_values::<Value>().take(crate::kernel::MAX_JUMPS + 2) {
+                    out.push(square(v.map_err(|e| describe_error(&e))?)?);
+                }
+                Ok(out)
+            }
+            other => Err(format!("{what} is a {}, not a list of squares", other.type_name())),
+        }
+    };
+    match item {
+        Value::String(s) => {
+            let written: MoveText = s.to_string_lossy().parse().map_err(|e: crate::kernel::ParseError| e.0)?;
+            Move::from_text(&written).map_err(|e| e.0)
+        }
+        Value::Table(t) => {
+            let field = |key: &str| t.raw_get::<Value>(key).map_err(|e| describe_error(&e));
+            let path = squares(field("path")?, "path")?;
+            let takes = squares(field("takes")?, "takes")?;
+            let off = match field("off")? {
+                Value::Nil | Value::Boolean(false) => false,
+                Value::Boolean(true) => true,
+                other => return Err(format!("off is a {}, not true or false", other.type_name())),
+            };
+            let Some((&from, landings)) = path.split_first() else {
+                return Err("its path names no square".into());
+            };
+            let landings = if landings.is_empty() && off { &path[..1] } else { landings };
+            Move::offered(from, landings, takes.into_iter().collect(), off).map_err(|e| e.0)
+        }
+        other => Err(format!("a {} is not text like \"a3-h4\" nor a table with a path", other.type_name())),
+    }
+}
+
 /// Most moves one effect's `extra_moves` may offer at once.
 pub const MAX_OFFERED_MOVES: usize = 64;
 use memo::Memos;
@@ -445,15 +492,25 @@ impl ScriptEngine {
     }
 
     fn run_for(&self, state: &GameState, user: Player, kind: RunKind, answers: &[Answer]) -> Box<Run> {
+        let mut state = state.clone();
+        // The moves scripts offer, for the moves this run may list or grant
+        // (a hook's own run lists none: it is what offers them).
+        state.offers = if !matches!(kind, RunKind::MoveHook { .. }) && !state.effects.is_empty() {
+            crate::game::Offers::new(user, state.offered_to(self, user))
+        } else {
+            crate::game::Offers::default()
+        };
+        // A run that reads offered moves cannot be replayed from its reads alone.
+        let memo = self.accelerators.memo && state.offers.is_empty();
         Box::new(Run {
             kind,
-            state: state.clone(),
+            state,
             user,
             answers: answers.to_vec(),
             cursor: 0,
             lifted: Vec::new(),
             log: Vec::new(),
-            trace: (!kind.writable() && self.accelerators.memo).then(Vec::new),
+            trace: (!kind.writable() && memo).then(Vec::new),
             inputs: Inputs::Position,
             halted: None,
         })
@@ -630,14 +687,8 @@ impl ScriptEngine {
             if i >= MAX_OFFERED_MOVES {
                 return Err(failed(format!("offered more than {MAX_OFFERED_MOVES} moves")));
             }
-            let text = match item.map_err(|e| failed(describe_error(&e)))? {
-                Value::String(s) => s.to_string_lossy(),
-                other => {
-                    return Err(failed(format!("move {} is a {}, not text like \"a3-h4\"", i + 1, other.type_name())));
-                }
-            };
-            let written: MoveText = text.parse().map_err(|e: crate::kernel::ParseError| failed(e.0))?;
-            moves.push(Move::from_text(&written).map_err(|e| failed(e.0))?);
+            let item = item.map_err(|e| failed(describe_error(&e)))?;
+            moves.push(offered_move(&item).map_err(|m| failed(format!("move {}: {m}", i + 1)))?);
         }
         Ok(moves)
     }

@@ -130,4 +130,12 @@ impl CardHost for SimHost<'_> {
     fn card_label(&self, card: CardId) -> String {
         self.inner.card_label(card)
     }
+
+    fn offers_moves(&self, card: CardId) -> bool {
+        self.inner.offers_moves(card)
+    }
+
+    fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<crate::kernel::Move> {
+        self.inner.extra_moves(state, effect)
+    }
 }

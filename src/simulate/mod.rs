@@ -265,11 +265,14 @@ fn play_one(
             break;
         };
         host.watch();
-        if let Err(e) = state.apply(&host, &choice) {
-            let chose = crate::choice_text::write(content, &choice);
-            row.end = format!("abandoned: {player} chose {chose}, which failed: {e}");
-            break;
-        }
+        let choice = match state.apply_or_fall_back(&host, &choice) {
+            Ok((applied, _)) => applied,
+            Err(e) => {
+                let chose = crate::choice_text::write(content, &choice);
+                row.end = format!("abandoned: {player} chose {chose}, which failed: {e}");
+                break;
+            }
+        };
         if let Choice::Card(card) = choice {
             resolving = Some((side(player), content.card(card).map_or("?".into(), |c| c.id.clone())));
         }
@@ -304,6 +307,7 @@ fn play_one(
             EndReason::MoveLimit => "move limit".into(),
             EndReason::Resigned => "resigned".into(),
             EndReason::Agreed => "agreed draw".into(),
+            EndReason::Unplayable => "unplayable".into(),
         };
     } else if row.end.is_empty() {
         row.end = "abandoned: no decision pending and no outcome".into();

@@ -54,6 +54,8 @@ impl CardHost for HiddenMatters {
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {
         state.board.checkers(player).contains(planet_square(planet))
     }
+
+    alien_checkers::no_scripts!();
 }
 
 fn planet_deck() -> Vec<PlanetId> {
@@ -235,7 +237,7 @@ fn question(state: &GameState, kind: QuestionKind) -> Question {
         }
         QuestionKind::Edges => EdgePair::all().iter().copied().take(5).map(Answer::Edges).collect(),
         QuestionKind::Direction => Dir::ORTHOGONALS.iter().map(|&d| Answer::Dir(d)).collect(),
-        QuestionKind::Move => state.legal_moves().into_iter().map(Answer::Move).collect(),
+        QuestionKind::Move => state.kernel_moves().into_iter().map(Answer::Move).collect(),
         QuestionKind::Option => ["place", "remove", "skip"].iter().map(|o| Answer::Option((*o).into())).collect(),
     };
     Question::new(format!("{kind:?}?"), kind, options)
@@ -283,6 +285,8 @@ impl CardHost for QuestionCards {
     fn planet_holds(&self, _: &GameState, _: PlanetId, _: Player) -> bool {
         false
     }
+
+    alien_checkers::no_scripts!();
 }
 
 /// Plays `card`'s one-card deck with `agent` on both sides until it has
@@ -580,14 +584,14 @@ fn won_endings_are_won_before_the_move_limit() {
 fn walks_into_a_shot(state: &GameState, mv: Move) -> bool {
     let mut after = state.clone();
     after.apply(&BlankCards, &Choice::Move(mv)).unwrap();
-    if after.outcome().is_some() || after.capture_due() {
+    if after.outcome().is_some() || after.kernel_capture_due() {
         return false;
     }
     let before = lead(&after, Player::Light);
-    after.legal_moves().into_iter().any(|bait| {
+    after.kernel_moves().into_iter().any(|bait| {
         let mut s = after.clone();
         s.apply(&BlankCards, &Choice::Move(bait)).unwrap();
-        s.outcome().is_none() && s.capture_due() && -captures_settled(&s) > before
+        s.outcome().is_none() && s.kernel_capture_due() && -captures_settled(&s) > before
     })
 }
 
@@ -600,11 +604,11 @@ fn lead(state: &GameState, player: Player) -> i32 {
 /// side choosing the best for itself (brute force).
 fn captures_settled(state: &GameState) -> i32 {
     let me = state.to_move;
-    if state.outcome().is_some() || !state.capture_due() {
+    if state.outcome().is_some() || !state.kernel_capture_due() {
         return lead(state, me);
     }
     state
-        .legal_moves()
+        .kernel_moves()
         .into_iter()
         .map(|mv| {
             let mut s = state.clone();
@@ -623,8 +627,8 @@ fn shot_positions(count: usize) -> Vec<(GameState, Vec<Move>)> {
         let mut state = GameState::new(&Setup::plain(), seed);
         let mut random = RandomAgent::new(seed);
         while state.outcome().is_none() && found.len() < count {
-            if state.to_move == Player::Dark && !state.capture_due() {
-                let moves = state.legal_moves();
+            if state.to_move == Player::Dark && !state.kernel_capture_due() {
+                let moves = state.kernel_moves();
                 let bad: Vec<Move> = moves.iter().copied().filter(|&m| walks_into_a_shot(&state, m)).collect();
                 if !bad.is_empty() && bad.len() < moves.len() {
                     found.push((state.clone(), bad));
@@ -687,7 +691,7 @@ fn wins_within(state: &GameState, plies: u32) -> bool {
     if plies == 0 {
         return false;
     }
-    state.legal_moves().into_iter().any(|mv| {
+    state.kernel_moves().into_iter().any(|mv| {
         let mut s = state.clone();
         s.apply(&BlankCards, &Choice::Move(mv)).unwrap();
         match s.outcome() {
@@ -700,7 +704,7 @@ fn wins_within(state: &GameState, plies: u32) -> bool {
 /// Whether the player to move loses within `plies` plies whatever they do.
 fn loses_within(state: &GameState, plies: u32) -> bool {
     let me = state.to_move;
-    state.legal_moves().into_iter().all(|mv| {
+    state.kernel_moves().into_iter().all(|mv| {
         let mut s = state.clone();
         s.apply(&BlankCards, &Choice::Move(mv)).unwrap();
         match s.outcome() {
@@ -725,7 +729,7 @@ fn alpha_beta_finds_what_brute_force_finds() {
         let light: Vec<String> = squares[3..5].iter().map(|&n| item(n, rng.below(2) == 0 || n < 5)).collect();
         let fen = format!("B:W{}:B{}", light.join(","), dark.join(","));
         let state = plain_game(&fen);
-        if state.legal_moves().len() < 2 {
+        if state.kernel_moves().len() < 2 {
             continue;
         }
         positions += 1;

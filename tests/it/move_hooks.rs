@@ -69,7 +69,7 @@ fn offered_moves_are_kept_only_where_they_could_be_moves() {
     let source = hook(r#"return { "a3-h4", "d4-e5", "b8-a7", "a3-c3", "c3-d4", "a3-h4" }"#);
     let engine = engine(&[("hook", &source)], &[]);
     let state = state_with_hook(&engine, BOARD);
-    let kernel = texts(&state.legal_moves());
+    let kernel = texts(&state.kernel_moves());
     assert_eq!(kernel, ["a3-b4", "c3-b4", "c3-d4"]);
     assert_eq!(texts(&state.move_options(&engine)), ["a3-b4", "c3-b4", "c3-d4", "a3-h4"]);
     assert!(engine.take_errors().is_empty());
@@ -112,7 +112,7 @@ fn a_hook_that_misbehaves_offers_nothing_and_the_game_goes_on() {
         let source = hook(body);
         let engine = engine(&[("hook", &source)], &[]);
         let state = state_with_hook(&engine, BOARD);
-        assert_eq!(texts(&state.move_options(&engine)), texts(&state.legal_moves()), "{body}");
+        assert_eq!(texts(&state.move_options(&engine)), texts(&state.kernel_moves()), "{body}");
         let errors = engine.take_errors().join("\n");
         assert!(errors.contains("extra_moves failed") && errors.contains(says), "{body}: {errors}");
         let mut next = state.clone();

@@ -533,7 +533,7 @@ fn hint_names_the_computers_choice_without_playing_it() {
     let hint = out.lines().find_map(|l| l.split("hint (normal) for Dark: ").nth(1)).expect(&out);
     let engine = engine();
     let state = GameState::new(&engine.content().setup(), 3);
-    let legal: Vec<String> = state.legal_moves().iter().map(|m| m.to_string()).collect();
+    let legal: Vec<String> = state.kernel_moves().iter().map(|m| m.to_string()).collect();
     assert!(legal.contains(&hint.to_string()), "the hint {hint} is a legal move {legal:?}");
     let (out, _, _) = run(&["--seed", "3", "--dark", "easy", "--light", "easy"], "hint\n");
     assert!(!out.contains("hint (normal)"), "no hint for a computer's decision");
@@ -592,7 +592,7 @@ fn completion_offers_the_pending_questions_answers_and_the_commands() {
     // At the first move: the legal moves and the commands, no bare squares.
     let fresh = alien_checkers::session::Session::new(&common::repo(), "standard", 1).unwrap();
     let mut moves: Vec<String> =
-        fresh.state().legal_moves().iter().map(|m| m.to_string()).filter(|m| m.starts_with('c')).collect();
+        fresh.state().kernel_moves().iter().map(|m| m.to_string()).filter(|m| m.starts_with('c')).collect();
     moves.extend(["card".to_string(), "cards".to_string()]);
     moves.sort();
     assert_eq!(candidates(&fresh, "c"), moves);

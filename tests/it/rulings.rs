@@ -33,7 +33,7 @@ fn option_names(state: &GameState) -> Vec<String> {
 }
 
 fn game_move(state: &GameState, text: &str) -> Choice {
-    let mv = state.legal_moves().into_iter().find(|m| m.to_string() == text);
+    let mv = state.kernel_moves().into_iter().find(|m| m.to_string() == text);
     // A move that is not legal is built from its text, to show it is refused.
     Choice::Move(mv.unwrap_or_else(|| {
         let text: MoveText = text.parse().unwrap();

@@ -17,12 +17,12 @@ fn engine(deck: &str) -> ScriptEngine {
 fn check_invariants(state: &GameState, totals: &Totals) {
     state.board.check_conservation(totals).unwrap_or_else(|e| panic!("turn {}: {e}", state.turn));
     // The quick test the turn uses to skip a move step agrees with the list.
-    assert_eq!(state.has_legal_move(), !state.legal_moves().is_empty(), "turn {}", state.turn);
+    assert_eq!(state.has_kernel_move(), !state.kernel_moves().is_empty(), "turn {}", state.turn);
     // So does the check a move choice gets, on every listed move and on near
     // misses: a step or a single jump from each of the mover's checkers in each
     // diagonal, and the first jump of each listed chain.
     if state.step == Step::Move {
-        let legal = state.legal_moves();
+        let legal = state.kernel_moves();
         let mut candidates = legal.clone();
         for from in state.board.checkers(state.to_move) {
             for d in Dir::DIAGONALS {
@@ -38,7 +38,7 @@ fn check_invariants(state: &GameState, totals: &Totals) {
             candidates.extend(Move::from_text(&format!("{}x{first}", mv.from()).parse().unwrap()));
         }
         for mv in &candidates {
-            assert_eq!(state.is_legal_move(mv), legal.contains(mv), "turn {}: {mv}", state.turn);
+            assert_eq!(state.is_kernel_move(mv), legal.contains(mv), "turn {}: {mv}", state.turn);
         }
     }
 }
@@ -61,8 +61,8 @@ fn random_game(engine: &ScriptEngine, seed: u64, check_each_step: bool) -> (Vec<
         });
         assert_eq!((alone.as_ref(), counted), (Some(&pick), decision.options.len()), "seed {seed}");
         if state.step == Step::Move {
-            let first_captures = state.legal_moves().first().is_some_and(|m| m.is_jump());
-            assert_eq!(state.capture_due(), first_captures, "seed {seed}, turn {}", state.turn);
+            let first_captures = state.kernel_moves().first().is_some_and(|m| m.is_jump());
+            assert_eq!(state.kernel_capture_due(), first_captures, "seed {seed}, turn {}", state.turn);
         }
         if let Err(e) = state.apply(engine, &pick) {
             panic!("seed {seed}, turn {}: offered option {pick} failed: {e}", state.turn);

@@ -320,17 +320,10 @@ impl Drop for Unlimited<'_> {
     }
 }
 
-/// The legal moves of `user` under a [`MoveFilter`].
+/// The legal moves of `user` under a [`MoveFilter`]: the kernel's and those
+/// lasting effects' scripts offer (`GameState::moves_granted`).
 pub(super) fn legal_moves_for(state: &GameState, user: Player, filter: MoveFilter) -> R<Vec<crate::kernel::Move>> {
-    let Some(absent) = filter.without else {
-        return Ok(state.moves_avoiding(user, filter.allowed, filter.not_to));
-    };
-    let mut board = state.board;
-    rule(board.set_aside(absent, &mut crate::kernel::Unrecorded))?;
-    let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
-    let rules = state.move_rules(user);
-    crate::kernel::legal_moves_avoiding(&board, user, filter.allowed, filter.not_to, &rules, &mut out);
-    Ok(out)
+    rule(state.moves_granted(user, filter.allowed, filter.not_to, filter.without))
 }
 
 /// The direction from `from` to `to` if `to` is exactly `distance` steps away in a line.

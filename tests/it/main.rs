@@ -15,6 +15,7 @@ mod hostile_mods;
 mod hostile_scripts;
 mod mods_remember;
 mod move_hooks;
+mod one_game;
 mod perft;
 mod random_play;
 mod recall;

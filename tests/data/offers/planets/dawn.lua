@@ -1,0 +1,4 @@
+-- Dawn never holds.
+function check(ctx, player)
+  return false
+end

@@ -968,8 +968,7 @@ fn reason_name(reason: crate::game::EndReason) -> String {
 }
 
 fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario) -> Result<(), String> {
-    let mut snapshot = state.card_snapshot(card);
-    snapshot.journal.set_cause(crate::game::Cause::Card { card });
+    let snapshot = state.card_snapshot(card);
     let mut answers: Vec<Answer> = Vec::new();
     let mut given = s.answers.iter();
     let after = loop {

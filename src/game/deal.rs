@@ -51,8 +51,7 @@ impl GameState {
         for card in cards {
             let cause =
                 self.effects.iter().find(|e| e.deck && e.card == card).map_or(Cause::Card { card }, Effect::cause);
-            let mut scratch = self.scratch();
-            scratch.journal.set_cause(cause);
+            let scratch = self.scratch(cause);
             let failure = match host.game_begins(&scratch, card) {
                 Resolution::Done(after) => {
                     self.commit(*after);
@@ -63,7 +62,6 @@ impl GameState {
                 }
                 Resolution::Failed(message) => Some(message),
             };
-            self.journal.set_cause(Cause::Turn);
             if let Some(failure) = failure {
                 let text = format!("{}'s game_begins is left out: {failure}", host.card_label(card));
                 self.journal.push_caused(cause, || GameEvent::Message { text });

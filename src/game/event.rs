@@ -410,11 +410,6 @@ impl EventLog {
         }
     }
 
-    /// The cause events are given from now on.
-    pub fn set_cause(&mut self, cause: Cause) {
-        self.cause = cause;
-    }
-
     pub fn cause(&self) -> Cause {
         self.cause
     }
@@ -464,13 +459,14 @@ impl EventLog {
 
     /// A log with the same setting and cause and nothing recorded.
     pub fn empty_like(&self) -> EventLog {
-        EventLog {
-            recording: self.recording,
-            watching: self.watching,
-            cause: self.cause,
-            events: Vec::new(),
-            dispatched: 0,
-        }
+        self.empty_caused(self.cause)
+    }
+
+    /// A log with the same setting and nothing recorded, for a script's run
+    /// whose events all have `cause` (a card, an effect's handler, a deck
+    /// rule): a log's cause is given when it is made, never changed.
+    pub fn empty_caused(&self, cause: Cause) -> EventLog {
+        EventLog { recording: self.recording, watching: self.watching, cause, events: Vec::new(), dispatched: 0 }
     }
 }
 

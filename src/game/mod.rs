@@ -735,7 +735,8 @@ impl GameState {
         }
     }
 
-    /// The state a card's script starts from: now, with the card off the face-up row.
+    /// The state a card's script starts from: now, with the card off the
+    /// face-up row, its log's events caused by the card.
     pub fn card_snapshot(&self, card: CardId) -> GameState {
         // Field by field, so a pending question (the step) is not copied only to
         // be replaced.
@@ -759,14 +760,13 @@ impl GameState {
             effects: self.effects.clone(),
             effect_serial: self.effect_serial,
             planet_data: self.planet_data.clone(),
-            journal: self.journal.empty_like(),
+            journal: self.journal.empty_caused(Cause::Card { card }),
             offers: Offers::default(),
         }
     }
 
     fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {
-        let mut snapshot = self.card_snapshot(card);
-        snapshot.journal.set_cause(Cause::Card { card });
+        let snapshot = self.card_snapshot(card);
         match host.resolve(&snapshot, card, &answers) {
             Resolution::Done(after) => {
                 // The script ran on a scratch copy; commit it whole (invariant 3),
@@ -779,7 +779,6 @@ impl GameState {
                 let before = (self.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
                 let newest = self.effect_serial;
                 self.commit(*after);
-                self.journal.set_cause(Cause::Turn);
                 self.step = Step::Card;
                 self.piles.discard.push(card);
                 self.journal.push(|| GameEvent::CardDiscarded { card });

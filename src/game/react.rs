@@ -279,8 +279,7 @@ impl GameState {
             };
             if reaction.handler {
                 let newest = self.effect_serial;
-                let mut scratch = self.scratch();
-                scratch.journal.set_cause(effect.cause());
+                let scratch = self.scratch(effect.cause());
                 match host.react(&scratch, &effect, &reaction.event, &answers) {
                     Resolution::Done(after) => {
                         runs += 1;
@@ -303,7 +302,6 @@ impl GameState {
                             });
                         }
                         self.commit(*after);
-                        self.journal.set_cause(Cause::Turn);
                         ran = true;
                         answers.clear();
                         let events = self.journal.undispatched();
@@ -371,11 +369,11 @@ impl GameState {
         }
     }
 
-    /// A copy to run a script on, with an empty log.
-    pub(super) fn scratch(&mut self) -> GameState {
+    /// A copy to run a script on, with an empty log whose events have `cause`.
+    pub(super) fn scratch(&mut self, cause: Cause) -> GameState {
         let journal = std::mem::take(&mut self.journal);
         let mut copy = self.clone();
-        copy.journal = journal.empty_like();
+        copy.journal = journal.empty_caused(cause);
         self.journal = journal;
         copy
     }

@@ -517,8 +517,8 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
     // R6.2: a pawn drawn on its king row is crowned at once if its reserve allows,
     // as it would have been in play.
     board.settle_crowns(&mut Unrecorded);
-    state.board = board;
-    state.journal = EventLog::recording();
+    state.position_mut().board = board;
+    *state.journal_mut() = EventLog::recording();
     for spec in &s.effects {
         let card = content.card_id(&spec.card).ok_or_else(|| format!("'{}' is not a card of the deck", spec.card))?;
         let moves = MoveRules {
@@ -551,47 +551,48 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         // A scene is held to the rules play keeps (at most 16 effects, each
         // lasting at least a turn, data within its bounds).
         state.check_new_effect(&effect).map_err(|e| e.to_string())?;
-        state.effect_serial += 1;
-        state.effects.push(Effect { id: state.effect_serial, ..effect });
+        let position = state.position_mut();
+        position.effect_serial += 1;
+        position.effects.push(Effect { id: position.effect_serial, ..effect });
     }
-    state.to_move = s.to_move.unwrap_or(Player::Dark);
-    state.step = if dealt.is_some() && s.decisions.is_some() { Step::Move } else { Step::Card };
-    state.moved = s.moved;
+    state.position_mut().to_move = s.to_move.unwrap_or(Player::Dark);
+    state.position_mut().step = if dealt.is_some() && s.decisions.is_some() { Step::Move } else { Step::Card };
+    state.position_mut().moved = s.moved;
     for (&p, data) in s.planet_data.iter().flatten() {
         crate::game::check_data(data).map_err(|e| format!("planet_data: {e}"))?;
-        state.planet_data.set(p, data.clone());
+        state.hidden_mut().planet_data.set(p, data.clone());
     }
     for (&p, counts) in s.counters.iter().flatten() {
         for (name, &n) in counts {
             let id = counter_named(content, name)?;
-            state.counters[p.index()].0[usize::from(id.0)] = n;
+            state.position_mut().counters[p.index()].0[usize::from(id.0)] = n;
         }
     }
     // Piles not given: the deal's, or the card face up (for a card scenario),
     // and the rest of the deck, less what the other piles hold, as the draw pile.
     if dealt.is_some() {
         if let Some(n) = &s.face_up {
-            state.piles.face_up = ids(content, n)?.into();
+            state.hidden_mut().piles.face_up = ids(content, n)?.into();
         }
         if let Some(n) = &s.discard {
-            state.piles.discard = ids(content, n)?.into();
+            state.hidden_mut().piles.discard = ids(content, n)?.into();
         }
         if let Some(n) = &s.draw {
-            state.piles.draw = ids(content, n)?.into();
+            state.hidden_mut().piles.draw = ids(content, n)?.into();
         }
         return Ok(state);
     }
-    state.piles.face_up = match (&s.face_up, subject) {
+    state.hidden_mut().piles.face_up = match (&s.face_up, subject) {
         (Some(n), _) => ids(content, n)?.into(),
         (None, Subject::Card(card)) => [card].into_iter().collect(),
         (None, _) => Pile::new(),
     };
-    state.piles.discard = ids(content, s.discard.as_deref().unwrap_or(&[]))?.into();
-    state.piles.draw = match &s.draw {
+    state.hidden_mut().piles.discard = ids(content, s.discard.as_deref().unwrap_or(&[]))?.into();
+    state.hidden_mut().piles.draw = match &s.draw {
         Some(n) => ids(content, n)?.into(),
         None => {
             let mut draw: Pile = setup.deck.iter().copied().collect();
-            for card in state.piles.face_up.iter().chain(&state.piles.discard) {
+            for card in state.piles().face_up.iter().chain(&state.piles().discard) {
                 if let Some(i) = draw.iter().position(|c| c == card) {
                     draw.remove(i);
                 }
@@ -756,11 +757,11 @@ fn all_checked(subject: Subject, s: &Scenario) -> Result<(), String> {
 /// Plays a whole-turn scenario through the decision loop from its scene.
 fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &[Play]) -> Result<(), String> {
     let content = engine.content();
-    state.step = match s.step.unwrap_or(StartStep::Move) {
+    state.position_mut().step = match s.step.unwrap_or(StartStep::Move) {
         StartStep::Move => Step::Move,
         StartStep::Card => Step::Card,
     };
-    state.turn = match s.turn {
+    state.position_mut().turn = match s.turn {
         None => 0,
         Some(0) => return Err("turn: the first turn is 1".into()),
         Some(n) => n - 1,
@@ -769,20 +770,20 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
     let constraint = |squares: &Option<Vec<Square>>| {
         squares.as_ref().map(|q| Constraint { card, movers: q.iter().copied().collect() })
     };
-    state.constraint = constraint(&s.constraint);
-    state.next_constraint = constraint(&s.next_constraint);
+    state.position_mut().constraint = constraint(&s.constraint);
+    state.position_mut().next_constraint = constraint(&s.next_constraint);
     // No planet is in play unless the scenario names it or deals it.
     if s.deal.is_none() {
-        state.planets = [None, None];
+        state.hidden_mut().planets = [None, None];
     }
     for (&p, id) in s.planets.iter().flatten() {
-        state.planets[p.index()] =
+        state.hidden_mut().planets[p.index()] =
             Some(content.planet_id(id).ok_or_else(|| format!("'{id}' is not a planet of the deck"))?);
     }
     let viewer = state.to_move;
     state.settle(engine).map_err(|e| format!("the scene could not begin: {e}"))?;
     let mut since = Checked::from(&state);
-    since.events = state.journal.take();
+    since.events = state.journal_mut().take();
     let mut decisions = 0;
     for play in plays {
         match play {
@@ -792,7 +793,7 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
                 let (who, secret) = (state.decider(), crate::narrate::answers_in_secret(content, &state));
                 let before = state.board;
                 state.apply(engine, &choice).map_err(|e| format!("decision {decisions} '{text}' was refused: {e}"))?;
-                let events = state.journal.take();
+                let events = state.journal_mut().take();
                 for seat in Player::BOTH {
                     let told = &mut since.told[seat.index()];
                     told.push(crate::narrate::decision_line(content, who, secret && seat != who, &choice));
@@ -1027,7 +1028,7 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
     check_state(engine, &after, &s.expect)?;
     if let Some(want) = &s.expect.narration {
         let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move));
-        let got: Vec<String> = after.journal.events().iter().filter_map(|e| narrator.line(e)).collect();
+        let got: Vec<String> = after.journal().events().iter().filter_map(|e| narrator.line(e)).collect();
         if *want != got {
             return Err(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));
         }
@@ -1079,7 +1080,7 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
         }
     }
     for (&p, want) in expect.planet_data.iter().flatten() {
-        let got = after.planet_data.of(p);
+        let got = after.planet_data().of(p);
         if got != want {
             let _ = writeln!(problems, "expected {p}'s planet data {want:?}, got {got:?}");
         }
@@ -1119,9 +1120,9 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
         }
     }
     for (label, want, got) in [
-        ("draw pile", &expect.draw, &after.piles.draw),
-        ("face-up row", &expect.face_up, &after.piles.face_up),
-        ("discard pile", &expect.discard, &after.piles.discard),
+        ("draw pile", &expect.draw, &after.piles().draw),
+        ("face-up row", &expect.face_up, &after.piles().face_up),
+        ("discard pile", &expect.discard, &after.piles().discard),
     ] {
         if let Some(want) = want
             && *want != names(content, got)

@@ -1,5 +1,5 @@
 //! A game being played: the engine, the state, and the record that rebuilds it
-//! (ENGINEERING.md invariant 2: a game is its deck, its scripts' hashes, its seed
+//! (ARCHITECTURE.md invariant 2: a game is its deck, its scripts' hashes, its seed
 //! and its decisions). Undo, save, load and reload all replay that record.
 //!
 //! A save also holds the state digest after the deal and after every decision,
@@ -341,7 +341,7 @@ impl Session {
         }
         self.pending = applied.map_err(|e| e.to_string())?;
         self.changes += 1;
-        self.events.push(self.state.journal.take());
+        self.events.push(self.state.journal_mut().take());
         self.boards.push(self.state.board);
         self.decisions.push(choice.clone());
         self.deciders.push(who);
@@ -494,7 +494,7 @@ impl Session {
     fn restart(&mut self) {
         let setup = self.engine.content().setup();
         self.state = GameState::new(&setup, self.seed);
-        self.state.journal = EventLog::recording();
+        *self.state.journal_mut() = EventLog::recording();
         self.state.begin(&setup, &self.engine);
         // Nothing has happened yet for a lasting effect to refuse.
         let _ = self.state.settle(&self.engine);
@@ -502,7 +502,7 @@ impl Session {
         self.deciders.clear();
         self.log.clear();
         self.digests = vec![self.state.digest()];
-        self.events = vec![self.state.journal.take()];
+        self.events = vec![self.state.journal_mut().take()];
         self.boards = vec![self.state.board];
         self.pending = self.state.pending(&self.engine);
         self.changes += 1;
@@ -524,7 +524,7 @@ impl Session {
         self.state.end_at_table(outcome);
         self.pending = None;
         self.changes += 1;
-        let events = self.state.journal.take();
+        let events = self.state.journal_mut().take();
         if let Some(last) = self.events.last_mut() {
             last.extend(events);
         }

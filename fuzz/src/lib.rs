@@ -492,9 +492,9 @@ fn script_engine(source: &str) -> Result<ScriptEngine, String> {
 fn run_script(engine: &ScriptEngine) -> (String, std::time::Duration) {
     use alien_checkers::game::{CardId, Step};
     let mut state = GameState::new(&engine.content().setup(), 11);
-    state.piles.face_up = [CardId(0)].into_iter().collect();
-    state.piles.draw.clear();
-    state.step = Step::Card;
+    state.hidden_mut().piles.face_up = [CardId(0)].into_iter().collect();
+    state.hidden_mut().piles.draw.clear();
+    state.position_mut().step = Step::Card;
     let mut longest = std::time::Duration::ZERO;
     let mut timed = |state: &mut GameState, choice: &Choice| {
         let started = std::time::Instant::now();

@@ -50,7 +50,7 @@ const MAX_DEPTH: i32 = 64;
 pub fn fully_visible(state: &GameState) -> bool {
     matches!(state.step, Step::Move)
         && !state.rules.cards
-        && state.planets == [None, None]
+        && state.planets() == [None, None]
         && state.effects.is_empty()
         && state.constraint.is_none()
         && state.next_constraint.is_none()

@@ -254,7 +254,7 @@ mod tests {
             assert_eq!(eval.score(&state, Player::Dark, &BlankCards), 0.0, "R2.1: the start is symmetric");
             // Take one Light checker off: Dark is a pawn up, Light a pawn down.
             let victim = state.board.checkers(Player::Light).first().unwrap();
-            state.board.remove_checker(victim, Removal::Card, &mut Unrecorded).unwrap();
+            state.position_mut().board.remove_checker(victim, Removal::Card, &mut Unrecorded).unwrap();
             let dark = eval.score(&state, Player::Dark, &BlankCards);
             assert!(dark > 0.9, "{dark}");
             assert_eq!(dark, -eval.score(&state, Player::Light, &BlankCards));
@@ -269,10 +269,10 @@ mod tests {
         let mut state = GameState::new(&Setup::blank(21), 1);
         // Light loses two pawns; Dark's c3 pawn becomes a king on d4 (a centre square).
         for sq in ["b6", "d6"] {
-            state.board.remove_checker(sq.parse().unwrap(), Removal::Card, &mut Unrecorded).unwrap();
+            state.position_mut().board.remove_checker(sq.parse().unwrap(), Removal::Card, &mut Unrecorded).unwrap();
         }
-        state.board.remove_checker("c3".parse().unwrap(), Removal::Card, &mut Unrecorded).unwrap();
-        state.board.set_checker("d4".parse().unwrap(), Checker::new(Player::Dark, Kind::King)).unwrap();
+        state.position_mut().board.remove_checker("c3".parse().unwrap(), Removal::Card, &mut Unrecorded).unwrap();
+        state.position_mut().board.set_checker("d4".parse().unwrap(), Checker::new(Player::Dark, Kind::King)).unwrap();
         let terms = eval.terms(&state, Player::Dark, &BlankCards);
         assert_eq!((terms.pawn, terms.king, terms.emperor), (1.0, 1.0, 0.0), "11 pawns and a king against 10 pawns");
         assert_eq!(terms.centre, 1.0, "e3 and d4 against f6");
@@ -344,11 +344,11 @@ mod tests {
         }
         let eval = Evaluator::default();
         let mut state = GameState::new(&Setup::blank(21), 1);
-        state.planets = [Some(PlanetId(1)), Some(PlanetId(2))];
+        state.hidden_mut().planets = [Some(PlanetId(1)), Some(PlanetId(2))];
         assert_eq!(eval.score(&state, Player::Dark, &Half), 0.5 * Weights::STANDARD.planet);
         assert_eq!(eval.score(&state, Player::Light, &Half), -0.5 * Weights::STANDARD.planet);
         // An unknown planet (the opponent's, as a player sees it) counts nothing.
-        state.planets = [Some(PlanetId(2)), None];
+        state.hidden_mut().planets = [Some(PlanetId(2)), None];
         assert_eq!(eval.score(&state, Player::Dark, &Half), 0.0);
     }
 }

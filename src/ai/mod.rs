@@ -1,6 +1,6 @@
 //! The computer opponent and its baselines.
 //!
-//! Every agent drives the engine's one decision loop (ENGINEERING.md invariant
+//! Every agent drives the engine's one decision loop (ARCHITECTURE.md invariant
 //! 2): it is shown a state whose decision is pending and returns one of the
 //! pending options, be it a checker move, a card to use or an answer to any
 //! question a card asks. No agent has per-card code, so a new card or a new

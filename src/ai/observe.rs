@@ -25,10 +25,7 @@ pub struct Observation {
 impl Observation {
     pub fn new(state: &GameState, viewer: Player) -> Observation {
         let mut state = state.clone();
-        state.planets[(!viewer).index()] = None;
-        state.planet_data.set(!viewer, Default::default());
-        state.piles.draw.sort_unstable();
-        state.rng = GameRng::new(0);
+        *state.hidden_mut() = state.hidden().seen_by(viewer);
         Observation { state, viewer }
     }
 
@@ -85,12 +82,12 @@ impl Determinizer {
     /// Overwrites `out` with a fresh determinization. Draws from `rng` only.
     pub fn sample(&self, rng: &mut AgentRng, out: &mut GameState) {
         out.clone_from(&self.observation.state);
-        rng.shuffle(&mut out.piles.draw);
+        rng.shuffle(&mut out.hidden_mut().piles.draw);
         let opponent = (!self.observation.viewer).index();
-        out.planets[opponent] = match self.opponent_planets.len() {
+        out.hidden_mut().planets[opponent] = match self.opponent_planets.len() {
             0 => None,
             n => Some(self.opponent_planets[rng.below(n)]),
         };
-        out.rng = GameRng::new(rng.next_u64());
+        out.hidden_mut().rng = GameRng::new(rng.next_u64());
     }
 }

@@ -81,7 +81,7 @@ impl<'a> Recall<'a> {
         if k.card != card
             || k.answers != answers
             || !k.from.same_position(state)
-            || !k.from.journal.same_setting(&state.journal)
+            || !k.from.journal().same_setting(state.journal())
         {
             return None;
         }
@@ -89,10 +89,7 @@ impl<'a> Recall<'a> {
             Gave::Ask(question) => Resolution::Ask(question.clone()),
             Gave::Done(after) => {
                 let mut after = after.clone();
-                after.piles.clone_from(&state.piles);
-                after.planets = state.planets;
-                after.planet_data.clone_from(&state.planet_data);
-                after.rng = state.rng;
+                after.hidden_mut().clone_from(state.hidden());
                 Resolution::Done(after)
             }
         })
@@ -123,7 +120,7 @@ impl CardHost for Recall<'_> {
 
     fn resolve_noting_inputs(&self, state: &GameState, card: CardId, answers: &[Answer]) -> (Resolution, Inputs) {
         // A card-start snapshot has no events yet (`GameState::card_snapshot`).
-        if !state.journal.events().is_empty() {
+        if !state.journal().events().is_empty() {
             return self.host.resolve_noting_inputs(state, card, answers);
         }
         let index = usize::from(card.0);

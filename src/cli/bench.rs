@@ -230,7 +230,7 @@ fn searches<'a>(engine: &'a ScriptEngine, args: &BenchArgs, exact: Exact) -> (im
 fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, mut card_costs: Option<&mut Vec<f64>>) -> u64 {
     let mut state = GameState::deal(&engine.content().setup(), seed, engine);
     if record {
-        state.journal = EventLog::recording();
+        *state.journal_mut() = EventLog::recording();
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut decisions = 0;
@@ -244,7 +244,7 @@ fn scripted_game(engine: &ScriptEngine, seed: u64, record: bool, mut card_costs:
         if let (Some(costs), Some(start)) = (card_costs.as_deref_mut(), start) {
             costs.push(start.elapsed().as_secs_f64());
         }
-        state.journal.take();
+        state.journal_mut().take();
         decisions += 1;
     }
     decisions

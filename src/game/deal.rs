@@ -21,9 +21,9 @@ impl GameState {
     /// holds them, so that their handlers' `ctx:player()` names someone.
     pub(super) fn put_deck_rules_in_force(&mut self, cards: &[CardId]) {
         for &card in cards {
-            self.effect_serial += 1;
-            self.effects.push(Effect {
-                id: self.effect_serial,
+            self.position.effect_serial += 1;
+            self.position.effects.push(Effect {
+                id: self.position.effect_serial,
                 card,
                 owner: Player::Dark,
                 affects: Affected::Both,
@@ -49,8 +49,12 @@ impl GameState {
             }
         }
         for card in cards {
-            let cause =
-                self.effects.iter().find(|e| e.deck && e.card == card).map_or(Cause::Card { card }, Effect::cause);
+            let cause = self
+                .position
+                .effects
+                .iter()
+                .find(|e| e.deck && e.card == card)
+                .map_or(Cause::Card { card }, Effect::cause);
             let scratch = self.scratch(cause);
             let failure = match host.game_begins(&scratch, card) {
                 Resolution::Done(after) => {
@@ -72,7 +76,7 @@ impl GameState {
                 && host.planet_begins(planet)
                 && let Ok(data) = host.planet_hears(self, planet, player, None)
             {
-                self.planet_data.set(player, data);
+                self.hidden.planet_data.set(player, data);
             }
         }
     }

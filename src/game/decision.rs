@@ -1,5 +1,5 @@
 //! Decisions: who must choose now, from which complete list of options
-//! (ENGINEERING.md invariant 2).
+//! (ARCHITECTURE.md invariant 2).
 
 use std::fmt;
 use std::sync::Arc;
@@ -101,7 +101,7 @@ impl Question {
 }
 
 /// A board kept for showing only: every two are equal and none is hashed or
-/// saved, so that it never tells two states apart (ENGINEERING.md invariant 1
+/// saved, so that it never tells two states apart (ARCHITECTURE.md invariant 1
 /// holds for the rest of the state).
 #[derive(Clone, Debug, Default)]
 pub struct SoFar(pub Option<Box<crate::kernel::Board>>);

@@ -1,7 +1,7 @@
 //! Game-level effects that cards use, beyond the board: extra checker moves that
 //! keep the counters planets read, and the piles (R8.18, R8.20).
 
-use super::state::GameState;
+use super::GameState;
 use super::{CounterId, GameError, GameEvent, Pile, Piles};
 use crate::kernel::{Bitboard, Dir, Move, Player, Square, any_legal_move_avoiding, legal_moves_under};
 
@@ -10,7 +10,7 @@ impl GameState {
     /// among them (R4.3), for cards that grant a move (R8.9, R8.16).
     pub fn moves_of(&self, player: Player, allowed: Bitboard) -> Vec<Move> {
         let mut out = Vec::new();
-        legal_moves_under(&self.board, player, allowed, &self.move_rules(player), &mut out);
+        legal_moves_under(&self.position.board, player, allowed, &self.move_rules(player), &mut out);
         out
     }
 
@@ -20,10 +20,60 @@ impl GameState {
     pub fn moves_avoiding(&self, player: Player, allowed: Bitboard, avoid: Bitboard) -> Vec<Move> {
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         let rules = self.move_rules(player);
-        crate::kernel::legal_moves_avoiding(&self.board, player, allowed, avoid, &rules, &mut out);
+        crate::kernel::legal_moves_avoiding(&self.position.board, player, allowed, avoid, &rules, &mut out);
         out
     }
 
+    /// Plays a move outside the move step, counting emperor captures (R9.4).
+    pub fn play_extra_move(&mut self, player: Player, mv: &Move) -> Result<(), GameError> {
+        let played = self.position.board.play(mv, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
+        if played.by_emperor {
+            let _ = self.add_to_counter(player, CounterId::EMPEROR_CAPTURES, played.captures);
+        }
+        Ok(())
+    }
+
+    /// One jump in any direction by a card (R8.10), counting emperor captures.
+    pub fn jump_by_card(&mut self, from: Square, dir: Dir) -> Result<Square, GameError> {
+        let owner = self.position.board.owner(from);
+        let (land, played) =
+            self.position.board.jump(from, dir, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
+        if let (Some(owner), true) = (owner, played.by_emperor) {
+            let _ = self.add_to_counter(owner, CounterId::EMPEROR_CAPTURES, played.captures);
+        }
+        Ok(land)
+    }
+
+    /// R8.18: discards, face-up cards and draw pile become one shuffled draw pile,
+    /// and its top card is turned face up.
+    pub fn reshuffle_all(&mut self) {
+        let Piles { draw, face_up, discard } = std::mem::take(&mut self.hidden.piles);
+        let mut all: Pile = discard.into_iter().chain(face_up).chain(draw).collect();
+        self.hidden.rng.shuffle(&mut all);
+        self.journal.push(|| GameEvent::Reshuffled { cards: all.len(), everything: true });
+        let top: Pile = all.drain(..all.len().min(1)).collect();
+        if let Some(&card) = top.first() {
+            self.journal.push(|| GameEvent::CardDrawn { card });
+        }
+        self.hidden.piles = Piles { draw: all, face_up: top, discard: Pile::new() };
+    }
+
+    /// R8.20: puts the draw pile in a new order, which must hold the same cards.
+    pub fn reorder_draw_pile(&mut self, order: Vec<super::CardId>) -> Result<(), GameError> {
+        let order = Pile::from_vec(order);
+        let (mut a, mut b) = (order.clone(), self.hidden.piles.draw.clone());
+        a.sort();
+        b.sort();
+        if a != b {
+            return Err(GameError::Illegal("the new order must hold exactly the cards of the draw pile".into()));
+        }
+        self.hidden.piles.draw = order;
+        self.journal.push(|| GameEvent::DrawPileReordered);
+        Ok(())
+    }
+}
+
+impl super::state::Position {
     /// The checkers among `candidates` whose lifting (R8.16) leaves `player` a
     /// legal move that does not end on their square: with the checker set
     /// aside, the moves [`GameState::moves_avoiding`] would give are not none.
@@ -40,53 +90,5 @@ impl GameState {
             kept.set(sq, any_legal_move_avoiding(&board, player, Bitboard::ALL, avoid, &rules, &mut moves));
         }
         kept
-    }
-
-    /// Plays a move outside the move step, counting emperor captures (R9.4).
-    pub fn play_extra_move(&mut self, player: Player, mv: &Move) -> Result<(), GameError> {
-        let played = self.board.play(mv, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
-        if played.by_emperor {
-            let _ = self.add_to_counter(player, CounterId::EMPEROR_CAPTURES, played.captures);
-        }
-        Ok(())
-    }
-
-    /// One jump in any direction by a card (R8.10), counting emperor captures.
-    pub fn jump_by_card(&mut self, from: Square, dir: Dir) -> Result<Square, GameError> {
-        let owner = self.board.owner(from);
-        let (land, played) =
-            self.board.jump(from, dir, &mut self.journal).map_err(|e| GameError::Illegal(e.to_string()))?;
-        if let (Some(owner), true) = (owner, played.by_emperor) {
-            let _ = self.add_to_counter(owner, CounterId::EMPEROR_CAPTURES, played.captures);
-        }
-        Ok(land)
-    }
-
-    /// R8.18: discards, face-up cards and draw pile become one shuffled draw pile,
-    /// and its top card is turned face up.
-    pub fn reshuffle_all(&mut self) {
-        let Piles { draw, face_up, discard } = std::mem::take(&mut self.piles);
-        let mut all: Pile = discard.into_iter().chain(face_up).chain(draw).collect();
-        self.rng.shuffle(&mut all);
-        self.journal.push(|| GameEvent::Reshuffled { cards: all.len(), everything: true });
-        let top: Pile = all.drain(..all.len().min(1)).collect();
-        if let Some(&card) = top.first() {
-            self.journal.push(|| GameEvent::CardDrawn { card });
-        }
-        self.piles = Piles { draw: all, face_up: top, discard: Pile::new() };
-    }
-
-    /// R8.20: puts the draw pile in a new order, which must hold the same cards.
-    pub fn reorder_draw_pile(&mut self, order: Vec<super::CardId>) -> Result<(), GameError> {
-        let order = Pile::from_vec(order);
-        let (mut a, mut b) = (order.clone(), self.piles.draw.clone());
-        a.sort();
-        b.sort();
-        if a != b {
-            return Err(GameError::Illegal("the new order must hold exactly the cards of the draw pile".into()));
-        }
-        self.piles.draw = order;
-        self.journal.push(|| GameEvent::DrawPileReordered);
-        Ok(())
     }
 }

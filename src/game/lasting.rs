@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::GameState;
 use super::data::{BoundError, Data, check_data};
 use super::decision::CardId;
-use super::state::GameState;
 use super::{Cause, EventKind, GameEvent};
 use crate::kernel::{MoveRules, Player};
 
@@ -90,30 +90,21 @@ impl Effect {
 }
 
 impl GameState {
-    /// The move rules for `player` under every effect in force (R4 as written
-    /// when there is none).
-    #[inline]
-    pub fn move_rules(&self, player: Player) -> MoveRules {
-        // Squares under blocking markers are closed to every move (cards/README.md, "Markers").
-        let marked = MoveRules { closed: self.board.marks().closed(), ..MoveRules::STANDARD };
-        self.effects.iter().filter(|e| e.applies_to(player)).fold(marked, |rules, e| rules.with(e.moves))
-    }
-
     /// Puts an effect in force, with the next id; returns the id.
     pub fn add_effect(&mut self, mut effect: Effect) -> Result<u32, BoundError> {
         self.check_new_effect(&effect)?;
-        self.effect_serial += 1;
-        effect.id = self.effect_serial;
+        self.position.effect_serial += 1;
+        effect.id = self.position.effect_serial;
         self.journal.push(|| GameEvent::EffectStarted { card: effect.card, owner: effect.owner });
         self.journal.watch(true);
-        self.effects.push(effect);
-        Ok(self.effect_serial)
+        self.position.effects.push(effect);
+        Ok(self.position.effect_serial)
     }
 
     /// Whether `effect` may be put in force now: the bounds every lasting
     /// effect keeps, in play and in a scenario's scene alike.
     pub fn check_new_effect(&self, effect: &Effect) -> Result<(), BoundError> {
-        if self.effects.len() >= MAX_EFFECTS {
+        if self.position.effects.len() >= MAX_EFFECTS {
             return Err(BoundError(format!("at most {MAX_EFFECTS} lasting effects can be in force at once")));
         }
         if effect.lasts == Lasting::OwnerTurns(0) {
@@ -122,14 +113,10 @@ impl GameState {
         check_data(&effect.data)
     }
 
-    pub fn effect(&self, id: u32) -> Option<&Effect> {
-        self.effects.iter().find(|e| e.id == id)
-    }
-
     /// Ends the effect `id`, if it is in force.
     pub fn end_effect(&mut self, id: u32) {
-        if let Some(i) = self.effects.iter().position(|e| e.id == id) {
-            let effect = self.effects.remove(i);
+        if let Some(i) = self.position.effects.iter().position(|e| e.id == id) {
+            let effect = self.position.effects.remove(i);
             self.journal.push(|| GameEvent::EffectEnded { card: effect.card, owner: effect.owner });
         }
     }
@@ -137,9 +124,9 @@ impl GameState {
     /// At the end of `player`'s turn: each effect counting its owner's turns
     /// counts this one, unless it was made in it, and ends after its last.
     pub(super) fn count_down_effects(&mut self, player: Player) {
-        let turn = self.turn;
+        let turn = self.position.turn;
         let mut ended = Vec::new();
-        for (i, effect) in self.effects.iter_mut().enumerate() {
+        for (i, effect) in self.position.effects.iter_mut().enumerate() {
             if let Lasting::OwnerTurns(left) = &mut effect.lasts
                 && effect.owner == player
                 && effect.made.is_none_or(|made| made < turn)
@@ -151,8 +138,23 @@ impl GameState {
             }
         }
         for i in ended.into_iter().rev() {
-            let effect = self.effects.remove(i);
+            let effect = self.position.effects.remove(i);
             self.journal.push(|| GameEvent::EffectEnded { card: effect.card, owner: effect.owner });
         }
+    }
+}
+
+impl super::state::Position {
+    /// The move rules for `player` under every effect in force (R4 as written
+    /// when there is none).
+    #[inline]
+    pub fn move_rules(&self, player: Player) -> MoveRules {
+        // Squares under blocking markers are closed to every move (cards/README.md, "Markers").
+        let marked = MoveRules { closed: self.board.marks().closed(), ..MoveRules::STANDARD };
+        self.effects.iter().filter(|e| e.applies_to(player)).fold(marked, |rules, e| rules.with(e.moves))
+    }
+
+    pub fn effect(&self, id: u32) -> Option<&Effect> {
+        self.effects.iter().find(|e| e.id == id)
     }
 }

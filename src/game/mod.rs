@@ -1,4 +1,4 @@
-//! The game as a decision loop (ENGINEERING.md invariants 1–3): [`GameState::pending`]
+//! The game as a decision loop (ARCHITECTURE.md invariants 1–3): [`GameState::pending`]
 //! says who decides and lists every option; [`GameState::apply`] takes one.
 //!
 //! Turn order is R3 (move, draw, use a card), end of game R10. Cards and planets
@@ -28,14 +28,32 @@ pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
-    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, GameState, MAX_COUNTERS, Moved, Offers, Outcome,
-    Pile, Piles, Resolving, RuleOptions, Step, WhenStuck,
+    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, Hidden, MAX_COUNTERS, Moved, Offers, Outcome, Pile,
+    Piles, Position, Resolving, RuleOptions, Step, WhenStuck,
 };
 
 use crate::kernel::{
     Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Movement, Player, Square, StartLayout, Supply,
     any_jump_under, any_legal_move_under, is_legal_under, legal_moves_under,
 };
+
+/// Everything about a game in progress: its [`Position`], what both players
+/// see and a search may take as it is, and its [`Hidden`] part, what some
+/// player may not know (R2.3, R2.4), which a search determinizes.
+///
+/// Architecture invariant: the fields are private. The position is read
+/// through `Deref` (`state.board`), the hidden part through accessors; the
+/// game changes both through its own methods, and a scene is built with
+/// [`GameState::position_mut`] and [`GameState::hidden_mut`] (scenarios and
+/// tests, as shakmaty's `Setup` builds a position).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct GameState {
+    position: Position,
+    hidden: Hidden,
+    /// What happened since the log was last taken (events.rs); not part of the
+    /// state's value, so not compared, hashed or saved.
+    journal: EventLog,
+}
 
 /// What runs cards and checks planets. The Lua layer implements it; tests and
 /// plain checkers use [`BlankCards`].
@@ -171,7 +189,7 @@ macro_rules! no_scripts {
             player: $crate::kernel::Player,
             _: Option<&$crate::game::Logged>,
         ) -> Result<$crate::game::Data, $crate::game::GameError> {
-            Ok(state.planet_data.of(player).clone())
+            Ok(state.planet_data().of(player).clone())
         }
         fn card_label(&self, card: $crate::game::CardId) -> String {
             format!("#{}", card.0)
@@ -228,7 +246,7 @@ impl CardHost for BlankCards {
 pub enum GameError {
     /// The choice is not among the pending options.
     Illegal(String),
-    /// A card script failed (R8, ENGINEERING.md "Safety of scripts").
+    /// A card script failed (R8, ARCHITECTURE.md "Safety of scripts").
     CardFailed(String),
     /// The handler of lasting effect `effect` failed, or set off too many
     /// reactions (react.rs); the message names its card.
@@ -326,11 +344,9 @@ impl GameState {
         if !setup.markers.is_empty() {
             board.declare_markers(&setup.markers);
         }
-        let mut state = GameState {
+        let position = Position {
             board,
             rules: setup.rules,
-            piles,
-            planets,
             counters: [Counters::default(); 2],
             constraint: None,
             next_constraint: None,
@@ -338,13 +354,12 @@ impl GameState {
             to_move: Player::Dark,
             step: Step::Move,
             moved: None,
-            rng,
             effects: Vec::new(),
             effect_serial: 0,
-            planet_data: Default::default(),
-            journal: EventLog::default(),
             offers: Offers::default(),
         };
+        let hidden = Hidden { piles, planets, planet_data: Default::default(), rng };
+        let mut state = GameState::from_parts(position, hidden);
         state.put_deck_rules_in_force(&setup.effects);
         state
     }
@@ -355,30 +370,30 @@ impl GameState {
     /// move step's options are [`GameState::move_options`].
     pub fn kernel_moves(&self) -> Vec<Move> {
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
-        let rules = self.move_rules(self.to_move);
-        if let Some(c) = self.constraint {
-            legal_moves_under(&self.board, self.to_move, c.movers, &rules, &mut out);
+        let rules = self.move_rules(self.position.to_move);
+        if let Some(c) = self.position.constraint {
+            legal_moves_under(&self.position.board, self.position.to_move, c.movers, &rules, &mut out);
             if !out.is_empty() {
                 return out;
             }
         }
-        legal_moves_under(&self.board, self.to_move, Bitboard::ALL, &rules, &mut out);
+        legal_moves_under(&self.position.board, self.position.to_move, Bitboard::ALL, &rules, &mut out);
         out
     }
 
     /// The checkers [`GameState::kernel_moves`] moves under `rules`: the
     /// constraint's if one of them can move, else all (R4.8).
     fn movers(&self, rules: &MoveRules) -> Bitboard {
-        match self.constraint {
-            Some(c) if any_legal_move_under(&self.board, self.to_move, c.movers, rules) => c.movers,
+        match self.position.constraint {
+            Some(c) if any_legal_move_under(&self.position.board, self.position.to_move, c.movers, rules) => c.movers,
             _ => Bitboard::ALL,
         }
     }
 
     /// Whether [`GameState::kernel_moves`] lists `mv`, without listing them all.
     pub fn is_kernel_move(&self, mv: &Move) -> bool {
-        let rules = self.move_rules(self.to_move);
-        is_legal_under(&self.board, self.to_move, self.movers(&rules), &rules, mv)
+        let rules = self.move_rules(self.position.to_move);
+        is_legal_under(&self.position.board, self.position.to_move, self.movers(&rules), &rules, mv)
     }
 
     /// The move [`GameState::kernel_moves`] lists that goes the way `mv` goes
@@ -386,11 +401,11 @@ impl GameState {
     /// path), without listing them all where R4's own generator decides.
     #[inline]
     fn listed_move(&self, mv: &Move) -> Option<Move> {
-        let rules = self.move_rules(self.to_move);
-        if !is_legal_under(&self.board, self.to_move, self.movers(&rules), &rules, mv) {
+        let rules = self.move_rules(self.position.to_move);
+        if !is_legal_under(&self.position.board, self.position.to_move, self.movers(&rules), &rules, mv) {
             return None;
         }
-        if self.board.moves_american() && rules.pawns.is_none() && rules.kings.is_none() {
+        if self.position.board.moves_american() && rules.pawns.is_none() && rules.kings.is_none() {
             return Some(*mv);
         }
         self.kernel_moves().into_iter().find(|m| m == mv)
@@ -401,8 +416,9 @@ impl GameState {
     /// more than the kernel's.
     #[inline]
     fn moves_are_offered(&self, host: &dyn CardHost) -> bool {
-        let player = self.to_move;
-        !self.effects.is_empty() && self.effects.iter().any(|e| e.applies_to(player) && host.offers_moves(e.card))
+        let player = self.position.to_move;
+        !self.position.effects.is_empty()
+            && self.position.effects.iter().any(|e| e.applies_to(player) && host.offers_moves(e.card))
     }
 
     /// The options of the move step, the one list every host plays from: the
@@ -422,13 +438,13 @@ impl GameState {
     #[inline(never)]
     fn options_with_offers(&self, host: &dyn CardHost) -> Vec<Move> {
         let offered = self.offered_moves(host);
-        let tries = match self.constraint {
+        let tries = match self.position.constraint {
             Some(c) => [Some(c.movers), Some(Bitboard::ALL)],
             None => [Some(Bitboard::ALL), None],
         };
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         for movers in tries.into_iter().flatten() {
-            self.moves_with(self.to_move, &self.board, movers, Bitboard::EMPTY, &offered, &mut out);
+            self.moves_with(self.position.to_move, &self.position.board, movers, Bitboard::EMPTY, &offered, &mut out);
             if !out.is_empty() {
                 break;
             }
@@ -436,6 +452,566 @@ impl GameState {
         out
     }
 
+    /// The moves effects' scripts offer `player` in this state as
+    /// [`GameState::offered_moves`] keeps them, for [`Offers`].
+    pub fn offered_to(&self, host: &dyn CardHost, player: Player) -> Vec<Move> {
+        if player == self.position.to_move {
+            return if self.moves_are_offered(host) { self.offered_moves(host) } else { Vec::new() };
+        }
+        let mut theirs = self.clone();
+        theirs.position_mut().to_move = player;
+        theirs.position_mut().constraint = None;
+        if theirs.moves_are_offered(host) { theirs.offered_moves(host) } else { Vec::new() }
+    }
+
+    /// The moves effects in force for the player to move offer from their
+    /// scripts (`extra_moves`), kept where they could be moves: from a checker
+    /// of the player's that is not frozen (R4.7), ending on an empty open
+    /// square or where it started (a loop), capturing only opposing checkers,
+    /// each path once, in the order offered. Compulsory capture, preferences
+    /// and the constraint are [`GameState::move_options`]'s.
+    fn offered_moves(&self, host: &dyn CardHost) -> Vec<Move> {
+        let player = self.position.to_move;
+        let rules = self.move_rules(player);
+        let movers = self.position.board.checkers(player) - self.position.board.tokens(crate::kernel::Token::Hippo);
+        let opponents = self.position.board.checkers(!player);
+        let mut out: Vec<Move> = Vec::new();
+        for effect in self.position.effects.iter().filter(|e| e.applies_to(player) && host.offers_moves(e.card)) {
+            for mv in host.extra_moves(self, effect) {
+                let lands =
+                    mv.to() == mv.from() || self.position.board.is_empty(mv.to()) || mv.captured().contains(mv.to());
+                let fits = movers.contains(mv.from())
+                    && lands
+                    && !rules.closed.contains(mv.to())
+                    && (mv.captured() - opponents).is_empty();
+                if fits && !out.contains(&mv) {
+                    out.push(mv);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the first of [`GameState::move_options`] is a capture: a
+    /// capture is due (R4.3), the kernel's or one a script offers.
+    pub fn capture_due(&self, host: &dyn CardHost) -> bool {
+        if self.moves_are_offered(host) {
+            return self.options_with_offers(host).first().is_some_and(Move::is_jump);
+        }
+        self.kernel_capture_due()
+    }
+
+    /// Whether the first of [`GameState::kernel_moves`] is a capture, without
+    /// listing them.
+    pub fn kernel_capture_due(&self) -> bool {
+        let rules = self.move_rules(self.position.to_move);
+        any_jump_under(&self.position.board, self.position.to_move, self.movers(&rules), &rules)
+    }
+
+    /// Whether the player to move has a kernel move: [`GameState::kernel_moves`]
+    /// is not empty (a constraint only narrows which checkers move, R4.8).
+    pub fn has_kernel_move(&self) -> bool {
+        any_legal_move_under(
+            &self.position.board,
+            self.position.to_move,
+            Bitboard::ALL,
+            &self.move_rules(self.position.to_move),
+        )
+    }
+
+    /// Whether the player to move has any option at the move step
+    /// ([`GameState::move_options`] is not empty).
+    pub fn has_move(&self, host: &dyn CardHost) -> bool {
+        self.has_kernel_move() || (self.moves_are_offered(host) && !self.offered_moves(host).is_empty())
+    }
+
+    /// The pending decision, or `None` when the game is over.
+    pub fn pending(&self, host: &dyn CardHost) -> Option<Decision> {
+        let player = self.decider();
+        let (kind, prompt, options) = match &self.position.step {
+            Step::Over(_) => return None,
+            Step::Move => (DecisionKind::Move, None, self.move_options(host).into_iter().map(Choice::Move).collect()),
+            Step::Card => (DecisionKind::Card, None, self.playable_cards(host).into_iter().map(Choice::Card).collect()),
+            Step::Resolving(r) => (
+                DecisionKind::Question,
+                Some(r.question.prompt.clone()),
+                r.question.options.iter().cloned().map(Choice::Answer).collect(),
+            ),
+        };
+        Some(Decision { player, kind, prompt, options })
+    }
+
+    /// The option of the pending decision at the index `pick` chooses for
+    /// their number (as in [`GameState::pending`]'s options), without making the
+    /// whole decision: the search's playouts take one option of many. `None`
+    /// when the game is over or nothing is offered.
+    pub fn pending_option(&self, host: &dyn CardHost, pick: impl FnOnce(usize) -> usize) -> Option<Choice> {
+        match &self.position.step {
+            Step::Over(_) => None,
+            Step::Move => {
+                let moves = self.move_options(host);
+                (!moves.is_empty()).then(|| Choice::Move(moves[pick(moves.len())]))
+            }
+            Step::Card => {
+                let cards = self.playable_cards(host);
+                (!cards.is_empty()).then(|| Choice::Card(cards[pick(cards.len())]))
+            }
+            Step::Resolving(r) => {
+                let options = &r.question.options;
+                (!options.is_empty()).then(|| Choice::Answer(options[pick(options.len())].clone()))
+            }
+        }
+    }
+
+    /// Who decides now: the player to move, except that a lasting effect's
+    /// question is answered by the effect's owner (react.rs).
+    pub fn decider(&self) -> Player {
+        match &self.position.step {
+            Step::Resolving(Resolving { reaction: Some(r), .. }) => {
+                r.queue.first().and_then(|q| self.effect(q.effect)).map_or(self.position.to_move, |e| e.owner)
+            }
+            _ => self.position.to_move,
+        }
+    }
+
+    /// Whether the deck takes the card step from this turn: the first of the
+    /// game, when its rules say `first_card_step: false`.
+    pub fn card_step_withheld(&self) -> bool {
+        !self.position.rules.first_card_step && self.position.turn == 0
+    }
+
+    /// The distinct face-up cards the player to move may use (R3.3, R8.0).
+    pub fn playable_cards(&self, host: &dyn CardHost) -> Vec<CardId> {
+        let mut cards: Vec<CardId> = Vec::new();
+        if self.card_step_withheld() {
+            return cards;
+        }
+        for &card in &self.hidden.piles.face_up {
+            if !cards.contains(&card) && host.playable(self, card) {
+                cards.push(card);
+            }
+        }
+        cards
+    }
+
+    /// Takes one option of the pending decision. On error nothing changes.
+    pub fn apply(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
+        self.journal.watch(self.listening(host));
+        self.journal.mark_dispatched();
+        if self.position.effects.is_empty() {
+            return self.take(host, choice);
+        }
+        // Lasting effects may refuse the decision after it changed the state
+        // (react.rs), so keep what to go back to.
+        let before = self.clone();
+        let result = self.take(host, choice);
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    /// Applies `choice`; if the engine refuses it (a script failed), the first
+    /// other option it accepts; if it refuses every option, gives the step up
+    /// ([`GameState::give_up`]). The one way a computer player's decision is
+    /// played, in matches and in `simulate` alike, so every game goes on.
+    /// Returns what was applied (to record) and how many options were refused.
+    pub fn apply_or_fall_back(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(Choice, u32), GameError> {
+        let first_error = match self.apply(host, choice) {
+            Ok(()) => return Ok((choice.clone(), 0)),
+            Err(GameError::Over) => return Err(GameError::Over),
+            Err(e) => e,
+        };
+        let options = self.pending(host).map(|d| d.options).unwrap_or_default();
+        let mut refused = 1;
+        for option in options.iter().filter(|&o| o != choice) {
+            match self.apply(host, option) {
+                Ok(()) => return Ok((option.clone(), refused)),
+                Err(_) => refused += 1,
+            }
+        }
+        self.apply(host, &Choice::GiveUp)
+            .map_err(|e| GameError::Illegal(format!("{first_error}; giving up failed too: {e}")))?;
+        Ok((Choice::GiveUp, refused))
+    }
+
+    fn take(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
+        match (&self.position.step, choice) {
+            (Step::Over(_), _) => Err(GameError::Over),
+            (_, Choice::GiveUp) => {
+                let options = self.pending(host).map(|d| d.options).unwrap_or_default();
+                let mut failures = Vec::with_capacity(options.len());
+                for option in &options {
+                    match self.clone().apply(host, option) {
+                        Ok(()) => {
+                            return Err(GameError::Illegal(format!("{option} still works; nothing to give up")));
+                        }
+                        Err(e) => failures.push(e),
+                    }
+                }
+                self.give_up(host, &failures)
+            }
+            (Step::Move, Choice::Move(mv)) => {
+                let found = if self.moves_are_offered(host) {
+                    self.options_with_offers(host).into_iter().find(|m| m == mv)
+                } else {
+                    self.listed_move(mv)
+                };
+                let Some(mv) = found else {
+                    return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
+                };
+                self.play_move(&mv);
+                self.carry_on(host, Then::AfterMove, u32::MAX)
+            }
+            (Step::Card, Choice::Card(card)) => {
+                // The one card asked about, as `playable_cards` would judge it.
+                if self.card_step_withheld() || !self.hidden.piles.face_up.contains(card) || !host.playable(self, *card)
+                {
+                    return Err(GameError::Illegal(format!("card '{}' cannot be used now", host.card_label(*card))));
+                }
+                self.run_card(host, *card, Vec::new())
+            }
+            (Step::Resolving(r), Choice::Answer(answer)) => {
+                if !r.question.options.contains(answer) {
+                    return Err(GameError::Illegal(format!("{answer} is not an answer to: {}", r.question.prompt)));
+                }
+                // Made at its final size: a clone and a push would grow it again.
+                let mut answers = Vec::with_capacity(r.answers.len() + 1);
+                answers.extend_from_slice(&r.answers);
+                answers.push(answer.clone());
+                match &r.reaction {
+                    Some(reacting) => {
+                        let reacting = (**reacting).clone();
+                        self.answer_reaction(host, reacting, answers)
+                    }
+                    None => self.run_card(host, r.card, answers),
+                }
+            }
+            (step, choice) => {
+                Err(GameError::Illegal(format!("{choice} is not possible at the {} step", step_name(step))))
+            }
+        }
+    }
+
+    /// The state a card's script starts from: now, with the card off the
+    /// face-up row, its log's events caused by the card.
+    pub fn card_snapshot(&self, card: CardId) -> GameState {
+        // Field by field, so a pending question (the step) is not copied only to
+        // be replaced.
+        let mut piles = self.hidden.piles.clone();
+        if let Some(i) = piles.face_up.iter().position(|&c| c == card) {
+            piles.face_up.remove(i);
+        }
+        let p = &self.position;
+        GameState {
+            position: Position {
+                board: p.board,
+                rules: p.rules,
+                counters: p.counters,
+                constraint: p.constraint,
+                next_constraint: p.next_constraint,
+                turn: p.turn,
+                to_move: p.to_move,
+                step: Step::Card,
+                moved: p.moved,
+                effects: p.effects.clone(),
+                effect_serial: p.effect_serial,
+                offers: Offers::default(),
+            },
+            hidden: Hidden {
+                piles,
+                planets: self.hidden.planets,
+                planet_data: self.hidden.planet_data.clone(),
+                rng: self.hidden.rng,
+            },
+            journal: self.journal.empty_caused(Cause::Card { card }),
+        }
+    }
+
+    fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {
+        let snapshot = self.card_snapshot(card);
+        match host.resolve(&snapshot, card, &answers) {
+            Resolution::Done(after) => {
+                // The script ran on a scratch copy; commit it whole (invariant 3),
+                // its events after those recorded before it.
+                if answers.is_empty() {
+                    self.journal.push(|| GameEvent::CardUsed { card });
+                }
+                // The first effect may come from this card: then the turn's
+                // reactions may refuse it, and this is the state to go back to.
+                let before = (self.position.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
+                let newest = self.position.effect_serial;
+                self.commit(*after);
+                self.position.step = Step::Card;
+                self.hidden.piles.discard.push(card);
+                self.journal.push(|| GameEvent::CardDiscarded { card });
+                let result = self.carry_on(host, Then::AfterCard, newest);
+                if let (Err(_), Some(before)) = (&result, before) {
+                    *self = before;
+                }
+                result
+            }
+            Resolution::Ask(question) if question.options.is_empty() => Err(GameError::CardFailed(format!(
+                "card '{}' asked '{}' with no possible answer",
+                host.card_label(card),
+                question.prompt
+            ))),
+            Resolution::Ask(question) => {
+                if answers.is_empty() {
+                    self.journal.push(|| GameEvent::CardUsed { card });
+                }
+                self.position.step = Step::Resolving(Resolving { card, answers, question, reaction: None });
+                Ok(())
+            }
+            Resolution::Failed(message) => Err(GameError::CardFailed(message)),
+        }
+    }
+
+    fn play_move(&mut self, mv: &Move) {
+        if let Some(c) = self.position.constraint {
+            // R4.8: legal moves keep to the constraint unless none can, so the
+            // mover says whether it was met or lapsed.
+            let kept = if c.movers.contains(mv.from()) {
+                GameEvent::ConstraintMet { card: c.card }
+            } else {
+                GameEvent::ConstraintLapsed { card: c.card }
+            };
+            self.journal.push(|| kept);
+        }
+        let played = self.position.board.play(mv, &mut self.journal).expect("legal moves play");
+        if played.by_emperor {
+            let _ = self.add_to_counter(self.position.to_move, CounterId::EMPEROR_CAPTURES, played.captures);
+        }
+        self.position.moved = Some(Moved { start: mv.from(), now: mv.to() });
+    }
+
+    /// R3.2: turn the top card face up, reshuffling the discards if the pile is empty.
+    fn draw_card(&mut self) {
+        if self.hidden.piles.draw.is_empty() && !self.hidden.piles.discard.is_empty() {
+            let mut discard = std::mem::take(&mut self.hidden.piles.discard);
+            self.hidden.rng.shuffle(&mut discard);
+            self.journal.push(|| GameEvent::Reshuffled { cards: discard.len(), everything: false });
+            self.hidden.piles.draw = discard;
+        }
+        if !self.hidden.piles.draw.is_empty() {
+            let top = self.hidden.piles.draw.remove(0);
+            self.hidden.piles.face_up.push(top);
+            self.journal.push(|| GameEvent::CardDrawn { card: top });
+        }
+    }
+
+    /// Counts the turn for lasting effects and begins the next (R3); false
+    /// when the move limit ended the game (R10.4).
+    fn next_turn(&mut self) -> bool {
+        if !self.position.effects.is_empty() {
+            self.count_down_effects(self.position.to_move);
+        }
+        self.position.turn += 1;
+        if self.position.turn >= self.position.rules.move_limit {
+            self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
+            return false;
+        }
+        self.position.to_move = !self.position.to_move;
+        self.position.constraint = self.position.next_constraint.take();
+        self.position.moved = None;
+        self.position.step = Step::Move;
+        self.journal.push(|| GameEvent::TurnBegan { turn: self.position.turn + 1, player: self.position.to_move });
+        true
+    }
+
+    /// R10: the game is over.
+    /// Ends a game in progress by the players' agreement: a resignation or an
+    /// agreed draw (not a rule of play; the session records it). No-op when over.
+    pub fn end_at_table(&mut self, outcome: Outcome) {
+        if self.outcome().is_none() {
+            self.finish(outcome);
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.finish_telling(outcome, None);
+    }
+
+    /// Ends the game, telling the loser's own condition when it held too (R10.2).
+    fn finish_telling(&mut self, outcome: Outcome, also_held: Option<EndReason>) {
+        self.position.step = Step::Over(outcome);
+        self.position.constraint = None;
+        self.position.next_constraint = None;
+        let planets = self.hidden.planets;
+        let cause = match outcome.reason {
+            EndReason::Planet(planet) => Cause::Planet { planet },
+            _ => Cause::Turn,
+        };
+        self.journal.push_caused(cause, || GameEvent::GameOver {
+            winner: outcome.winner,
+            reason: outcome.reason,
+            planets,
+            also_held,
+        });
+    }
+
+    /// Runs the steps that need no decision (a move step with no legal move, a card
+    /// step with no playable card) until a decision is pending or the game ends.
+    /// Lasting effects react as in play; if one fails, the state is unchanged.
+    pub fn settle(&mut self, host: &dyn CardHost) -> Result<(), GameError> {
+        self.journal.watch(self.listening(host));
+        self.journal.mark_dispatched();
+        if self.position.effects.is_empty() {
+            return self.carry_on(host, Then::Settle, u32::MAX);
+        }
+        let before = self.clone();
+        let result = self.carry_on(host, Then::Settle, u32::MAX);
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    /// Gives up the pending step when every one of its options failed with
+    /// `failures`, so that a broken script cannot stop a game for good (every
+    /// game ends, R10.4; cards/README.md, "When a script fails"). Each give-up
+    /// takes away something the same decision cannot bring back, or ends the
+    /// game:
+    ///
+    /// - the lasting effects in force whose handlers failed are removed (then
+    ///   the decision is asked again: its options may work now);
+    /// - otherwise, at a card step the face-up cards that can be used are
+    ///   discarded unused; at a card's question the card is discarded unused
+    ///   with the state as before it; at a lasting effect's question the
+    ///   effect is removed; play goes on, and an effect in force that fails
+    ///   on the way is removed too;
+    /// - where none of that is possible or play still cannot go on (a move
+    ///   step whose every move fails in an effect the move itself made), the
+    ///   game is drawn ([`EndReason::Unplayable`]).
+    ///
+    /// Each is told as a message that quotes the failure (with its file:line).
+    pub fn give_up(&mut self, host: &dyn CardHost, failures: &[GameError]) -> Result<(), GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::Over);
+        }
+        let first = failures.first().map_or(String::new(), ToString::to_string);
+        let in_force: Vec<(u32, String)> = failures
+            .iter()
+            .filter_map(|f| match f {
+                GameError::EffectFailed { effect, message } if self.effect(*effect).is_some() => {
+                    Some((*effect, message.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        if !in_force.is_empty() {
+            for (id, message) in in_force {
+                self.remove_failing_effect(host, id, &message);
+            }
+            return Ok(());
+        }
+        let before = self.clone();
+        let went_on = match &self.position.step {
+            Step::Card => {
+                let given_up: Vec<CardId> =
+                    self.hidden.piles.face_up.iter().copied().filter(|&c| host.playable(self, c)).collect();
+                for card in given_up {
+                    self.hidden.piles.face_up.retain(|c| *c != card);
+                    self.discard_unused(host, card, &first);
+                }
+                self.go_on(host, |state, host| state.carry_on(host, Then::Settle, u32::MAX))
+            }
+            Step::Resolving(r) if r.reaction.is_none() => {
+                let card = r.card;
+                self.position.step = Step::Card;
+                self.discard_unused(host, card, &first);
+                let newest = self.position.effect_serial;
+                self.go_on(host, |state, host| state.carry_on(host, Then::AfterCard, newest))
+            }
+            Step::Resolving(r) => {
+                let mut reacting = (**r.reaction.as_ref().expect("a reaction's question")).clone();
+                if !reacting.queue.is_empty() {
+                    let asking = reacting.queue.remove(0);
+                    self.remove_failing_effect(host, asking.effect, &first);
+                }
+                self.position.step = (*reacting.step).clone();
+                self.go_on(host, move |state, host| {
+                    let queue = std::mem::take(&mut reacting.queue);
+                    state.answer_reaction(host, Reacting { queue, ..reacting.clone() }, Vec::new())
+                })
+            }
+            Step::Move | Step::Over(_) => Err(GameError::Illegal(first.clone())),
+        };
+        if let Err(e) = went_on {
+            *self = before;
+            let text = format!("the game cannot go on, every option fails: {e}");
+            self.journal.push(|| GameEvent::Message { text });
+            self.finish(Outcome { winner: None, reason: EndReason::Unplayable });
+        }
+        Ok(())
+    }
+
+    fn discard_unused(&mut self, host: &dyn CardHost, card: CardId, why: &str) {
+        self.hidden.piles.discard.push(card);
+        let text = format!("{} is discarded unused: {why}", host.card_label(card));
+        self.journal.push(|| GameEvent::Message { text });
+        self.journal.push(|| GameEvent::CardDiscarded { card });
+    }
+
+    fn remove_failing_effect(&mut self, host: &dyn CardHost, id: u32, message: &str) {
+        let Some(card) = self.effect(id).map(|e| e.card) else { return };
+        let text = format!("{}'s effect is removed: {message}", host.card_label(card));
+        self.journal.push(|| GameEvent::Message { text });
+        self.end_effect(id);
+    }
+
+    /// Runs `go` (the rest of a turn after a give-up); while it fails in a
+    /// lasting effect in force, removes that effect and runs it again from
+    /// where it started. Bounded: each retry removes an effect.
+    fn go_on(
+        &mut self,
+        host: &dyn CardHost,
+        mut go: impl FnMut(&mut GameState, &dyn CardHost) -> Result<(), GameError>,
+    ) -> Result<(), GameError> {
+        loop {
+            let start = self.clone();
+            match go(self, host) {
+                Ok(()) => return Ok(()),
+                Err(GameError::EffectFailed { effect, message }) if start.effect(effect).is_some() => {
+                    *self = start;
+                    self.remove_failing_effect(host, effect, &message);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// R10.1–R10.2, R3.4: ends the game if either player has won.
+    pub fn check_end(&mut self, host: &dyn CardHost) -> bool {
+        let winning = |p: Player| -> Option<EndReason> {
+            if let Some(reason) = self.position.rules.board_win(&self.position.board, p) {
+                return Some(reason);
+            }
+            let planet = self.planet(p)?;
+            host.planet_holds(self, planet, p).then_some(EndReason::Planet(planet))
+        };
+        let (mover, other) = (self.position.to_move, !self.position.to_move);
+        // R10.2: if both win at the same check, the player whose turn it is wins.
+        let (outcome, also_held) = match (winning(mover), winning(other)) {
+            (Some(reason), also_held) => (Outcome { winner: Some(mover), reason }, also_held),
+            (None, Some(reason)) => (Outcome { winner: Some(other), reason }, None),
+            (None, None) => return false,
+        };
+        self.finish_telling(outcome, also_held);
+        true
+    }
+}
+
+fn step_name(step: &Step) -> &'static str {
+    match step {
+        Step::Move => "move",
+        Step::Card => "card",
+        Step::Resolving(_) => "question",
+        Step::Over(_) => "end",
+    }
+}
+
+impl Position {
     /// `player`'s moves on `board` (the state's, or one with a checker set
     /// aside, R8.16) from checkers on `movers`, not ending on `avoid`: the
     /// kernel's and those of `offered` that still fit, with capture
@@ -499,551 +1075,5 @@ impl GameState {
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         self.moves_with(player, &board, allowed, avoid, &offered, &mut out);
         Ok(out)
-    }
-
-    /// The moves effects' scripts offer `player` in this state as
-    /// [`GameState::offered_moves`] keeps them, for [`Offers`].
-    pub fn offered_to(&self, host: &dyn CardHost, player: Player) -> Vec<Move> {
-        if player == self.to_move {
-            return if self.moves_are_offered(host) { self.offered_moves(host) } else { Vec::new() };
-        }
-        let mut theirs = self.clone();
-        theirs.to_move = player;
-        theirs.constraint = None;
-        if theirs.moves_are_offered(host) { theirs.offered_moves(host) } else { Vec::new() }
-    }
-
-    /// The moves effects in force for the player to move offer from their
-    /// scripts (`extra_moves`), kept where they could be moves: from a checker
-    /// of the player's that is not frozen (R4.7), ending on an empty open
-    /// square or where it started (a loop), capturing only opposing checkers,
-    /// each path once, in the order offered. Compulsory capture, preferences
-    /// and the constraint are [`GameState::move_options`]'s.
-    fn offered_moves(&self, host: &dyn CardHost) -> Vec<Move> {
-        let player = self.to_move;
-        let rules = self.move_rules(player);
-        let movers = self.board.checkers(player) - self.board.tokens(crate::kernel::Token::Hippo);
-        let opponents = self.board.checkers(!player);
-        let mut out: Vec<Move> = Vec::new();
-        for effect in self.effects.iter().filter(|e| e.applies_to(player) && host.offers_moves(e.card)) {
-            for mv in host.extra_moves(self, effect) {
-                let lands = mv.to() == mv.from() || self.board.is_empty(mv.to()) || mv.captured().contains(mv.to());
-                let fits = movers.contains(mv.from())
-                    && lands
-                    && !rules.closed.contains(mv.to())
-                    && (mv.captured() - opponents).is_empty();
-                if fits && !out.contains(&mv) {
-                    out.push(mv);
-                }
-            }
-        }
-        out
-    }
-
-    /// Whether the first of [`GameState::move_options`] is a capture: a
-    /// capture is due (R4.3), the kernel's or one a script offers.
-    pub fn capture_due(&self, host: &dyn CardHost) -> bool {
-        if self.moves_are_offered(host) {
-            return self.options_with_offers(host).first().is_some_and(Move::is_jump);
-        }
-        self.kernel_capture_due()
-    }
-
-    /// Whether the first of [`GameState::kernel_moves`] is a capture, without
-    /// listing them.
-    pub fn kernel_capture_due(&self) -> bool {
-        let rules = self.move_rules(self.to_move);
-        any_jump_under(&self.board, self.to_move, self.movers(&rules), &rules)
-    }
-
-    /// Whether the player to move has a kernel move: [`GameState::kernel_moves`]
-    /// is not empty (a constraint only narrows which checkers move, R4.8).
-    pub fn has_kernel_move(&self) -> bool {
-        any_legal_move_under(&self.board, self.to_move, Bitboard::ALL, &self.move_rules(self.to_move))
-    }
-
-    /// Whether the player to move has any option at the move step
-    /// ([`GameState::move_options`] is not empty).
-    pub fn has_move(&self, host: &dyn CardHost) -> bool {
-        self.has_kernel_move() || (self.moves_are_offered(host) && !self.offered_moves(host).is_empty())
-    }
-
-    /// The pending decision, or `None` when the game is over.
-    pub fn pending(&self, host: &dyn CardHost) -> Option<Decision> {
-        let player = self.decider();
-        let (kind, prompt, options) = match &self.step {
-            Step::Over(_) => return None,
-            Step::Move => (DecisionKind::Move, None, self.move_options(host).into_iter().map(Choice::Move).collect()),
-            Step::Card => (DecisionKind::Card, None, self.playable_cards(host).into_iter().map(Choice::Card).collect()),
-            Step::Resolving(r) => (
-                DecisionKind::Question,
-                Some(r.question.prompt.clone()),
-                r.question.options.iter().cloned().map(Choice::Answer).collect(),
-            ),
-        };
-        Some(Decision { player, kind, prompt, options })
-    }
-
-    /// The option of the pending decision at the index `pick` chooses for
-    /// their number (as in [`GameState::pending`]'s options), without making the
-    /// whole decision: the search's playouts take one option of many. `None`
-    /// when the game is over or nothing is offered.
-    pub fn pending_option(&self, host: &dyn CardHost, pick: impl FnOnce(usize) -> usize) -> Option<Choice> {
-        match &self.step {
-            Step::Over(_) => None,
-            Step::Move => {
-                let moves = self.move_options(host);
-                (!moves.is_empty()).then(|| Choice::Move(moves[pick(moves.len())]))
-            }
-            Step::Card => {
-                let cards = self.playable_cards(host);
-                (!cards.is_empty()).then(|| Choice::Card(cards[pick(cards.len())]))
-            }
-            Step::Resolving(r) => {
-                let options = &r.question.options;
-                (!options.is_empty()).then(|| Choice::Answer(options[pick(options.len())].clone()))
-            }
-        }
-    }
-
-    /// Who decides now: the player to move, except that a lasting effect's
-    /// question is answered by the effect's owner (react.rs).
-    pub fn decider(&self) -> Player {
-        match &self.step {
-            Step::Resolving(Resolving { reaction: Some(r), .. }) => {
-                r.queue.first().and_then(|q| self.effect(q.effect)).map_or(self.to_move, |e| e.owner)
-            }
-            _ => self.to_move,
-        }
-    }
-
-    /// Whether the deck takes the card step from this turn: the first of the
-    /// game, when its rules say `first_card_step: false`.
-    pub fn card_step_withheld(&self) -> bool {
-        !self.rules.first_card_step && self.turn == 0
-    }
-
-    /// The distinct face-up cards the player to move may use (R3.3, R8.0).
-    pub fn playable_cards(&self, host: &dyn CardHost) -> Vec<CardId> {
-        let mut cards: Vec<CardId> = Vec::new();
-        if self.card_step_withheld() {
-            return cards;
-        }
-        for &card in &self.piles.face_up {
-            if !cards.contains(&card) && host.playable(self, card) {
-                cards.push(card);
-            }
-        }
-        cards
-    }
-
-    /// Takes one option of the pending decision. On error nothing changes.
-    pub fn apply(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
-        self.journal.watch(self.listening(host));
-        self.journal.mark_dispatched();
-        if self.effects.is_empty() {
-            return self.take(host, choice);
-        }
-        // Lasting effects may refuse the decision after it changed the state
-        // (react.rs), so keep what to go back to.
-        let before = self.clone();
-        let result = self.take(host, choice);
-        if result.is_err() {
-            *self = before;
-        }
-        result
-    }
-
-    /// Applies `choice`; if the engine refuses it (a script failed), the first
-    /// other option it accepts; if it refuses every option, gives the step up
-    /// ([`GameState::give_up`]). The one way a computer player's decision is
-    /// played, in matches and in `simulate` alike, so every game goes on.
-    /// Returns what was applied (to record) and how many options were refused.
-    pub fn apply_or_fall_back(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(Choice, u32), GameError> {
-        let first_error = match self.apply(host, choice) {
-            Ok(()) => return Ok((choice.clone(), 0)),
-            Err(GameError::Over) => return Err(GameError::Over),
-            Err(e) => e,
-        };
-        let options = self.pending(host).map(|d| d.options).unwrap_or_default();
-        let mut refused = 1;
-        for option in options.iter().filter(|&o| o != choice) {
-            match self.apply(host, option) {
-                Ok(()) => return Ok((option.clone(), refused)),
-                Err(_) => refused += 1,
-            }
-        }
-        self.apply(host, &Choice::GiveUp)
-            .map_err(|e| GameError::Illegal(format!("{first_error}; giving up failed too: {e}")))?;
-        Ok((Choice::GiveUp, refused))
-    }
-
-    fn take(&mut self, host: &dyn CardHost, choice: &Choice) -> Result<(), GameError> {
-        match (&self.step, choice) {
-            (Step::Over(_), _) => Err(GameError::Over),
-            (_, Choice::GiveUp) => {
-                let options = self.pending(host).map(|d| d.options).unwrap_or_default();
-                let mut failures = Vec::with_capacity(options.len());
-                for option in &options {
-                    match self.clone().apply(host, option) {
-                        Ok(()) => {
-                            return Err(GameError::Illegal(format!("{option} still works; nothing to give up")));
-                        }
-                        Err(e) => failures.push(e),
-                    }
-                }
-                self.give_up(host, &failures)
-            }
-            (Step::Move, Choice::Move(mv)) => {
-                let found = if self.moves_are_offered(host) {
-                    self.options_with_offers(host).into_iter().find(|m| m == mv)
-                } else {
-                    self.listed_move(mv)
-                };
-                let Some(mv) = found else {
-                    return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
-                };
-                self.play_move(&mv);
-                self.carry_on(host, Then::AfterMove, u32::MAX)
-            }
-            (Step::Card, Choice::Card(card)) => {
-                // The one card asked about, as `playable_cards` would judge it.
-                if self.card_step_withheld() || !self.piles.face_up.contains(card) || !host.playable(self, *card) {
-                    return Err(GameError::Illegal(format!("card '{}' cannot be used now", host.card_label(*card))));
-                }
-                self.run_card(host, *card, Vec::new())
-            }
-            (Step::Resolving(r), Choice::Answer(answer)) => {
-                if !r.question.options.contains(answer) {
-                    return Err(GameError::Illegal(format!("{answer} is not an answer to: {}", r.question.prompt)));
-                }
-                // Made at its final size: a clone and a push would grow it again.
-                let mut answers = Vec::with_capacity(r.answers.len() + 1);
-                answers.extend_from_slice(&r.answers);
-                answers.push(answer.clone());
-                match &r.reaction {
-                    Some(reacting) => {
-                        let reacting = (**reacting).clone();
-                        self.answer_reaction(host, reacting, answers)
-                    }
-                    None => self.run_card(host, r.card, answers),
-                }
-            }
-            (step, choice) => {
-                Err(GameError::Illegal(format!("{choice} is not possible at the {} step", step_name(step))))
-            }
-        }
-    }
-
-    /// The state a card's script starts from: now, with the card off the
-    /// face-up row, its log's events caused by the card.
-    pub fn card_snapshot(&self, card: CardId) -> GameState {
-        // Field by field, so a pending question (the step) is not copied only to
-        // be replaced.
-        let mut piles = self.piles.clone();
-        if let Some(i) = piles.face_up.iter().position(|&c| c == card) {
-            piles.face_up.remove(i);
-        }
-        GameState {
-            board: self.board,
-            rules: self.rules,
-            piles,
-            planets: self.planets,
-            counters: self.counters,
-            constraint: self.constraint,
-            next_constraint: self.next_constraint,
-            turn: self.turn,
-            to_move: self.to_move,
-            step: Step::Card,
-            moved: self.moved,
-            rng: self.rng,
-            effects: self.effects.clone(),
-            effect_serial: self.effect_serial,
-            planet_data: self.planet_data.clone(),
-            journal: self.journal.empty_caused(Cause::Card { card }),
-            offers: Offers::default(),
-        }
-    }
-
-    fn run_card(&mut self, host: &dyn CardHost, card: CardId, answers: Vec<Answer>) -> Result<(), GameError> {
-        let snapshot = self.card_snapshot(card);
-        match host.resolve(&snapshot, card, &answers) {
-            Resolution::Done(after) => {
-                // The script ran on a scratch copy; commit it whole (invariant 3),
-                // its events after those recorded before it.
-                if answers.is_empty() {
-                    self.journal.push(|| GameEvent::CardUsed { card });
-                }
-                // The first effect may come from this card: then the turn's
-                // reactions may refuse it, and this is the state to go back to.
-                let before = (self.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
-                let newest = self.effect_serial;
-                self.commit(*after);
-                self.step = Step::Card;
-                self.piles.discard.push(card);
-                self.journal.push(|| GameEvent::CardDiscarded { card });
-                let result = self.carry_on(host, Then::AfterCard, newest);
-                if let (Err(_), Some(before)) = (&result, before) {
-                    *self = before;
-                }
-                result
-            }
-            Resolution::Ask(question) if question.options.is_empty() => Err(GameError::CardFailed(format!(
-                "card '{}' asked '{}' with no possible answer",
-                host.card_label(card),
-                question.prompt
-            ))),
-            Resolution::Ask(question) => {
-                if answers.is_empty() {
-                    self.journal.push(|| GameEvent::CardUsed { card });
-                }
-                self.step = Step::Resolving(Resolving { card, answers, question, reaction: None });
-                Ok(())
-            }
-            Resolution::Failed(message) => Err(GameError::CardFailed(message)),
-        }
-    }
-
-    fn play_move(&mut self, mv: &Move) {
-        if let Some(c) = self.constraint {
-            // R4.8: legal moves keep to the constraint unless none can, so the
-            // mover says whether it was met or lapsed.
-            let kept = if c.movers.contains(mv.from()) {
-                GameEvent::ConstraintMet { card: c.card }
-            } else {
-                GameEvent::ConstraintLapsed { card: c.card }
-            };
-            self.journal.push(|| kept);
-        }
-        let played = self.board.play(mv, &mut self.journal).expect("legal moves play");
-        if played.by_emperor {
-            let _ = self.add_to_counter(self.to_move, CounterId::EMPEROR_CAPTURES, played.captures);
-        }
-        self.moved = Some(Moved { start: mv.from(), now: mv.to() });
-    }
-
-    /// R3.2: turn the top card face up, reshuffling the discards if the pile is empty.
-    fn draw_card(&mut self) {
-        if self.piles.draw.is_empty() && !self.piles.discard.is_empty() {
-            let mut discard = std::mem::take(&mut self.piles.discard);
-            self.rng.shuffle(&mut discard);
-            self.journal.push(|| GameEvent::Reshuffled { cards: discard.len(), everything: false });
-            self.piles.draw = discard;
-        }
-        if !self.piles.draw.is_empty() {
-            let top = self.piles.draw.remove(0);
-            self.piles.face_up.push(top);
-            self.journal.push(|| GameEvent::CardDrawn { card: top });
-        }
-    }
-
-    /// Counts the turn for lasting effects and begins the next (R3); false
-    /// when the move limit ended the game (R10.4).
-    fn next_turn(&mut self) -> bool {
-        if !self.effects.is_empty() {
-            self.count_down_effects(self.to_move);
-        }
-        self.turn += 1;
-        if self.turn >= self.rules.move_limit {
-            self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
-            return false;
-        }
-        self.to_move = !self.to_move;
-        self.constraint = self.next_constraint.take();
-        self.moved = None;
-        self.step = Step::Move;
-        self.journal.push(|| GameEvent::TurnBegan { turn: self.turn + 1, player: self.to_move });
-        true
-    }
-
-    /// R10: the game is over.
-    /// Ends a game in progress by the players' agreement: a resignation or an
-    /// agreed draw (not a rule of play; the session records it). No-op when over.
-    pub fn end_at_table(&mut self, outcome: Outcome) {
-        if self.outcome().is_none() {
-            self.finish(outcome);
-        }
-    }
-
-    fn finish(&mut self, outcome: Outcome) {
-        self.finish_telling(outcome, None);
-    }
-
-    /// Ends the game, telling the loser's own condition when it held too (R10.2).
-    fn finish_telling(&mut self, outcome: Outcome, also_held: Option<EndReason>) {
-        self.step = Step::Over(outcome);
-        self.constraint = None;
-        self.next_constraint = None;
-        let planets = self.planets;
-        let cause = match outcome.reason {
-            EndReason::Planet(planet) => Cause::Planet { planet },
-            _ => Cause::Turn,
-        };
-        self.journal.push_caused(cause, || GameEvent::GameOver {
-            winner: outcome.winner,
-            reason: outcome.reason,
-            planets,
-            also_held,
-        });
-    }
-
-    /// Runs the steps that need no decision (a move step with no legal move, a card
-    /// step with no playable card) until a decision is pending or the game ends.
-    /// Lasting effects react as in play; if one fails, the state is unchanged.
-    pub fn settle(&mut self, host: &dyn CardHost) -> Result<(), GameError> {
-        self.journal.watch(self.listening(host));
-        self.journal.mark_dispatched();
-        if self.effects.is_empty() {
-            return self.carry_on(host, Then::Settle, u32::MAX);
-        }
-        let before = self.clone();
-        let result = self.carry_on(host, Then::Settle, u32::MAX);
-        if result.is_err() {
-            *self = before;
-        }
-        result
-    }
-
-    /// Gives up the pending step when every one of its options failed with
-    /// `failures`, so that a broken script cannot stop a game for good (every
-    /// game ends, R10.4; cards/README.md, "When a script fails"). Each give-up
-    /// takes away something the same decision cannot bring back, or ends the
-    /// game:
-    ///
-    /// - the lasting effects in force whose handlers failed are removed (then
-    ///   the decision is asked again: its options may work now);
-    /// - otherwise, at a card step the face-up cards that can be used are
-    ///   discarded unused; at a card's question the card is discarded unused
-    ///   with the state as before it; at a lasting effect's question the
-    ///   effect is removed; play goes on, and an effect in force that fails
-    ///   on the way is removed too;
-    /// - where none of that is possible or play still cannot go on (a move
-    ///   step whose every move fails in an effect the move itself made), the
-    ///   game is drawn ([`EndReason::Unplayable`]).
-    ///
-    /// Each is told as a message that quotes the failure (with its file:line).
-    pub fn give_up(&mut self, host: &dyn CardHost, failures: &[GameError]) -> Result<(), GameError> {
-        if self.outcome().is_some() {
-            return Err(GameError::Over);
-        }
-        let first = failures.first().map_or(String::new(), ToString::to_string);
-        let in_force: Vec<(u32, String)> = failures
-            .iter()
-            .filter_map(|f| match f {
-                GameError::EffectFailed { effect, message } if self.effect(*effect).is_some() => {
-                    Some((*effect, message.clone()))
-                }
-                _ => None,
-            })
-            .collect();
-        if !in_force.is_empty() {
-            for (id, message) in in_force {
-                self.remove_failing_effect(host, id, &message);
-            }
-            return Ok(());
-        }
-        let before = self.clone();
-        let went_on = match &self.step {
-            Step::Card => {
-                let given_up: Vec<CardId> =
-                    self.piles.face_up.iter().copied().filter(|&c| host.playable(self, c)).collect();
-                for card in given_up {
-                    self.piles.face_up.retain(|c| *c != card);
-                    self.discard_unused(host, card, &first);
-                }
-                self.go_on(host, |state, host| state.carry_on(host, Then::Settle, u32::MAX))
-            }
-            Step::Resolving(r) if r.reaction.is_none() => {
-                let card = r.card;
-                self.step = Step::Card;
-                self.discard_unused(host, card, &first);
-                let newest = self.effect_serial;
-                self.go_on(host, |state, host| state.carry_on(host, Then::AfterCard, newest))
-            }
-            Step::Resolving(r) => {
-                let mut reacting = (**r.reaction.as_ref().expect("a reaction's question")).clone();
-                if !reacting.queue.is_empty() {
-                    let asking = reacting.queue.remove(0);
-                    self.remove_failing_effect(host, asking.effect, &first);
-                }
-                self.step = (*reacting.step).clone();
-                self.go_on(host, move |state, host| {
-                    let queue = std::mem::take(&mut reacting.queue);
-                    state.answer_reaction(host, Reacting { queue, ..reacting.clone() }, Vec::new())
-                })
-            }
-            Step::Move | Step::Over(_) => Err(GameError::Illegal(first.clone())),
-        };
-        if let Err(e) = went_on {
-            *self = before;
-            let text = format!("the game cannot go on, every option fails: {e}");
-            self.journal.push(|| GameEvent::Message { text });
-            self.finish(Outcome { winner: None, reason: EndReason::Unplayable });
-        }
-        Ok(())
-    }
-
-    fn discard_unused(&mut self, host: &dyn CardHost, card: CardId, why: &str) {
-        self.piles.discard.push(card);
-        let text = format!("{} is discarded unused: {why}", host.card_label(card));
-        self.journal.push(|| GameEvent::Message { text });
-        self.journal.push(|| GameEvent::CardDiscarded { card });
-    }
-
-    fn remove_failing_effect(&mut self, host: &dyn CardHost, id: u32, message: &str) {
-        let Some(card) = self.effect(id).map(|e| e.card) else { return };
-        let text = format!("{}'s effect is removed: {message}", host.card_label(card));
-        self.journal.push(|| GameEvent::Message { text });
-        self.end_effect(id);
-    }
-
-    /// Runs `go` (the rest of a turn after a give-up); while it fails in a
-    /// lasting effect in force, removes that effect and runs it again from
-    /// where it started. Bounded: each retry removes an effect.
-    fn go_on(
-        &mut self,
-        host: &dyn CardHost,
-        mut go: impl FnMut(&mut GameState, &dyn CardHost) -> Result<(), GameError>,
-    ) -> Result<(), GameError> {
-        loop {
-            let start = self.clone();
-            match go(self, host) {
-                Ok(()) => return Ok(()),
-                Err(GameError::EffectFailed { effect, message }) if start.effect(effect).is_some() => {
-                    *self = start;
-                    self.remove_failing_effect(host, effect, &message);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-    }
-
-    /// R10.1–R10.2, R3.4: ends the game if either player has won.
-    pub fn check_end(&mut self, host: &dyn CardHost) -> bool {
-        let winning = |p: Player| -> Option<EndReason> {
-            if let Some(reason) = self.rules.board_win(&self.board, p) {
-                return Some(reason);
-            }
-            let planet = self.planet(p)?;
-            host.planet_holds(self, planet, p).then_some(EndReason::Planet(planet))
-        };
-        let (mover, other) = (self.to_move, !self.to_move);
-        // R10.2: if both win at the same check, the player whose turn it is wins.
-        let (outcome, also_held) = match (winning(mover), winning(other)) {
-            (Some(reason), also_held) => (Outcome { winner: Some(mover), reason }, also_held),
-            (None, Some(reason)) => (Outcome { winner: Some(other), reason }, None),
-            (None, None) => return false,
-        };
-        self.finish_telling(outcome, also_held);
-        true
-    }
-}
-
-fn step_name(step: &Step) -> &'static str {
-    match step {
-        Step::Move => "move",
-        Step::Card => "card",
-        Step::Resolving(_) => "question",
-        Step::Over(_) => "end",
     }
 }

@@ -23,7 +23,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::state::{GameState, Resolving, Step};
+use super::GameState;
+use super::state::{Resolving, Step};
 use super::{CardHost, Cause, GameError, GameEvent, Lasting, Logged, Resolution, SkipReason, SkippedStep, WhenStuck};
 use super::{EndReason, Outcome};
 use crate::game::Answer;
@@ -96,7 +97,7 @@ impl GameState {
         // The planets dealt stay the same all game: ask the host once.
         let planets_listen = self.planets_listen(host);
         loop {
-            if planets_listen || !self.effects.is_empty() {
+            if planets_listen || !self.position.effects.is_empty() {
                 match self.react(host, then, newest)? {
                     Reacted::Asked => return Ok(()),
                     Reacted::Ran if self.check_end(host) => return Ok(()),
@@ -118,7 +119,8 @@ impl GameState {
                     Then::EndTurn
                 }
                 Then::EndTurn => {
-                    self.journal.push(|| GameEvent::TurnEnded { turn: self.turn + 1, player: self.to_move });
+                    self.journal
+                        .push(|| GameEvent::TurnEnded { turn: self.position.turn + 1, player: self.position.to_move });
                     Then::NextTurn
                 }
                 Then::NextTurn => {
@@ -138,9 +140,9 @@ impl GameState {
     /// R3.2: after the move step (made or skipped) comes the draw and the card
     /// step, or, without cards (R11), the end of the turn.
     fn leave_move_step(&mut self) -> Then {
-        if self.rules.cards {
+        if self.position.rules.cards {
             self.draw_card();
-            self.step = Step::Card;
+            self.position.step = Step::Card;
             Then::Settle
         } else {
             Then::EndTurn
@@ -151,23 +153,23 @@ impl GameState {
     /// card step with no playable card); `None` when a decision is pending or
     /// the game is over.
     fn skip_step(&mut self, host: &dyn CardHost) -> Option<Then> {
-        match self.step {
+        match self.position.step {
             Step::Move if !self.has_move(host) => {
-                if self.rules.when_stuck == WhenStuck::Lose {
-                    self.finish(Outcome { winner: Some(!self.to_move), reason: EndReason::Stuck });
+                if self.position.rules.when_stuck == WhenStuck::Lose {
+                    self.finish(Outcome { winner: Some(!self.position.to_move), reason: EndReason::Stuck });
                     return None;
                 }
                 // R10.3: neither player can move, by the kernel's moves or
                 // those scripts offer (a constraint only narrows, R4.8).
                 let mut theirs = self.clone();
-                theirs.to_move = !self.to_move;
-                theirs.constraint = None;
+                theirs.position_mut().to_move = !self.position.to_move;
+                theirs.position_mut().constraint = None;
                 if !theirs.has_move(host) {
                     self.finish(Outcome { winner: None, reason: EndReason::NoMoves });
                     return None;
                 }
                 // R3.1: the move step is skipped (and a constraint with it, R4.8).
-                if let Some(c) = self.constraint {
+                if let Some(c) = self.position.constraint {
                     self.journal.push(|| GameEvent::ConstraintLapsed { card: c.card });
                 }
                 let reason = SkipReason::NoLegalMove;
@@ -177,7 +179,7 @@ impl GameState {
             Step::Card if self.playable_cards(host).is_empty() => {
                 let reason = if self.card_step_withheld() {
                     SkipReason::FirstTurn
-                } else if self.piles.face_up.is_empty() {
+                } else if self.hidden.piles.face_up.is_empty() {
                     SkipReason::NoFaceUpCard
                 } else {
                     SkipReason::NoPlayableCard
@@ -200,7 +202,7 @@ impl GameState {
         // an effect's handler's doing (R10.1).
         let planets_changed = self.tell_planets(host, &events);
         let heard = if planets_changed { Reacted::Ran } else { Reacted::Nothing };
-        if self.effects.is_empty() {
+        if self.position.effects.is_empty() {
             return Ok(heard);
         }
         let queue = self.reactions_to(host, &events, 0, newest);
@@ -213,11 +215,11 @@ impl GameState {
     /// Whether anything hears the events: a lasting effect in force, or a
     /// planet dealt whose script has handlers.
     pub(super) fn listening(&self, host: &dyn CardHost) -> bool {
-        !self.effects.is_empty() || self.planets_listen(host)
+        !self.position.effects.is_empty() || self.planets_listen(host)
     }
 
     pub(super) fn planets_listen(&self, host: &dyn CardHost) -> bool {
-        self.planets.iter().flatten().any(|&p| host.planet_listens(p, None))
+        self.hidden.planets.iter().flatten().any(|&p| host.planet_listens(p, None))
     }
 
     /// Gives `events` to the planets' handlers: Dark's planet hears them all in
@@ -234,9 +236,9 @@ impl GameState {
             }
             for event in events.iter().filter(|e| host.planet_listens(planet, Some(e.kind()))) {
                 if let Ok(data) = host.planet_hears(self, planet, player, Some(event))
-                    && data != *self.planet_data.of(player)
+                    && data != *self.hidden.planet_data.of(player)
                 {
-                    self.planet_data.set(player, data);
+                    self.hidden.planet_data.set(player, data);
                     changed = true;
                 }
             }
@@ -249,7 +251,7 @@ impl GameState {
         let mut queue = Vec::new();
         for event in events {
             let kind = event.kind();
-            for effect in self.effects.iter().filter(|e| e.id <= newest && !e.caused(&event.cause)) {
+            for effect in self.position.effects.iter().filter(|e| e.id <= newest && !e.caused(&event.cause)) {
                 let handler = host.reacts(effect.card, kind);
                 let ends = effect.lasts == Lasting::Until(kind);
                 if handler || ends {
@@ -278,7 +280,7 @@ impl GameState {
                 continue;
             };
             if reaction.handler {
-                let newest = self.effect_serial;
+                let newest = self.position.effect_serial;
                 let scratch = self.scratch(effect.cause());
                 match host.react(&scratch, &effect, &reaction.event, &answers) {
                     Resolution::Done(after) => {
@@ -332,9 +334,9 @@ impl GameState {
                         });
                     }
                     Resolution::Ask(question) => {
-                        let step = std::mem::replace(&mut self.step, Step::Card);
+                        let step = std::mem::replace(&mut self.position.step, Step::Card);
                         let reacting = Reacting { queue: queue.into(), then, step: Box::new(step), runs };
-                        self.step = Step::Resolving(Resolving {
+                        self.position.step = Step::Resolving(Resolving {
                             card: effect.card,
                             answers,
                             question,
@@ -361,7 +363,7 @@ impl GameState {
         reacting: Reacting,
         answers: Vec<Answer>,
     ) -> Result<(), GameError> {
-        self.step = *reacting.step;
+        self.position.step = *reacting.step;
         match self.run_reactions(host, reacting.queue, reacting.then, answers, reacting.runs)? {
             Reacted::Asked => Ok(()),
             Reacted::Ran if self.check_end(host) => Ok(()),
@@ -385,8 +387,8 @@ impl GameState {
         journal.append(std::mem::take(&mut after.journal));
         *self = after;
         self.journal = journal;
-        self.offers = super::Offers::default();
-        if !self.effects.is_empty() {
+        self.position.offers = super::Offers::default();
+        if !self.position.effects.is_empty() {
             self.journal.watch(true);
         }
     }

@@ -1,14 +1,14 @@
-//! The game state: plain data, `Clone` and serializable (ENGINEERING.md invariant 1).
+//! The game state: plain data, `Clone` and serializable (ARCHITECTURE.md invariant 1).
 
 use serde::{Deserialize, Serialize};
 
-use super::GameError;
 use super::data::{BoundError, Data, PlanetData, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
 use super::event::{EventLog, GameEvent};
 use super::lasting::Effect;
 use super::react::Reacting;
 use super::rng::GameRng;
+use super::{GameError, GameState};
 use crate::kernel::{Bitboard, Board, Player, Square};
 
 /// What a variant switches on or off (R10.4, R11).
@@ -180,7 +180,7 @@ pub struct Outcome {
 
 /// A card whose script has asked a question: the state is still the card-start
 /// snapshot; the answers so far replay the script up to its next question
-/// (ENGINEERING.md invariant 3).
+/// (ARCHITECTURE.md invariant 3).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Resolving {
     pub card: CardId,
@@ -202,14 +202,12 @@ pub enum Step {
     Over(Outcome),
 }
 
-/// Everything about a game in progress.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-pub struct GameState {
+/// The public part of a game: everything both players see and the rules
+/// read to list and play moves. [`GameState::same_position`] compares it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
     pub board: Board,
     pub rules: RuleOptions,
-    pub piles: Piles,
-    /// Each player's secret planet (R2.3), `None` when planets are off.
-    pub planets: [Option<PlanetId>; 2],
     pub counters: [Counters; 2],
     /// The restriction on this turn's move step.
     pub constraint: Option<Constraint>,
@@ -220,26 +218,153 @@ pub struct GameState {
     pub to_move: Player,
     pub step: Step,
     pub moved: Option<Moved>,
-    pub rng: GameRng,
-    /// Lasting effects in force, oldest first (lasting.rs). Left out of the JSON
-    /// when there are none, so games without them keep their digests.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Lasting effects in force, oldest first (lasting.rs).
     pub effects: Vec<Effect>,
     /// The id of the last effect put in force (0: none yet).
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub effect_serial: u32,
-    /// Each player's planet's own data, which only its handlers change; secret
-    /// with the planet (R2.3), so outside the position.
-    #[serde(default, skip_serializing_if = "PlanetData::is_empty")]
-    pub planet_data: PlanetData,
-    /// What happened since the log was last taken (events.rs); not part of the
-    /// position, so not compared, hashed or saved.
-    #[serde(skip)]
-    pub journal: EventLog,
-    /// The moves scripts offer in this state, for a script run that lists
-    /// moves ([`Offers`]); not part of the position.
-    #[serde(skip)]
+    /// The moves scripts offer in this position, for a script run that lists
+    /// moves ([`Offers`]); derived from the rest, never compared or saved.
     pub offers: Offers,
+}
+
+/// The hidden part of a game, listed once: what one player may not know of
+/// the other's (the planets and their data, R2.3) or of the future (the draw
+/// pile's order and the generator, R2.4). The piles are here whole, though the
+/// face-up cards and discards are public: an observer blanks only the order of
+/// the draw pile ([`Hidden::seen_by`]).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Hidden {
+    pub piles: Piles,
+    /// Each player's secret planet (R2.3), `None` when planets are off.
+    pub planets: [Option<PlanetId>; 2],
+    /// Each player's planet's own data, which only its handlers change.
+    pub planet_data: PlanetData,
+    pub rng: GameRng,
+}
+
+impl Hidden {
+    /// What `viewer` may know of it: the opponent's planet and its data
+    /// blanked, the draw pile sorted by card id, the generator reset to a
+    /// fixed seed (ai/observe.rs).
+    pub fn seen_by(&self, viewer: Player) -> Hidden {
+        let mut seen = self.clone();
+        seen.planets[(!viewer).index()] = None;
+        seen.planet_data.set(!viewer, Default::default());
+        seen.piles.draw.sort_unstable();
+        seen.rng = GameRng::new(0);
+        seen
+    }
+}
+
+impl std::ops::Deref for GameState {
+    type Target = Position;
+
+    fn deref(&self) -> &Position {
+        &self.position
+    }
+}
+
+/// The JSON form of a state (digests, `replay --events`' states): one flat
+/// object, the fields in the order they have always had, so digests do not
+/// depend on how the state is split into parts.
+#[derive(Serialize)]
+struct Flat<'a> {
+    board: &'a Board,
+    rules: &'a RuleOptions,
+    piles: &'a Piles,
+    planets: &'a [Option<PlanetId>; 2],
+    counters: &'a [Counters; 2],
+    constraint: &'a Option<Constraint>,
+    next_constraint: &'a Option<Constraint>,
+    turn: u32,
+    to_move: Player,
+    step: &'a Step,
+    moved: &'a Option<Moved>,
+    rng: &'a GameRng,
+    #[serde(skip_serializing_if = "no_effects")]
+    effects: &'a Vec<Effect>,
+    #[serde(skip_serializing_if = "is_zero")]
+    effect_serial: u32,
+    #[serde(skip_serializing_if = "no_planet_data")]
+    planet_data: &'a PlanetData,
+}
+
+fn no_effects(effects: &&Vec<Effect>) -> bool {
+    effects.is_empty()
+}
+
+fn no_planet_data(data: &&PlanetData) -> bool {
+    data.is_empty()
+}
+
+/// [`Flat`], read back.
+#[derive(Deserialize)]
+struct FlatOwned {
+    board: Board,
+    rules: RuleOptions,
+    piles: Piles,
+    planets: [Option<PlanetId>; 2],
+    counters: [Counters; 2],
+    constraint: Option<Constraint>,
+    next_constraint: Option<Constraint>,
+    turn: u32,
+    to_move: Player,
+    step: Step,
+    moved: Option<Moved>,
+    rng: GameRng,
+    #[serde(default)]
+    effects: Vec<Effect>,
+    #[serde(default)]
+    effect_serial: u32,
+    #[serde(default)]
+    planet_data: PlanetData,
+}
+
+impl Serialize for GameState {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (p, h) = (&self.position, &self.hidden);
+        Flat {
+            board: &p.board,
+            rules: &p.rules,
+            piles: &h.piles,
+            planets: &h.planets,
+            counters: &p.counters,
+            constraint: &p.constraint,
+            next_constraint: &p.next_constraint,
+            turn: p.turn,
+            to_move: p.to_move,
+            step: &p.step,
+            moved: &p.moved,
+            rng: &h.rng,
+            effects: &p.effects,
+            effect_serial: p.effect_serial,
+            planet_data: &h.planet_data,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameState {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameState, D::Error> {
+        let f = FlatOwned::deserialize(d)?;
+        Ok(GameState::from_parts(
+            Position {
+                board: f.board,
+                rules: f.rules,
+                counters: f.counters,
+                constraint: f.constraint,
+                next_constraint: f.next_constraint,
+                turn: f.turn,
+                to_move: f.to_move,
+                step: f.step,
+                moved: f.moved,
+                effects: f.effects,
+                effect_serial: f.effect_serial,
+                offers: Offers::default(),
+            },
+            Hidden { piles: f.piles, planets: f.planets, planet_data: f.planet_data, rng: f.rng },
+        ))
+    }
 }
 
 /// The moves lasting effects' scripts offer one player in a state, worked out
@@ -281,35 +406,21 @@ impl std::hash::Hash for Offers {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
-/// The fields [`GameState::same_position`] compares, borrowed.
-type PositionFields<'a> = (
-    &'a Board,
-    &'a RuleOptions,
-    &'a [Counters; 2],
-    (&'a Option<Constraint>, &'a Option<Constraint>),
-    (u32, Player, &'a Step, &'a Option<Moved>),
-    (&'a [Effect], u32),
-);
-
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
 impl GameState {
-    pub fn counters(&self, player: Player) -> &Counters {
-        &self.counters[player.index()]
-    }
-
     /// Changes the board through a kernel operation, which reports each change
     /// it makes to the state's journal (kernel/event.rs): the one way scripts'
     /// operations reach the board.
     pub fn change_board<T, E>(&mut self, op: impl FnOnce(&mut Board, &mut EventLog) -> Result<T, E>) -> Result<T, E> {
-        op(&mut self.board, &mut self.journal)
+        op(&mut self.position.board, &mut self.journal)
     }
 
     /// A card restricts `constrained`'s next move to the checkers on `movers` (R4.8).
     pub fn set_constraint(&mut self, card: CardId, constrained: Player, movers: Bitboard) {
-        self.next_constraint = Some(Constraint { card, movers });
+        self.position.next_constraint = Some(Constraint { card, movers });
         self.journal.push(|| GameEvent::ConstraintSet { card, constrained, movers: movers.into_iter().collect() });
     }
 
@@ -329,7 +440,7 @@ impl GameState {
 
     /// A number below `n` from the game's generator (R2.4).
     pub fn draw_random(&mut self, n: usize) -> usize {
-        self.rng.below(n)
+        self.hidden.rng.below(n)
     }
 
     /// Replaces the data of effect `id` (its handler's `ctx:set_effect_data`);
@@ -337,6 +448,7 @@ impl GameState {
     pub fn set_effect_data(&mut self, id: u32, data: Data) -> Result<(), BoundError> {
         check_data(&data)?;
         let effect = self
+            .position
             .effects
             .iter_mut()
             .find(|e| e.id == id)
@@ -348,7 +460,7 @@ impl GameState {
     /// Replaces `player`'s planet's data (its handlers' `ctx:set_planet_data`).
     pub fn set_planet_data(&mut self, player: Player, data: Data) -> Result<(), BoundError> {
         check_data(&data)?;
-        self.planet_data.set(player, data);
+        self.hidden.planet_data.set(player, data);
         Ok(())
     }
 
@@ -356,7 +468,7 @@ impl GameState {
     /// refused, with nothing changed, for a counter the deck does not have room
     /// for or a count that would overflow.
     pub fn add_to_counter(&mut self, player: Player, counter: CounterId, by: u32) -> Result<u32, GameError> {
-        let slot = self.counters[player.index()]
+        let slot = self.position.counters[player.index()]
             .0
             .get_mut(usize::from(counter.0))
             .ok_or(GameError::Illegal(format!("there is no counter #{}", counter.0)))?;
@@ -371,59 +483,79 @@ impl GameState {
     }
 
     pub fn planet(&self, player: Player) -> Option<PlanetId> {
-        self.planets[player.index()]
+        self.hidden.planets[player.index()]
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.step {
+        match self.position.step {
             Step::Over(outcome) => Some(outcome),
             _ => None,
         }
     }
 
-    /// Whether `other` has the same position: everything but the piles, the
-    /// planets, the game's generator and the event log, which are what a search
-    /// determinizes (ai/observe.rs) or what a card resolution rarely reads
-    /// ([`super::Inputs`]).
+    /// Whether `other` has the same [`Position`]: all but the [`Hidden`]
+    /// part and the event log, which are what a search determinizes
+    /// (ai/observe.rs) or what a card resolution rarely reads ([`super::Inputs`]).
     pub fn same_position(&self, other: &GameState) -> bool {
-        self.position_fields() == other.position_fields()
+        self.position == other.position
     }
 
     /// A hash of the position ([`GameState::same_position`]), for hash maps.
     pub fn position_hash(&self) -> u64 {
-        crate::hash::fx(&self.position_fields())
+        crate::hash::fx(&self.position)
     }
 
-    /// The fields of the position. Every field is named, so a new one must be
-    /// placed in or out of the position here.
-    fn position_fields(&self) -> PositionFields<'_> {
-        let GameState {
-            board,
-            rules,
-            piles: _,
-            planets: _,
-            counters,
-            constraint,
-            next_constraint,
-            turn,
-            to_move,
-            step,
-            moved,
-            rng: _,
-            effects,
-            effect_serial,
-            planet_data: _,
-            journal: _,
-            offers: _,
-        } = self;
-        (
-            board,
-            rules,
-            counters,
-            (constraint, next_constraint),
-            (*turn, *to_move, step, moved),
-            (effects, *effect_serial),
-        )
+    /// A state from its parts, with an empty event log (scenes, saves' states).
+    pub fn from_parts(position: Position, hidden: Hidden) -> GameState {
+        GameState { position, hidden, journal: EventLog::default() }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The position, to build a scene (scenarios, tests): the game's own
+    /// changes go through its methods, which record their events.
+    pub fn position_mut(&mut self) -> &mut Position {
+        &mut self.position
+    }
+
+    pub fn hidden(&self) -> &Hidden {
+        &self.hidden
+    }
+
+    /// The hidden part, to build a scene or a determinization (ai/observe.rs).
+    pub fn hidden_mut(&mut self) -> &mut Hidden {
+        &mut self.hidden
+    }
+
+    /// The action deck's piles (part of [`Hidden`]: the draw pile's order is secret).
+    pub fn piles(&self) -> &Piles {
+        &self.hidden.piles
+    }
+
+    /// Both players' planets (secret, R2.3).
+    pub fn planets(&self) -> [Option<PlanetId>; 2] {
+        self.hidden.planets
+    }
+
+    /// The planets' own data (secret with them).
+    pub fn planet_data(&self) -> &PlanetData {
+        &self.hidden.planet_data
+    }
+
+    /// The game's generator (its seed fixes every future shuffle, R2.4).
+    pub fn rng(&self) -> &GameRng {
+        &self.hidden.rng
+    }
+
+    /// The events recorded since the log was last taken.
+    pub fn journal(&self) -> &EventLog {
+        &self.journal
+    }
+
+    pub fn journal_mut(&mut self) -> &mut EventLog {
+        &mut self.journal
     }
 
     /// A stable 64-bit digest of the whole state (FNV-1a over its JSON form), for
@@ -431,5 +563,11 @@ impl GameState {
     pub fn digest(&self) -> u64 {
         let bytes = serde_json::to_vec(self).expect("the state serializes");
         crate::hash::fnv1a(&bytes)
+    }
+}
+
+impl Position {
+    pub fn counters(&self, player: Player) -> &Counters {
+        &self.counters[player.index()]
     }
 }

@@ -336,7 +336,7 @@ impl Repl {
             return;
         }
         let state = render::shown_state(&self.session);
-        let unchanged = self.shown_board.as_ref().is_some_and(|(b, p)| *b == state.board && *p == state.piles);
+        let unchanged = self.shown_board.as_ref().is_some_and(|(b, p)| *b == state.board && *p == *state.piles());
         if unchanged && state.outcome().is_none() {
             // A question answered on the board shows the board with its answers marked.
             if render::candidates(&self.session).any() {
@@ -348,7 +348,7 @@ impl Repl {
         }
         let state = render::shown_state(&self.session);
         self.shown_state = Some(self.session.changes());
-        self.shown_board = Some((state.board, state.piles.clone()));
+        self.shown_board = Some((state.board, state.piles().clone()));
     }
 
     /// Forgets what was drawn, so the next prompt draws everything.
@@ -553,7 +553,7 @@ impl Repl {
             return;
         };
         let mut state = self.session.state().clone();
-        state.board = board;
+        state.position_mut().board = board;
         println!("the board as move {number} began:");
         print!("{}", render::board(&state, self.view(), &render::Marks::default(), &render::glyphs(&self.session)));
         let record = crate::narrate::record_text(&self.session.turns(None));
@@ -1006,7 +1006,7 @@ fn help(topic: &str) -> String {
             "digest: print the state digest (FNV-1a of the game state) and the number of decisions, to check that two runs played the same game".into()
         }
         None if topic == "move" || topic == "moves" => {
-            "Moves: c3-d4 steps; c3xe5 or c3xe5xg7 jumps (the start and end are enough when only one chain fits). Capture is compulsory (R4.3).".into()
+            "Moves: c3-d4 steps; c3xe5 or c3xe5xg7 jumps (the start and end are enough when only one chain fits). Capture is compulsory (R4.3) unless a card in force lifts it (Truce).".into()
         }
         None => format!("no command '{topic}'; 'help' lists them"),
     }

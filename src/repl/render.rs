@@ -317,7 +317,7 @@ pub fn shown_state(session: &Session) -> std::borrow::Cow<'_, GameState> {
     match &state.step {
         Step::Resolving(r) if r.question.so_far.0.as_deref().is_some_and(|b| *b != state.board) => {
             let mut shown = state.clone();
-            shown.board = *r.question.so_far.0.clone().expect("checked above");
+            shown.position_mut().board = *r.question.so_far.0.clone().expect("checked above");
             std::borrow::Cow::Owned(shown)
         }
         _ => std::borrow::Cow::Borrowed(state),
@@ -399,7 +399,7 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
     }
     if state.rules.cards {
         let content = session.engine.content();
-        for (i, &card) in state.piles.face_up.iter().enumerate() {
+        for (i, &card) in state.piles().face_up.iter().enumerate() {
             let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
             let line = format!("face up {}: {} - {}", i + 1, session.card_name(card), text.trim());
             let _ = writeln!(out, "  {}", shorten(&line, cut));
@@ -408,8 +408,8 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
         let _ = writeln!(
             out,
             "  draw pile {}, discard pile {} | reserves: Dark {}, Light {} | walls left: Dark {}, Light {}",
-            state.piles.draw.len(),
-            state.piles.discard.len(),
+            state.piles().draw.len(),
+            state.piles().discard.len(),
             state.board.reserve(Player::Dark),
             state.board.reserve(Player::Light),
             s.walls[0],

@@ -91,7 +91,7 @@ pub enum KindFilter {
 }
 
 impl CheckerFilter {
-    pub fn apply(&self, state: &GameState) -> Bitboard {
+    pub fn apply(&self, state: &crate::game::Position) -> Bitboard {
         let board = &state.board;
         let mut set = board.occupied();
         if let Some(p) = self.owner {
@@ -226,8 +226,12 @@ type Recheck = dyn Fn(&GameState, Player) -> bool;
 
 impl Read {
     /// The read `eval(state, user, &args)` that found `found`.
-    pub fn new<Q: 'static, T: PartialEq + 'static>(args: Q, found: T, eval: fn(&GameState, Player, &Q) -> T) -> Read {
-        Read(Rc::new(move |state, user| eval(state, user, &args) == found))
+    pub(super) fn new<S: super::ctx::Sight, Q: 'static, T: PartialEq + 'static>(
+        args: Q,
+        found: T,
+        eval: fn(&S::Part, Player, &Q) -> T,
+    ) -> Read {
+        Read(Rc::new(move |state, user| eval(S::part(state), user, &args) == found))
     }
 
     /// Whether the same read finds the same on `state` for `user`.
@@ -308,10 +312,11 @@ mod tests {
         let memos = Memos::new(1);
         let mut state = GameState::new(&Setup::blank(4), 1);
         let at = |state: &mut GameState, turn: u32| {
-            state.turn = turn;
+            state.position_mut().turn = turn;
             memos.answer(0, state, Player::Dark)
         };
-        let turn_was = |turn: u32| Read::new((), turn, |s: &GameState, _: Player, _: &()| s.turn);
+        let turn_was =
+            |turn: u32| Read::new::<crate::script::ctx::Sees::Position, _, _>((), turn, |s, _: Player, _: &()| s.turn);
         for turn in 1..=WAYS as u32 {
             memos.keep(0, Some(vec![turn_was(turn)]), Player::Dark, turn);
         }
@@ -330,9 +335,10 @@ mod tests {
     fn block_filters_match_the_blocks_one_by_one() {
         let mut state = GameState::new(&Setup::blank(4), 3);
         for (i, sq) in ["c3", "e3", "d6", "h8", "a1"].iter().enumerate() {
-            let _ = state.board.remove_checker(sq.parse().unwrap(), Removal::Card, &mut Unrecorded);
+            let _ = state.position_mut().board.remove_checker(sq.parse().unwrap(), Removal::Card, &mut Unrecorded);
             if i == 2 {
-                let _ = state.board.relocate("b6".parse().unwrap(), "d4".parse().unwrap(), &mut Unrecorded);
+                let _ =
+                    state.position_mut().board.relocate("b6".parse().unwrap(), "d4".parse().unwrap(), &mut Unrecorded);
             }
         }
         let board = &state.board;

@@ -1,4 +1,4 @@
-//! Cards and planets as sandboxed Lua scripts (ENGINEERING.md invariants 3–5).
+//! Cards and planets as sandboxed Lua scripts (ARCHITECTURE.md invariants 3–5).
 //!
 //! One Lua state per engine; every script is compiled once, and each run of it
 //! executes the compiled chunk again into a fresh environment (sandbox.rs), so
@@ -8,7 +8,7 @@
 //! game's pending decision; when the answer comes, the script runs again from the
 //! card-start snapshot with one more answer. Only a script that returns commits.
 //!
-//! Running again is what the game means (ENGINEERING.md invariant 3), but it is
+//! Running again is what the game means (ARCHITECTURE.md invariant 3), but it is
 //! slow, so the engine accelerates the common case: a card's `play` runs in a
 //! coroutine, and a question suspends it instead of unwinding it. The engine keeps
 //! the last suspended run (outside the game state) together with its card-start
@@ -495,7 +495,7 @@ impl ScriptEngine {
         let mut state = state.clone();
         // The moves scripts offer, for the moves this run may list or grant
         // (a hook's own run lists none: it is what offers them).
-        state.offers = if !matches!(kind, RunKind::MoveHook { .. }) && !state.effects.is_empty() {
+        state.position_mut().offers = if !matches!(kind, RunKind::MoveHook { .. }) && !state.effects.is_empty() {
             crate::game::Offers::new(user, state.offered_to(self, user))
         } else {
             crate::game::Offers::default()
@@ -607,11 +607,7 @@ impl ScriptEngine {
                 // Belt and braces for `Inputs::Position`: the parts the position
                 // leaves out came through unchanged.
                 let after = &run.state;
-                if after.piles != state.piles
-                    || after.rng != state.rng
-                    || after.planets != state.planets
-                    || after.planet_data != state.planet_data
-                {
+                if after.hidden() != state.hidden() {
                     inputs = Inputs::Whole;
                 }
                 finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed)
@@ -740,7 +736,7 @@ impl ScriptEngine {
         match (stop, result) {
             (Some(stop), _) => Err(format!("planet '{label}': {what} failed: {}", describe_stop(&stop))),
             (None, Err(e)) => Err(format!("planet '{label}': {what} failed: {e}")),
-            (None, Ok(_)) => Ok(run.state.planet_data.of(player).clone()),
+            (None, Ok(_)) => Ok(run.state.planet_data().of(player).clone()),
         }
     }
 

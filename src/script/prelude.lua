@@ -8,7 +8,7 @@
 -- at the end).
 --
 -- Invariant: a run of a script depends only on the game state and the answers
--- (ENGINEERING.md invariant 3). Every run therefore starts from nothing: the
+-- (ARCHITECTURE.md invariant 3). Every run therefore starts from nothing: the
 -- script's compiled chunk is executed again into a fresh environment, so its
 -- top-level locals, globals and tables are new each time, and everything shared
 -- between runs (the libraries, ctx, the halt sentinel) is read-only.

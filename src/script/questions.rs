@@ -1,6 +1,6 @@
 //! The question protocol: a question's options read and de-duplicated, the
 //! answer taken from the run's answers, or the run halted so that the question
-//! becomes the game's pending decision (ENGINEERING.md invariant 3).
+//! becomes the game's pending decision (ARCHITECTURE.md invariant 3).
 
 use std::sync::Arc;
 
@@ -56,7 +56,7 @@ pub(super) fn dedup_keep_first(options: &mut Vec<Answer>) {
 }
 
 /// The pending answer to a question, or a halt that turns the question into the
-/// game's pending decision (ENGINEERING.md invariant 3). `None` means "none" was
+/// game's pending decision (ARCHITECTURE.md invariant 3). `None` means "none" was
 /// chosen for an optional question.
 /// `options` are without repeats; `table` is the address of the script's table
 /// of options, to know the same call again (see [`Halted`]).

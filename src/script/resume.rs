@@ -31,7 +31,7 @@ impl Suspended {
             && answers[..self.run.answers.len()] == self.run.answers[..]
             && *state == *self.snapshot
             // Equal states may differ in whether they record events (game/event.rs).
-            && state.journal.is_recording() == self.snapshot.journal.is_recording()
+            && state.journal().is_recording() == self.snapshot.journal().is_recording()
     }
 }
 

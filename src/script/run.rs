@@ -1,6 +1,7 @@
 //! One script call in progress ([`Run`]) and how `ctx`'s host functions reach
 //! it: [`Shared`] (the run, the interned names, the meter) and [`Cx`], with the
-//! access rules every host function goes through (`read`, `with_run`, `writing`).
+//! access every host function goes through (`current` to read the run,
+//! `with_run` to work on it).
 
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! The Lua state every script runs in, and the limits around each run
-//! (ENGINEERING.md, "Safety of scripts").
+//! (ARCHITECTURE.md, "Safety of scripts").
 //!
 //! - Only the table, string, math, utf8 and coroutine libraries are loaded
 //!   (coroutines are pure computation and the global hook reaches them); no `io`,

@@ -44,7 +44,7 @@ impl CardHost for HiddenMatters {
         let mut after = state.clone();
         if card.0.is_multiple_of(3)
             && let Some(victim) = after.board.checkers(!after.to_move).first()
-            && let Err(e) = after.board.remove_checker(victim, Removal::Card, &mut Unrecorded)
+            && let Err(e) = after.position_mut().board.remove_checker(victim, Removal::Card, &mut Unrecorded)
         {
             return Resolution::Failed(e.0);
         }
@@ -117,7 +117,7 @@ fn decisions_do_not_depend_on_the_opponents_planet_or_the_draw_order() {
         .iter()
         .map(|s| {
             let mut s = s.clone();
-            s.planets[1] = Some(a_planet_other_than(&s, &[s.planets[1]]));
+            s.hidden_mut().planets[1] = Some(a_planet_other_than(&s, &[s.planets()[1]]));
             s
         })
         .collect();
@@ -127,9 +127,9 @@ fn decisions_do_not_depend_on_the_opponents_planet_or_the_draw_order() {
         .iter()
         .map(|s| {
             let mut s = s.clone();
-            s.piles.draw.reverse();
-            s.piles.draw.rotate_left(3);
-            s.rng = alien_checkers::game::GameRng::new(999);
+            s.hidden_mut().piles.draw.reverse();
+            s.hidden_mut().piles.draw.rotate_left(3);
+            s.hidden_mut().rng = alien_checkers::game::GameRng::new(999);
             s
         })
         .collect();
@@ -165,7 +165,7 @@ fn decisions_do_not_depend_on_the_opponents_planet_or_the_draw_order() {
         .iter()
         .map(|s| {
             let mut s = s.clone();
-            s.planets[0] = Some(a_planet_other_than(&s, &[s.planets[0], s.planets[1]]));
+            s.hidden_mut().planets[0] = Some(a_planet_other_than(&s, &[s.planets()[0], s.planets()[1]]));
             s
         })
         .collect();
@@ -176,10 +176,11 @@ fn decisions_do_not_depend_on_the_opponents_planet_or_the_draw_order() {
 fn the_determinizer_deals_only_planets_the_opponent_may_hold() {
     let host = HiddenMatters;
     let mut state = GameState::new(&alien_with_planets(), 3);
-    state.planets = [Some(PlanetId(0)), Some(PlanetId(2))];
+    state.hidden_mut().planets = [Some(PlanetId(0)), Some(PlanetId(2))];
     // Light already stands on c5, where planets 1 and 5 hold: the game would be over.
-    state.board.remove_checker(sq("b6"), Removal::Card, &mut Unrecorded).unwrap();
+    state.position_mut().board.remove_checker(sq("b6"), Removal::Card, &mut Unrecorded).unwrap();
     state
+        .position_mut()
         .board
         .set_checker(sq("c5"), alien_checkers::kernel::Checker::new(Player::Light, alien_checkers::kernel::Kind::Pawn))
         .unwrap();
@@ -195,17 +196,17 @@ fn the_determinizer_deals_only_planets_the_opponent_may_hold() {
     let mut seen = Vec::new();
     for _ in 0..200 {
         det.sample(&mut rng, &mut sample);
-        assert_eq!(sample.planets[0], Some(PlanetId(0)), "own planet kept");
-        let p = sample.planets[1].unwrap();
+        assert_eq!(sample.planets()[0], Some(PlanetId(0)), "own planet kept");
+        let p = sample.planets()[1].unwrap();
         assert!(expected.contains(&p));
         if !seen.contains(&p) {
             seen.push(p);
         }
-        let (mut drawn, mut real) = (sample.piles.draw.clone(), state.piles.draw.clone());
+        let (mut drawn, mut real) = (sample.piles().draw.clone(), state.piles().draw.clone());
         drawn.sort();
         real.sort();
         assert_eq!(drawn, real, "the draw pile is a permutation of the real one");
-        assert_eq!((sample.board, &sample.piles.face_up), (state.board, &state.piles.face_up));
+        assert_eq!((sample.board, &sample.piles().face_up), (state.board, &state.piles().face_up));
     }
     assert_eq!(seen.len(), expected.len(), "every possible planet is sampled");
 }
@@ -273,7 +274,7 @@ impl CardHost for QuestionCards {
             }
             [Answer::Dir(_), Answer::Square(s)] => {
                 let mut after = state.clone();
-                match after.board.place_terrain(*s, Terrain::Water, &mut Unrecorded) {
+                match after.position_mut().board.place_terrain(*s, Terrain::Water, &mut Unrecorded) {
                     Ok(()) => Resolution::Done(Box::new(after)),
                     Err(e) => Resolution::Failed(e.0),
                 }
@@ -352,7 +353,7 @@ fn searches_are_reproducible_with_two_threads() {
 fn nothing_is_chosen_when_the_game_is_over() {
     let mut state = GameState::new(&Setup::plain(), 1);
     for sq in state.board.checkers(Player::Light) {
-        state.board.remove_checker(sq, Removal::Card, &mut Unrecorded).unwrap();
+        state.position_mut().board.remove_checker(sq, Removal::Card, &mut Unrecorded).unwrap();
     }
     assert!(state.check_end(&BlankCards), "R10.1: Light has no checker");
     assert_eq!(MctsAgent::new(small(10), Vec::new(), 1).choose(&state, &BlankCards), None);
@@ -430,7 +431,7 @@ fn the_search_uses_every_shipped_card_and_answers_its_questions() {
             let choice = RandomAgent::new(1).choose(&state, &engine).unwrap();
             state.apply(&engine, &choice).unwrap();
         }
-        let piles = &mut state.piles;
+        let piles = &mut state.hidden_mut().piles;
         piles.discard.append(&mut piles.face_up);
         piles.draw.retain(|c| *c != card);
         piles.discard.retain(|c| *c != card);
@@ -541,8 +542,8 @@ fn stopping_once_decided_chooses_what_the_whole_budget_would() {
 fn plain_game(fen: &str) -> GameState {
     let position = Variant::american().read_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut state = GameState::new(&Setup::plain(), 1);
-    state.board = position.board;
-    state.to_move = position.to_move;
+    state.position_mut().board = position.board;
+    state.position_mut().to_move = position.to_move;
     state
 }
 

@@ -24,15 +24,15 @@ fn engine(deck: &str) -> ScriptEngine {
 /// Returns the events, one list per decision.
 fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Logged>> {
     let mut state = GameState::new(&engine.content().setup(), seed);
-    state.journal = EventLog::recording();
+    *state.journal_mut() = EventLog::recording();
     state.settle(engine).expect("a new game settles");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xe7e7);
-    let mut all = vec![state.journal.take()];
+    let mut all = vec![state.journal_mut().take()];
     while let Some(decision) = state.pending(engine) {
         let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
         let before = state.board;
         state.apply(engine, &pick).unwrap_or_else(|e| panic!("seed {seed}: {pick} failed: {e}"));
-        let events = state.journal.take();
+        let events = state.journal_mut().take();
         let mut redone = before;
         for event in &events {
             if let Event::Board(e) = &event.event {
@@ -127,16 +127,16 @@ fn search_without_recording_records_nothing_and_plays_the_same_game() {
     let engine = engine("standard");
     let mut quiet = GameState::new(&engine.content().setup(), 5);
     let mut loud = quiet.clone();
-    loud.journal = EventLog::recording();
+    *loud.journal_mut() = EventLog::recording();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     while let Some(decision) = quiet.pending(&engine) {
         let pick = decision.options[(rng.next_u32() as usize) % decision.options.len()].clone();
         quiet.apply(&engine, &pick).unwrap();
         loud.apply(&engine, &pick).unwrap();
-        assert!(quiet.journal.events().is_empty());
+        assert!(quiet.journal().events().is_empty());
         assert_eq!(quiet, loud);
         assert_eq!(quiet.digest(), loud.digest(), "the journal is not part of the position");
-        loud.journal.take();
+        loud.journal_mut().take();
     }
 }
 
@@ -228,17 +228,17 @@ fn a_handler_tells_whose_checker_from_whose_turn() {
     let engine = ScriptEngine::load(&root, "test").unwrap_or_else(|p| panic!("{p}"));
     let id = |name: &str| engine.content().card_id(name).unwrap();
     let mut state = GameState::new(&engine.content().setup(), 7);
-    state.piles.face_up = [id("watcher"), id("lifter")].into_iter().collect();
-    state.piles.draw.clear();
-    state.step = Step::Card;
-    state.board.set_reserve(Player::Dark, 3);
+    state.hidden_mut().piles.face_up = [id("watcher"), id("lifter")].into_iter().collect();
+    state.hidden_mut().piles.draw.clear();
+    state.position_mut().step = Step::Card;
+    state.position_mut().board.set_reserve(Player::Dark, 3);
     state.apply(&engine, &Choice::Card(id("watcher"))).unwrap();
     let light_move = state.pending(&engine).expect("Light moves").options[0].clone();
     state.apply(&engine, &light_move).unwrap();
     assert_eq!(state.to_move, Player::Light);
-    state.journal = EventLog::recording();
+    *state.journal_mut() = EventLog::recording();
     state.apply(&engine, &Choice::Card(id("lifter"))).unwrap();
-    let events = state.journal.take();
+    let events = state.journal_mut().take();
     let crowned = events.iter().find(|e| e.kind() == EventKind::Crowned).expect("Dark's pawn is crowned");
     assert_eq!(serde_json::to_value(crowned).unwrap()["owner"], "dark", "{crowned:?}");
     let told: Vec<&str> = events

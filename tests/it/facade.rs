@@ -114,7 +114,7 @@ fn none_and_keep_cannot_be_the_names_of_real_options() {
     let options = asked.pending(&engine).unwrap().options;
     assert_eq!(options.last(), Some(&Choice::Answer(Answer::Decline)));
     assert_eq!(Answer::Decline.to_string(), "none");
-    asked.journal = alien_checkers::game::EventLog::recording();
+    *asked.journal_mut() = alien_checkers::game::EventLog::recording();
     asked.apply(&engine, &Choice::Answer(Answer::Decline)).unwrap();
     let root = common::scratch_content("reserved", &[("keep", "function play(ctx) end")], &[]);
     let problems = ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default();
@@ -158,10 +158,10 @@ fn a_deck_may_take_the_card_step_from_the_first_turn() {
     setup.rules.first_card_step = false;
     for seed in 0..20 {
         let mut state = GameState::deal(&setup, seed, &engine);
-        state.journal = EventLog::recording();
+        *state.journal_mut() = EventLog::recording();
         let first = state.pending(&engine).unwrap().options[0].clone();
         state.apply(&engine, &first).unwrap();
-        let skipped = state.journal.take().iter().any(|e| {
+        let skipped = state.journal_mut().take().iter().any(|e| {
             matches!(
                 e.event,
                 alien_checkers::game::Event::Game(GameEvent::StepSkipped { reason: SkipReason::FirstTurn, .. })
@@ -171,7 +171,7 @@ fn a_deck_may_take_the_card_step_from_the_first_turn() {
         assert_eq!(state.to_move, alien_checkers::kernel::Player::Light);
         let light = state.pending(&engine).unwrap().options[0].clone();
         state.apply(&engine, &light).unwrap();
-        let withheld = state.journal.take().iter().any(|e| {
+        let withheld = state.journal_mut().take().iter().any(|e| {
             matches!(
                 e.event,
                 alien_checkers::game::Event::Game(GameEvent::StepSkipped { reason: SkipReason::FirstTurn, .. })

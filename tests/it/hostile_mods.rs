@@ -22,7 +22,7 @@ fn play(body: &str) -> String {
 /// Uses card `id` in a game that records its events; the lines it logged.
 fn logged(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, alien_checkers::game::GameState, Vec<String>) {
     let mut state = crate::hostile_scripts::at_card_step(engine);
-    state.journal = alien_checkers::game::EventLog::recording();
+    *state.journal_mut() = alien_checkers::game::EventLog::recording();
     let result = state.apply(engine, &Choice::Card(crate::hostile_scripts::card(engine, id)));
     let lines = messages(&state);
     (result, state, lines)
@@ -31,7 +31,7 @@ fn logged(engine: &ScriptEngine, id: &str) -> (Result<(), GameError>, alien_chec
 /// The lines scripts logged in the events `state` recorded.
 fn messages(state: &alien_checkers::game::GameState) -> Vec<String> {
     state
-        .journal
+        .journal()
         .events()
         .iter()
         .filter_map(|e| match &e.event {
@@ -55,7 +55,7 @@ fn refused(id: &str, body: &str, wanted: &str) -> String {
 // ---- unmetered work inside one C call ----
 
 #[test]
-fn item_1_a_plain_find_is_charged_for_its_quadratic_worst_case() {
+fn a_plain_find_is_charged_for_its_quadratic_worst_case() {
     let body = "  local s = string.rep('a', 2000000)\n  local p = string.rep('a', 1000000) .. 'b'\n  string.find(s, p, 1, true)";
     let m = refused("plainfind", body, "instruction budget");
     assert!(m.contains("plainfind.lua:4"), "the stop names the line of the call: {m}");
@@ -71,14 +71,14 @@ fn item_1_a_plain_find_is_charged_for_its_quadratic_worst_case() {
 }
 
 #[test]
-fn item_2_counts_given_as_numeric_strings_are_charged_as_the_numbers_c_reads() {
+fn counts_given_as_numeric_strings_are_charged_as_the_numbers_c_reads() {
     refused("movestr", "  table.move({}, '1', '4611686018427387904', 1, {})", "instruction budget");
     refused("repstr", "  string.rep('', '4611686018427387904')", "instruction budget");
     refused("repfloat", "  string.rep('x', 2^40)", "instruction budget");
 }
 
 #[test]
-fn item_2_a_length_that_changes_between_reads_is_read_once() {
+fn a_length_that_changes_between_reads_is_read_once() {
     // `__len` answers 0, then 2^62: table.insert reads the length once, as 0.
     let body = "  local n = 0\n  local t = setmetatable({}, { __len = function() n = n + 1; if n == 1 then return 0 end return 2^62 end })\n  table.insert(t, 1, 'x')\n  ctx:log(tostring(rawget(t, 1)) .. ' ' .. n)";
     let source = play(body);
@@ -89,12 +89,12 @@ fn item_2_a_length_that_changes_between_reads_is_read_once() {
 }
 
 #[test]
-fn item_2_a_table_cannot_be_its_own_call_metamethod() {
+fn a_table_cannot_be_its_own_call_metamethod() {
     refused("selfcall", "  local t = {}\n  setmetatable(t, { __call = t })\n  t()", "__call must be a function");
 }
 
 #[test]
-fn item_3_the_pattern_estimate_counts_the_pattern_length() {
+fn the_pattern_estimate_counts_the_pattern_length() {
     // (find would take its plain path: no pattern character in the pattern.)
     let body = "  local s = string.rep('a', 9000000)\n  string.match(s, string.rep('a', 255) .. 'b')";
     let m = refused("longpattern", body, "pattern too costly");
@@ -111,7 +111,7 @@ fn slow_handlers(copies: u32) -> String {
 }
 
 #[test]
-fn item_4_the_wall_clock_net_is_per_decision_not_per_run() {
+fn the_wall_clock_net_is_per_decision_not_per_run() {
     let source = slow_handlers(40);
     let mut engine = engine(&[("slow", &source), GOOD_CARD], &[]);
     let (result, state) = use_card(&engine, "slow");
@@ -135,7 +135,7 @@ fn item_4_the_wall_clock_net_is_per_decision_not_per_run() {
 // ---- memory ----
 
 #[test]
-fn item_5_effect_data_bounds_count_keys_and_their_bytes() {
+fn effect_data_bounds_count_keys_and_their_bytes() {
     refused(
         "bigkey",
         "  ctx:add_effect{ lasts = 'game', data = { [string.rep('k', 20000000)] = 1 } }",
@@ -149,7 +149,7 @@ fn item_5_effect_data_bounds_count_keys_and_their_bytes() {
 }
 
 #[test]
-fn item_6_a_yaml_alias_bomb_is_refused_by_the_bytes_it_expands_to() {
+fn a_yaml_alias_bomb_is_refused_by_the_bytes_it_expands_to() {
     let root = common::scratch_content("aliasbomb", &[("bomb", "function play(ctx) end")], &[]);
     let mut manifest = format!("name: bomb\ntext: &big \"{}\"\nrulings:\n", "x".repeat(50_000));
     while manifest.len() < 240_000 {
@@ -163,7 +163,7 @@ fn item_6_a_yaml_alias_bomb_is_refused_by_the_bytes_it_expands_to() {
 // ---- determinism: stops a script's own coroutine cannot catch ----
 
 #[test]
-fn item_7_a_question_inside_a_scripts_coroutine_is_not_caught() {
+fn a_question_inside_a_scripts_coroutine_is_not_caught() {
     // The card catches the halt of its first question in a coroutine of its
     // own and asks a second: the same answers must give the same game whether
     // the engine resumes the suspended run or runs the script again.
@@ -196,7 +196,7 @@ fn item_7_a_question_inside_a_scripts_coroutine_is_not_caught() {
 }
 
 #[test]
-fn item_8_running_out_of_memory_inside_a_scripts_coroutine_stops_the_run() {
+fn running_out_of_memory_inside_a_scripts_coroutine_stops_the_run() {
     // Doubling a string is one instruction a time: memory runs out long
     // before the budget does.
     let body = "  local co = coroutine.create(function()\n    local s = 'x'\n    \
@@ -208,7 +208,7 @@ fn item_8_running_out_of_memory_inside_a_scripts_coroutine_stops_the_run() {
 // ---- text from mods is shown, never obeyed ----
 
 #[test]
-fn item_9_control_characters_from_a_mod_are_made_visible() {
+fn control_characters_from_a_mod_are_made_visible() {
     let body = "  ctx:log('\\27]52;c;cm0gLXJmIH4=\\7\\nLight resigns')\n  \
                 ctx:ask_option('\\27[2Jpick', { 'one\\27[31m', 'two' })";
     let source = play(body);
@@ -237,7 +237,7 @@ fn item_9_control_characters_from_a_mod_are_made_visible() {
 
 #[cfg(unix)]
 #[test]
-fn item_10_links_out_of_the_root_and_special_files_are_refused() {
+fn links_out_of_the_root_and_special_files_are_refused() {
     use std::os::unix::fs::symlink;
     let root = common::scratch_content("links", &[("water", "function play(ctx) end"), GOOD_CARD], &[]);
     let cards = root.path().join("cards");
@@ -273,7 +273,7 @@ fn empty_diagram() -> String {
 }
 
 #[test]
-fn item_11_a_diagram_indented_with_a_wide_space_is_refused_not_a_panic() {
+fn a_diagram_indented_with_a_wide_space_is_refused_not_a_panic() {
     let board = empty_diagram();
     let mut lines: Vec<String> = board.lines().map(|l| format!(" {l}")).collect();
     lines[3] = format!("\u{3000}{}", lines[3].trim_start());
@@ -289,7 +289,7 @@ fn item_11_a_diagram_indented_with_a_wide_space_is_refused_not_a_panic() {
 }
 
 #[test]
-fn item_12_a_scene_is_held_to_the_rules_of_play() {
+fn a_scene_is_held_to_the_rules_of_play() {
     let root = common::scratch_content("scenes", &[GOOD_CARD], &[]);
     let effect = "      - { card: good, owner: dark, lasts: 2 }\n";
     let board: String = empty_diagram().lines().map(|l| format!("      {l}\n")).collect();
@@ -311,7 +311,7 @@ fn item_12_a_scene_is_held_to_the_rules_of_play() {
 }
 
 #[test]
-fn item_13_a_stop_inside_a_library_call_names_the_cards_line() {
+fn a_stop_inside_a_library_call_names_the_cards_line() {
     // The budget runs out inside the library's sort (Lua code of the
     // prelude), and inside a charge made for a C function called by pcall.
     let m = refused(
@@ -358,7 +358,7 @@ fn a_scripts_library_holds_only_what_cards_reference_lists() {
 // ---- every game ends ----
 
 #[test]
-fn item_17_when_every_option_fails_the_step_is_given_up_and_play_goes_on() {
+fn when_every_option_fails_the_step_is_given_up_and_play_goes_on() {
     use alien_checkers::game::GameState;
     // A card that always fails, alone face up: discarded unused, the turn goes on.
     let broken = play("  error('always broken')");
@@ -367,12 +367,12 @@ fn item_17_when_every_option_fails_the_step_is_given_up_and_play_goes_on() {
     let engine = engine(&[("broken", &broken), ("fragile", fragile), GOOD_CARD], &[]);
     let id = crate::hostile_scripts::card(&engine, "broken");
     let mut state = GameState::new(&engine.content().setup(), 7);
-    state.piles.face_up = [id].into_iter().collect();
-    state.step = Step::Card;
+    state.hidden_mut().piles.face_up = [id].into_iter().collect();
+    state.position_mut().step = Step::Card;
     let mover = state.to_move;
     assert!(state.apply(&engine, &Choice::Card(id)).is_err());
     state.apply(&engine, &Choice::GiveUp).unwrap_or_else(|e| panic!("{e}"));
-    assert!(state.piles.discard.contains(&id), "the broken card is discarded");
+    assert!(state.piles().discard.contains(&id), "the broken card is discarded");
     assert!(state.to_move != mover && matches!(state.step, Step::Move), "the next turn began: {:?}", state.step);
     // While an option works, giving up is refused.
     assert!(state.clone().apply(&engine, &Choice::GiveUp).is_err());
@@ -387,7 +387,7 @@ fn item_17_when_every_option_fails_the_step_is_given_up_and_play_goes_on() {
 }
 
 #[test]
-fn item_17_a_game_against_a_broken_deck_reaches_its_end_in_the_repl() {
+fn a_game_against_a_broken_deck_reaches_its_end_in_the_repl() {
     let root = common::scratch_content(
         "broken-deck",
         &[("broken", "function play(ctx)\n  error('always broken')\nend")],

@@ -40,9 +40,9 @@ pub(crate) fn engine(cards: &[(&str, &str)], planets: &[(&str, &str)]) -> Script
 /// A game at Dark's card step with every card of the deck face up.
 pub(crate) fn at_card_step(engine: &ScriptEngine) -> GameState {
     let mut state = GameState::new(&engine.content().setup(), 7);
-    state.piles.face_up = (0..engine.content().cards.len() as u16).map(CardId).collect();
-    state.piles.draw.clear();
-    state.step = Step::Card;
+    state.hidden_mut().piles.face_up = (0..engine.content().cards.len() as u16).map(CardId).collect();
+    state.hidden_mut().piles.draw.clear();
+    state.position_mut().step = Step::Card;
     state
 }
 
@@ -605,7 +605,7 @@ fn a_planet_check_that_tries_every_write_changes_nothing() {
     );
     // A state with something of everything: a move made, a monolith, a wall.
     let mut state = at_card_step(&e);
-    state.board.place_monolith("d4".parse().unwrap(), &mut Unrecorded).unwrap();
+    state.position_mut().board.place_monolith("d4".parse().unwrap(), &mut Unrecorded).unwrap();
     let before = state.clone();
     for player in Player::BOTH {
         // Every write was refused, so the check went on to return true.
@@ -619,7 +619,7 @@ fn a_planet_check_that_tries_every_write_changes_nothing() {
     assert!(e.playable(&state, card(&e, "probe")), "{:?}", e.take_errors());
     assert!(e.take_errors().is_empty());
     assert!(state == before, "a read-only check changed the game");
-    assert_eq!(state.rng, before.rng, "ctx:random in a check must not advance the game's generator");
+    assert_eq!(state.rng(), before.rng(), "ctx:random in a check must not advance the game's generator");
     engine_still_works(&e);
 }
 
@@ -885,10 +885,10 @@ fn a_handler_keeps_nothing_between_runs_but_its_effect_data() {
     // Light uses the good card; then Dark's move, which the effect reacts to a second time.
     state.apply(&engine, &Choice::Card(card(&engine, "good"))).unwrap();
     let mv = state.pending(&engine).unwrap().options[0].clone();
-    state.journal = alien_checkers::game::EventLog::recording();
+    *state.journal_mut() = alien_checkers::game::EventLog::recording();
     state.apply(&engine, &mv).unwrap();
     let messages: Vec<String> = state
-        .journal
+        .journal()
         .events()
         .iter()
         .filter_map(|e| match &e.event {
@@ -1202,9 +1202,9 @@ end"#;
     let engine = engine(&[("agree", agree), ("other", "function play(ctx) end")], &[]);
     let mut state = at_card_step(&engine);
     let (a, b) = (card(&engine, "agree"), card(&engine, "other"));
-    state.piles.draw = vec![a, b, b, a, b].into();
+    state.hidden_mut().piles.draw = vec![a, b, b, a, b].into();
     state.apply(&engine, &Choice::Card(a)).unwrap();
-    assert_eq!(state.piles.draw.to_vec(), vec![b, a, b, b, a], "the pile reversed");
+    assert_eq!(state.piles().draw.to_vec(), vec![b, a, b, b, a], "the pile reversed");
     agrees_and_refuses(
         "function play(ctx) ctx:set_draw_order({}) end",
         r#"ctx:set_draw_order({ "agree", "nonsense" })"#,

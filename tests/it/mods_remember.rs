@@ -15,7 +15,7 @@ use crate::hostile_scripts::engine;
 
 /// The kings Io's holder has taken, by its own data.
 fn kings(state: &GameState, holder: Player) -> i64 {
-    match state.planet_data.of(holder).get("kings") {
+    match state.planet_data().of(holder).get("kings") {
         Some(Datum::Int(n)) => *n,
         _ => 0,
     }
@@ -56,7 +56,7 @@ fn io_counts_kings_across_a_save_and_a_load() {
         while let Some(choice) = pick(&session, &mut rng) {
             session.apply(&choice).unwrap();
             loaded.apply(&choice).unwrap();
-            assert_eq!(loaded.state().planet_data, session.state().planet_data, "seed {seed}");
+            assert_eq!(loaded.state().planet_data(), session.state().planet_data(), "seed {seed}");
         }
         assert_eq!(loaded.state().outcome(), session.state().outcome());
         if tried == 3 {
@@ -74,12 +74,12 @@ fn a_planets_data_is_secret_with_the_planet() {
     let session = Session::new(&root, "moons", 1).unwrap();
     let mut state = session.state().clone();
     let io = session.engine.content().planet_id("io").unwrap();
-    state.planets = [Some(io), None];
-    state.planet_data.set(Player::Dark, [("kings".to_string(), Datum::Int(2))].into_iter().collect());
+    state.hidden_mut().planets = [Some(io), None];
+    state.hidden_mut().planet_data.set(Player::Dark, [("kings".to_string(), Datum::Int(2))].into_iter().collect());
     let theirs = Observation::new(&state, Player::Light);
-    assert!(theirs.state().planet_data.of(Player::Dark).is_empty(), "Light cannot read Dark's planet's data");
+    assert!(theirs.state().planet_data().of(Player::Dark).is_empty(), "Light cannot read Dark's planet's data");
     let mine = Observation::new(&state, Player::Dark);
-    assert_eq!(mine.state().planet_data.of(Player::Dark).get("kings"), Some(&Datum::Int(2)));
+    assert_eq!(mine.state().planet_data().of(Player::Dark).get("kings"), Some(&Datum::Int(2)));
 }
 
 /// `game_begins` runs at the deal: a card's (in the deck's order) may change
@@ -94,11 +94,11 @@ fn game_begins_runs_at_the_deal_and_a_broken_one_is_left_out() {
     let engine = engine(&[("setter", setter), ("broken", broken)], &[("starter", planet), ("other", planet)]);
     let setup = engine.content().setup();
     let mut state = GameState::new(&setup, 3);
-    state.journal = alien_checkers::game::EventLog::recording();
+    *state.journal_mut() = alien_checkers::game::EventLog::recording();
     state.begin(&setup, &engine);
     assert!(state.board.terrain_at(common::sq("d4")).is_some(), "the setter's hook ran");
     let told: Vec<String> = state
-        .journal
+        .journal_mut()
         .take()
         .into_iter()
         .filter_map(|e| match e.event {
@@ -109,7 +109,7 @@ fn game_begins_runs_at_the_deal_and_a_broken_one_is_left_out() {
     assert!(told.iter().any(|t| t.contains("broken's game_begins is left out") && t.contains("no")), "{told:?}");
     for p in Player::BOTH {
         let want = Datum::Text(p.to_string().to_ascii_lowercase());
-        assert_eq!(state.planet_data.of(p).get("started"), Some(&want), "{p}");
+        assert_eq!(state.planet_data().of(p).get("started"), Some(&want), "{p}");
     }
     assert_eq!(state.step, Step::Move);
     assert!(state.pending(&engine).is_some(), "the game starts");
@@ -123,11 +123,11 @@ fn an_effect_hears_the_end_of_the_turn_that_made_it() {
         function on_turn_ended(ctx, event)\n  ctx:log('ended ' .. event.turn .. ' at ' .. ctx:turn())\nend";
     let engine = engine(&[("listener", card)], &[]);
     let mut state = crate::hostile_scripts::at_card_step(&engine);
-    state.journal = alien_checkers::game::EventLog::recording();
+    *state.journal_mut() = alien_checkers::game::EventLog::recording();
     let id = engine.content().card_id("listener").unwrap();
     state.apply(&engine, &Choice::Card(id)).unwrap();
     let told: Vec<String> = state
-        .journal
+        .journal_mut()
         .take()
         .into_iter()
         .filter_map(|e| match e.event {

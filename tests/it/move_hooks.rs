@@ -19,9 +19,9 @@ fn hook(body: &str) -> String {
 /// Dark to move on `board` (a diagram) with the `hook` card's effect in force for Dark.
 fn state_with_hook(engine: &ScriptEngine, board: &str) -> GameState {
     let mut state = GameState::new(&engine.content().setup(), 3);
-    state.board = common::board(board);
-    state.step = Step::Move;
-    state.to_move = Player::Dark;
+    state.position_mut().board = common::board(board);
+    state.position_mut().step = Step::Move;
+    state.position_mut().to_move = Player::Dark;
     state
         .add_effect(Effect {
             id: 0,
@@ -76,7 +76,7 @@ fn offered_moves_are_kept_only_where_they_could_be_moves() {
 
     // With a capture due (R4.3) no offered step is kept.
     let mut capture = state.clone();
-    capture.board.set_checker(common::sq("d4"), Checker::new(Player::Light, Kind::Pawn)).unwrap();
+    capture.position_mut().board.set_checker(common::sq("d4"), Checker::new(Player::Light, Kind::Pawn)).unwrap();
     assert_eq!(texts(&capture.move_options(&engine)), ["c3xe5"]);
 
     // The offered move is played like any other: through the decision loop.

@@ -132,9 +132,9 @@ fn sq(name: &str) -> Square {
 fn offers_position(board: &str) -> (ScriptEngine, GameState) {
     let engine = engine("offers");
     let mut state = GameState::deal(&engine.content().setup(), 5, &engine);
-    state.board = common::board(board);
-    state.step = Step::Move;
-    state.to_move = Player::Dark;
+    state.position_mut().board = common::board(board);
+    state.position_mut().step = Step::Move;
+    state.position_mut().to_move = Player::Dark;
     (engine, state)
 }
 
@@ -214,13 +214,13 @@ fn not_a_draw_while_the_opponent_has_an_offered_move_r10_3() {
 ";
     let (engine, mut state) = offers_position(board.replace("dh", "d ").as_str());
     let supply = alien_checkers::kernel::Supply { hippos: 4, ..alien_checkers::kernel::Supply::STANDARD };
-    state.board = common::board_with(board, supply, alien_checkers::kernel::Crowning::FromReserve);
+    state.position_mut().board = common::board_with(board, supply, alien_checkers::kernel::Crowning::FromReserve);
     assert!(!state.has_move(&engine), "Dark cannot move");
     state.settle(&engine).unwrap();
     assert_eq!(state.outcome(), None, "Light's offered strike is a move: no R10.3 draw");
     let mut light = state.clone();
-    light.to_move = Player::Light;
-    light.step = Step::Move;
+    light.position_mut().to_move = Player::Light;
+    light.position_mut().step = Step::Move;
     let options: Vec<String> = light.move_options(&engine).iter().map(ToString::to_string).collect();
     assert_eq!(options, ["e5xf4xe5", "e5xd4xe5"], "Light's moves are its strikes");
 }
@@ -251,9 +251,9 @@ fn a_card_that_grants_a_move_grants_offered_moves_too() {
 ";
     let (engine, mut state) = offers_position(board);
     let again = engine.content().card_id("again").unwrap();
-    state.step = Step::Card;
-    state.piles.face_up = [again].into_iter().collect();
-    state.moved = Some(alien_checkers::game::Moved { start: sq("c3"), now: sq("d4") });
+    state.position_mut().step = Step::Card;
+    state.hidden_mut().piles.face_up = [again].into_iter().collect();
+    state.position_mut().moved = Some(alien_checkers::game::Moved { start: sq("c3"), now: sq("d4") });
     state.apply(&engine, &Choice::Card(again)).unwrap();
     assert!(state.board.is_empty(sq("f4")), "Again struck f4");
     assert_eq!(state.board.owner(sq("e3")), Some(Player::Dark), "the striker stayed on e3");
@@ -301,12 +301,12 @@ fn a_card_whose_effect_fails_by_its_own_making_is_given_up_not_retried() {
     // and ask the same decision again (that looped forever).
     let (engine, mut state) = offers_position(STRIKE);
     let curse = engine.content().card_id("curse").unwrap();
-    state.step = Step::Card;
-    state.piles.face_up = [curse].into_iter().collect();
+    state.position_mut().step = Step::Card;
+    state.hidden_mut().piles.face_up = [curse].into_iter().collect();
     assert!(state.clone().apply(&engine, &Choice::Card(curse)).is_err(), "every use of Curse fails");
     let (applied, refused) = state.apply_or_fall_back(&engine, &Choice::Card(curse)).unwrap();
     assert_eq!((applied, refused), (Choice::GiveUp, 1));
-    assert!(state.piles.discard.contains(&curse), "the card is discarded unused");
+    assert!(state.piles().discard.contains(&curse), "the card is discarded unused");
     assert!(state.effects.iter().all(|e| e.card != curse), "no cursed effect is left in force");
     assert_eq!(state.to_move, Player::Light, "play went on to Light's turn");
 }

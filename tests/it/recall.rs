@@ -20,14 +20,14 @@ use common::repo;
 /// planets, another generator.
 fn hidden_twin(state: &GameState, rng: &mut ChaCha8Rng, planets: usize) -> GameState {
     let mut twin = state.clone();
-    let draw = &mut twin.piles.draw;
+    let draw = &mut twin.hidden_mut().piles.draw;
     for i in (1..draw.len()).rev() {
         draw.swap(i, rng.next_u32() as usize % (i + 1));
     }
-    for planet in &mut twin.planets {
+    for planet in &mut twin.hidden_mut().planets {
         *planet = planet.map(|p| PlanetId(((usize::from(p.0) + 1) % planets) as u16));
     }
-    twin.rng = GameRng::new(rng.next_u64());
+    twin.hidden_mut().rng = GameRng::new(rng.next_u64());
     twin
 }
 
@@ -40,7 +40,7 @@ fn applied(
 ) -> Result<(GameState, Vec<alien_checkers::game::Logged>), String> {
     let mut after = state.clone();
     after.apply(host, choice).map_err(|e| e.to_string())?;
-    let events = after.journal.take();
+    let events = after.journal_mut().take();
     Ok((after, events))
 }
 
@@ -55,7 +55,7 @@ fn remembered_resolutions_equal_running_the_card_in_another_determinization() {
             let mut state = GameState::new(&engine.content().setup(), seed);
             // Half the games record their events, which must come back too.
             if seed % 2 == 1 {
-                state.journal = EventLog::recording();
+                *state.journal_mut() = EventLog::recording();
             }
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x2eca11);
             while let Some(decision) = state.pending(&engine) {
@@ -73,7 +73,7 @@ fn remembered_resolutions_equal_running_the_card_in_another_determinization() {
                     compared += 1;
                 }
                 state.apply(&engine, &pick).unwrap();
-                state.journal.take();
+                state.journal_mut().take();
             }
         }
         // The comparison means something: many resolutions came from memory,

@@ -822,7 +822,7 @@ fn the_board_stays_a_grid_when_a_cell_needs_more_room() {
     let d4 = "d4".parse().unwrap();
     let mut emperor = Checker::new(Player::Dark, Kind::Emperor);
     (emperor.ring, emperor.snookle) = (true, true);
-    state.board.set_checker(d4, emperor).unwrap();
+    state.position_mut().board.set_checker(d4, emperor).unwrap();
     for marks in [Bitboard::EMPTY, Bitboard::from_square(d4)] {
         let drawn = board(&state, View { viewer: Player::Dark, colour: false }, &Marks::changed(marks), &[]);
         // The rules and the ranks: all as long as the first rule.

@@ -20,7 +20,7 @@ use common::{assert_diagram, board, edge, moves, pair, play, sq, squares};
 /// A game at Dark's move step whose board is `board` (Alien Checkers, blank cards).
 fn game_at(board: Board) -> GameState {
     let mut state = GameState::new(&Setup::blank(21), 7);
-    state.board = board;
+    state.position_mut().board = board;
     assert_eq!(state.step, Step::Move);
     state
 }
@@ -444,7 +444,7 @@ fn r4_8_constraints_restrict_movers_and_lapse_when_unmet() {
     assert_eq!(all, ["g3xe5"]);
     let mut state = game_at(b);
     let constrain = |state: &mut GameState, names: &[&str]| {
-        state.constraint = Some(Constraint { card: CardId(0), movers: squares(names) });
+        state.position_mut().constraint = Some(Constraint { card: CardId(0), movers: squares(names) });
     };
 
     // Only c3 may move: its steps are legal although g3 could jump.

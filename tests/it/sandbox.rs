@@ -1,4 +1,4 @@
-//! Hostile scripts (ENGINEERING.md "Safety of scripts"): each is
+//! Hostile scripts (ARCHITECTURE.md "Safety of scripts"): each is
 //! stopped or refused with a clear message naming the card and `file:line`, and
 //! the game state is exactly as before.
 
@@ -24,9 +24,10 @@ fn engine(cards: &[(&str, &str)]) -> ScriptEngine {
 /// A game at Dark's card step with every card of the deck face up.
 fn at_card_step(engine: &ScriptEngine) -> GameState {
     let mut state = GameState::new(&engine.content().setup(), 7);
-    state.piles.face_up = (0..engine.content().cards.len() as u16).map(alien_checkers::game::CardId).collect();
-    state.piles.draw.clear();
-    state.step = Step::Card;
+    state.hidden_mut().piles.face_up =
+        (0..engine.content().cards.len() as u16).map(alien_checkers::game::CardId).collect();
+    state.hidden_mut().piles.draw.clear();
+    state.position_mut().step = Step::Card;
     state
 }
 

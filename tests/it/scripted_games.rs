@@ -99,7 +99,7 @@ fn random_nightmare_games_keep_every_invariant() {
     let mut reacted = 0;
     for seed in 0..40 {
         let mut state = GameState::new(&engine.content().setup(), seed);
-        state.journal = EventLog::recording();
+        *state.journal_mut() = EventLog::recording();
         let totals = state.board.totals();
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x4e16);
         while let Some(decision) = state.pending(&engine) {
@@ -107,7 +107,7 @@ fn random_nightmare_games_keep_every_invariant() {
             state.apply(&engine, &pick).unwrap_or_else(|e| panic!("seed {seed}, turn {}: {pick}: {e}", state.turn));
             check_invariants(&state, &totals);
             reacted += state
-                .journal
+                .journal_mut()
                 .take()
                 .iter()
                 .filter(|e| e.kind() == alien_checkers::game::EventKind::EffectReacted)

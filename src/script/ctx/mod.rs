@@ -39,12 +39,42 @@ pub enum Access {
     Question,
 }
 
-/// Whether a query or operation reads more than the position: the piles or
-/// the game's generator, which the search determinizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Sees {
-    Position,
-    Hidden,
+/// What a query or operation may read, declared with it: `Sees::Position`
+/// (the [`crate::game::Position`] alone) or `Sees::Hidden` (the whole state,
+/// the [`crate::game::Hidden`] part included, which the search determinizes).
+/// A query is given only what its sight allows, so one that reads hidden data
+/// without declaring `Sees::Hidden` does not compile.
+#[allow(non_snake_case)]
+pub(super) mod Sees {
+    /// Reads the position only.
+    pub struct Position;
+    /// Reads the hidden part too.
+    pub struct Hidden;
+}
+
+/// A declared sight: the part of the state it gives a query.
+pub(super) trait Sight: 'static {
+    type Part: ?Sized + 'static;
+    /// Whether it reads beyond the position (then a resolution that used it
+    /// cannot be remembered by position, ai/recall.rs).
+    const HIDDEN: bool;
+    fn part(state: &GameState) -> &Self::Part;
+}
+
+impl Sight for Sees::Position {
+    type Part = crate::game::Position;
+    const HIDDEN: bool = false;
+    fn part(state: &GameState) -> &crate::game::Position {
+        state.position()
+    }
+}
+
+impl Sight for Sees::Hidden {
+    type Part = GameState;
+    const HIDDEN: bool = true;
+    fn part(state: &GameState) -> &GameState {
+        state
+    }
 }
 
 /// Which runs an operation is allowed in.
@@ -157,12 +187,12 @@ pub(super) struct ApiBuilder<'a> {
 /// Declares a query: `parse` reads the arguments, `eval` reads the state
 /// (the same function answers again when the memo checks the read, memo.rs),
 /// `out` makes the Lua value.
-pub(super) fn query<A, Q, T, V>(
+pub(super) fn query<S: Sight, A, Q, T, V>(
     m: &mut ApiBuilder,
     name: &'static str,
-    sees: Sees,
+    sees: S,
     parse: impl Fn(&Cx, A) -> R<Q> + 'static,
-    eval: fn(&GameState, Player, &Q) -> T,
+    eval: fn(&S::Part, Player, &Q) -> T,
     out: impl Fn(&Cx, T) -> R<V> + 'static,
 ) where
     A: mlua::FromLuaMulti,
@@ -174,13 +204,13 @@ pub(super) fn query<A, Q, T, V>(
 }
 
 /// A query whose result the prelude reshapes.
-pub(super) fn shaped_query<A, Q, T, V>(
+pub(super) fn shaped_query<S: Sight, A, Q, T, V>(
     m: &mut ApiBuilder,
     name: &'static str,
-    sees: Sees,
+    _sees: S,
     shape: Shape,
     parse: impl Fn(&Cx, A) -> R<Q> + 'static,
-    eval: fn(&GameState, Player, &Q) -> T,
+    eval: fn(&S::Part, Player, &Q) -> T,
     out: impl Fn(&Cx, T) -> R<V> + 'static,
 ) where
     A: mlua::FromLuaMulti,
@@ -192,13 +222,13 @@ pub(super) fn shaped_query<A, Q, T, V>(
     add(m, name, move |cx, args: A| {
         let q = parse(cx, args)?;
         let found = current(cx, |run| {
-            let found = eval(&run.state, run.user, &q);
-            if sees == Sees::Hidden {
+            let found = eval(S::part(&run.state), run.user, &q);
+            if S::HIDDEN {
                 run.beyond_position();
             }
             if let Some(trace) = &mut run.trace {
                 if trace.len() < MAX_READS {
-                    trace.push(Read::new(q.clone(), found.clone(), eval));
+                    trace.push(Read::new::<S, Q, T>(q.clone(), found.clone(), eval));
                 } else {
                     run.trace = None;
                 }
@@ -222,11 +252,11 @@ where
 
 /// Declares an operation: `f` gets the run (its scratch state) once the run is
 /// known to be allowed to do it, and before the arguments are read.
-pub(super) fn operation<A, T>(
+pub(super) fn operation<S: Sight, A, T>(
     m: &mut ApiBuilder,
     name: &'static str,
     runs: Runs,
-    sees: Sees,
+    _sees: S,
     f: impl Fn(&Cx, &mut Run, A) -> R<T> + 'static,
 ) where
     A: mlua::FromLuaMulti,
@@ -251,7 +281,7 @@ pub(super) fn operation<A, T>(
                     ));
                 }
             }
-            if sees == Sees::Hidden {
+            if S::HIDDEN {
                 run.beyond_position();
             }
             f(cx, run, A::from_lua_multi(args, cx.lua)?)
@@ -322,7 +352,11 @@ impl Drop for Unlimited<'_> {
 
 /// The legal moves of `user` under a [`MoveFilter`]: the kernel's and those
 /// lasting effects' scripts offer (`GameState::moves_granted`).
-pub(super) fn legal_moves_for(state: &GameState, user: Player, filter: MoveFilter) -> R<Vec<crate::kernel::Move>> {
+pub(super) fn legal_moves_for(
+    state: &crate::game::Position,
+    user: Player,
+    filter: MoveFilter,
+) -> R<Vec<crate::kernel::Move>> {
     rule(state.moves_granted(user, filter.allowed, filter.not_to, filter.without))
 }
 

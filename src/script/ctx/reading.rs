@@ -8,7 +8,7 @@ use super::{
     ApiBuilder, Sees, Shape, counter_id, handler_effect, legal_moves_for, marker_kind, pure, query, run_kind,
     shaped_query,
 };
-use crate::game::{CardId, CounterId, Data, GameState, Moved, Pile, Piles};
+use crate::game::{CardId, CounterId, Data, Moved, Pile, Piles, Position};
 use crate::kernel::{Checker, Colour, Dir, Edge, EdgePair, MarkerKind, Move, Player, Square, Terrain, Token};
 use crate::script::convert::{
     MoveFilter, block_filter, checker_filter, dir, dirs, move_filter, player, square, square_filter, token,
@@ -261,7 +261,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         "piles",
         Sees::Hidden,
         none,
-        |s, _, _| s.piles.clone(),
+        |s, _, _| s.piles().clone(),
         |lua, piles: Piles| {
             // Tables of known fields are made with room for them: a table grown
             // one key at a time is resized for each.
@@ -277,7 +277,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         "pile",
         Sees::Hidden,
         |_, name: LuaString| pile_named(&name),
-        |s, _, pile| pile.of(&s.piles).clone(),
+        |s, _, pile| pile.of(s.piles()).clone(),
         |lua, pile: Pile| card_list(lua, &pile),
     );
     query(
@@ -285,7 +285,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         "count_cards",
         Sees::Hidden,
         |_, name: LuaString| pile_named(&name),
-        |s, _, pile| pile.of(&s.piles).len(),
+        |s, _, pile| pile.of(s.piles()).len(),
         same,
     );
     query(
@@ -324,7 +324,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
         |_, n: Result<usize, String>| n.map_err(err),
     );
     for (name, targets) in [
-        ("step_targets", step_targets as fn(&GameState, Player, &(Square, Vec<Dir>)) -> Vec<Square>),
+        ("step_targets", step_targets as fn(&Position, Player, &(Square, Vec<Dir>)) -> Vec<Square>),
         ("slide_targets", |s, _, (sq, d)| s.board.slide_targets(*sq, d)),
         ("jump_targets", |s, _, (sq, d)| s.board.jump_targets(*sq, d)),
     ] {
@@ -340,7 +340,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // The same for every checker a filter picks, in one call: `{[sq] = targets}`
     // for the checkers that have any.
     for (name, targets) in [
-        ("step_targets_of", step_targets_of as fn(&GameState, Player, &(CheckerFilter, Vec<Dir>)) -> Targets),
+        ("step_targets_of", step_targets_of as fn(&Position, Player, &(CheckerFilter, Vec<Dir>)) -> Targets),
         ("jump_targets_of", |s, _, (filter, d)| {
             filter.apply(s).map(|sq| (sq, s.board.jump_targets(sq, d))).filter(|(_, t)| !t.is_empty()).collect()
         }),
@@ -399,12 +399,12 @@ pub(super) fn register(m: &mut ApiBuilder) {
     query(
         m,
         "planet_data",
-        Sees::Position,
+        Sees::Hidden,
         |lua, ()| match run_kind(lua)? {
             RunKind::Planet | RunKind::PlanetHandler(_) => Ok(()),
             _ => Err(err("only a planet's script can read its planet's data")),
         },
-        |s, user, _| s.planet_data.of(user).clone(),
+        |s, user, _| s.planet_data().of(user).clone(),
         |lua, data: Data| data_to_lua(lua, &data),
     );
 }
@@ -412,11 +412,11 @@ pub(super) fn register(m: &mut ApiBuilder) {
 /// Each checker's targets, for the checkers that have any.
 type Targets = Vec<(Square, Vec<Square>)>;
 
-fn step_targets(s: &GameState, _: Player, (sq, d): &(Square, Vec<Dir>)) -> Vec<Square> {
+fn step_targets(s: &Position, _: Player, (sq, d): &(Square, Vec<Dir>)) -> Vec<Square> {
     s.board.step_targets(*sq, d)
 }
 
-fn step_targets_of(s: &GameState, _: Player, (filter, d): &(CheckerFilter, Vec<Dir>)) -> Targets {
+fn step_targets_of(s: &Position, _: Player, (filter, d): &(CheckerFilter, Vec<Dir>)) -> Targets {
     filter.apply(s).map(|sq| (sq, s.board.step_targets(sq, d))).filter(|(_, t)| !t.is_empty()).collect()
 }
 

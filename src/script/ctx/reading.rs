@@ -420,33 +420,38 @@ fn step_targets_of(s: &GameState, _: Player, (filter, d): &(CheckerFilter, Vec<D
     filter.apply(s).map(|sq| (sq, s.board.step_targets(sq, d))).filter(|(_, t)| !t.is_empty()).collect()
 }
 
-/// What `ctx:supply` counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SupplyKind {
-    Walls,
-    Rings,
-    Snookles,
-    Hippos,
-    Water,
-    Fire,
-    Monolith,
+/// Declares [`SupplyKind`] and its names ([`SUPPLY_KINDS`]) from one list.
+macro_rules! supply_kinds {
+    ($($kind:ident = $name:literal,)*) => {
+        /// What `ctx:supply` counts.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum SupplyKind {
+            $($kind,)*
+        }
+
+        /// Each kind in the supply by the name scripts give it.
+        const SUPPLY_KINDS: &[(&str, SupplyKind)] = &[$(($name, SupplyKind::$kind),)*];
+    };
+}
+
+supply_kinds! {
+    Walls = "walls",
+    Rings = "rings",
+    Snookles = "snookles",
+    Hippos = "hippos",
+    Water = "water",
+    Fire = "fire",
+    Monolith = "monolith",
 }
 
 fn supply_kind(kind: &str) -> R<SupplyKind> {
-    Ok(match kind {
-        "walls" => SupplyKind::Walls,
-        "rings" => SupplyKind::Rings,
-        "snookles" => SupplyKind::Snookles,
-        "hippos" => SupplyKind::Hippos,
-        "water" => SupplyKind::Water,
-        "fire" => SupplyKind::Fire,
-        "monolith" => SupplyKind::Monolith,
-        _ => {
-            return Err(err(format!(
-                "'{kind}' is not in the supply (walls, rings, snookles, hippos, water, fire, monolith)"
-            )));
+    match SUPPLY_KINDS.iter().find(|(name, _)| *name == kind) {
+        Some(&(_, found)) => Ok(found),
+        None => {
+            let names: Vec<&str> = SUPPLY_KINDS.iter().map(|(name, _)| *name).collect();
+            Err(err(format!("'{kind}' is not in the supply ({})", names.join(", "))))
         }
-    })
+    }
 }
 
 /// One of the three piles (R2.4, R3.2).

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::game::{CardId, CounterId, Data, GameState, Moved, Pile, Piles};
 use crate::kernel::{Checker, Colour, Dir, Edge, EdgePair, MarkerKind, Move, Player, Square, Terrain, Token};
+use crate::script::ScriptError;
 use crate::script::convert::{
     MoveFilter, block_filter, checker_filter, dir, dirs, move_filter, player, square, square_filter, token,
 };
@@ -312,16 +313,18 @@ pub(super) fn register(m: &mut ApiBuilder) {
         "legal_moves",
         Sees::Position,
         |lua, filter: Option<Table>| move_filter(lua, filter),
-        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map_err(|e| e.to_string()),
-        |lua, moves: Result<Vec<Move>, String>| move_list(lua, &moves.map_err(err)?),
+        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map_err(|e| ScriptError::new(e.to_string())),
+        |lua, moves: Result<Vec<Move>, ScriptError>| move_list(lua, &moves.map_err(err)?),
     );
     query(
         m,
         "count_moves",
         Sees::Position,
         |lua, filter: Option<Table>| move_filter(lua, filter),
-        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map(|m| m.len()).map_err(|e| e.to_string()),
-        |_, n: Result<usize, String>| n.map_err(err),
+        |s, user, filter: &MoveFilter| {
+            legal_moves_for(s, user, *filter).map(|m| m.len()).map_err(|e| ScriptError::new(e.to_string()))
+        },
+        |_, n: Result<usize, ScriptError>| n.map_err(err),
     );
     for (name, targets) in [
         ("step_targets", step_targets as fn(&GameState, Player, &(Square, Vec<Dir>)) -> Vec<Square>),

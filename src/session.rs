@@ -36,6 +36,52 @@ pub const SAVE_VERSION: u32 = 4;
 /// Largest save file read.
 const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// What went wrong playing, saving or loading a game. Each variant holds the
+/// message shown for it, which names the file when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// The deck's content did not load: its problems, one a line.
+    Content(String),
+    /// A save file could not be read, or is not a save this program reads.
+    Read(String),
+    /// A save's deck could not be loaded.
+    Deck(String),
+    /// A save was edited, and loading it was not asked for ([`Replay::refusal`]).
+    Edited(String),
+    /// A file could not be written.
+    Write(String),
+    /// The game refused the decision.
+    Illegal(String),
+    /// The decision's scripts ran past the wall clock; nothing changed.
+    TooLong(String),
+    /// The game cannot end at the table that way, or now.
+    TableEnd(String),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            SessionError::Content(m)
+            | SessionError::Read(m)
+            | SessionError::Deck(m)
+            | SessionError::Edited(m)
+            | SessionError::Write(m)
+            | SessionError::Illegal(m)
+            | SessionError::TooLong(m)
+            | SessionError::TableEnd(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// The message, for callers that report failures as text.
+impl From<SessionError> for String {
+    fn from(e: SessionError) -> String {
+        e.to_string()
+    }
+}
+
 /// What a save file holds. Never code: decisions are written as the options were
 /// shown (`c3-d4`, `card water`, `answer d4`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,8 +228,8 @@ pub enum Edits {
 
 impl Session {
     /// Deals a new game of `deck` with `seed`.
-    pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, String> {
-        let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
+    pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, SessionError> {
+        let engine = ScriptEngine::load(root, deck).map_err(|p| SessionError::Content(p.to_string()))?;
         Ok(Session::deal(engine, deck, seed))
     }
 
@@ -313,7 +359,7 @@ impl Session {
     }
 
     /// Takes one option of the pending decision; returns the log line.
-    pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
+    pub fn apply(&mut self, choice: &Choice) -> Result<String, SessionError> {
         let who = self.decider();
         let secret = self.answers_in_secret();
         // A 2×2 block by its name, the same for both players (narrate::block_name).
@@ -334,12 +380,12 @@ impl Session {
             // Only the refusal may depend on the machine (sandbox.rs).
             self.state = before;
             let _ = self.engine.take_errors();
-            return Err(format!(
+            return Err(SessionError::TooLong(format!(
                 "refused: the scripts of this decision ran longer than {} s ({place}); nothing changed",
                 crate::script::WALL_CLOCK_LIMIT.as_secs()
-            ));
+            )));
         }
-        self.pending = applied.map_err(|e| e.to_string())?;
+        self.pending = applied.map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.changes += 1;
         self.events.push(self.state.journal.take());
         self.boards.push(self.state.board);
@@ -511,15 +557,16 @@ impl Session {
 
     /// Ends the game in progress by resignation (`winner` is the opponent of the
     /// one who resigns) or agreed draw (`winner` None). Undo takes it back.
-    pub fn end_at_table(&mut self, outcome: Outcome) -> Result<(), String> {
+    pub fn end_at_table(&mut self, outcome: Outcome) -> Result<(), SessionError> {
+        let refused = |why: &str| Err(SessionError::TableEnd(why.into()));
         match (outcome.reason, outcome.winner) {
             (EndReason::Resigned, Some(_)) | (EndReason::Agreed, None) => {}
-            (EndReason::Resigned, None) => return Err("a resignation has a winner".into()),
-            (EndReason::Agreed, Some(_)) => return Err("an agreed draw has no winner".into()),
-            _ => return Err("only a resignation or an agreed draw ends a game at the table".into()),
+            (EndReason::Resigned, None) => return refused("a resignation has a winner"),
+            (EndReason::Agreed, Some(_)) => return refused("an agreed draw has no winner"),
+            _ => return refused("only a resignation or an agreed draw ends a game at the table"),
         }
         if self.state.outcome().is_some() {
-            return Err("the game is already over".into());
+            return refused("the game is already over");
         }
         self.state.end_at_table(outcome);
         self.pending = None;
@@ -561,14 +608,14 @@ impl Session {
 
     /// Writes the record atomically: a temporary file in the same folder, flushed
     /// to disk, then renamed over `path`. A crash leaves the old save whole.
-    pub fn save(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<(), String> {
+    pub fn save(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<(), SessionError> {
         write_atomically(path, self.record(seats).to_json().as_bytes(), &mut |_| Ok(()))
     }
 
     /// Like [`Session::save`], but only to a file that does not exist yet:
     /// `Ok(false)`, with nothing written, when `path` exists (even if it appeared
     /// a moment ago, written by another process).
-    pub fn save_new(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<bool, String> {
+    pub fn save_new(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<bool, SessionError> {
         write_file(path, self.record(seats).to_json().as_bytes(), Replace::No, &mut |_| Ok(()))
     }
 
@@ -576,20 +623,22 @@ impl Session {
     /// everything as it was, when the file cannot be read as a save, when its deck
     /// cannot be loaded, or when it was edited ([`Replay::edited`]; see
     /// [`Session::open`] to load such a save anyway).
-    pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), String> {
+    pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), SessionError> {
         Session::open(root, path, Edits::Refuse)
     }
 
     /// [`Session::load`], with an edited save refused or accepted as `edits` says.
-    pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), String> {
+    pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), SessionError> {
         let record = read_record(path)?;
-        let cannot = |why: String| format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck);
+        let cannot = |why: &str| {
+            SessionError::Deck(format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck))
+        };
         let deck = saved_deck(&record).map_err(cannot)?;
-        let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(deck_problems(&deck, &p)))?;
+        let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(&deck_problems(&deck, &p)))?;
         let mut session = Session::deal(engine, &deck, record.seed);
         let replay = session.replay(&record);
         match (edits, replay.refusal(path)) {
-            (Edits::Refuse, Some(refusal)) => Err(refusal),
+            (Edits::Refuse, Some(refusal)) => Err(SessionError::Edited(refusal)),
             _ => Ok((session, replay, record)),
         }
     }
@@ -678,9 +727,9 @@ impl Session {
     }
 
     /// Reloads the scripts from disk and replays this game's decisions on them.
-    pub fn reload(&mut self) -> Result<Replay, String> {
+    pub fn reload(&mut self) -> Result<Replay, SessionError> {
         let record = self.record(BTreeMap::new());
-        self.engine.reload().map_err(|p| p.to_string())?;
+        self.engine.reload().map_err(|p| SessionError::Content(p.to_string()))?;
         Ok(self.replay(&record))
     }
 
@@ -754,14 +803,14 @@ pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> C
 /// manifest (a `.yaml` file: the save may name any file). A relative path
 /// (saves made before decks were recorded as absolute paths) is taken from
 /// the recorded content root when it is there.
-fn saved_deck(record: &Record) -> Result<String, String> {
+fn saved_deck(record: &Record) -> Result<String, &'static str> {
     let deck = &record.deck;
     let as_path = Path::new(deck);
     if !deck.contains('/') && !deck.ends_with(".yaml") {
         return Ok(deck.clone());
     }
     if as_path.extension().is_none_or(|e| e != "yaml") {
-        return Err("that is not a deck manifest (a deck is a name, or a path to a .yaml file)".into());
+        return Err("that is not a deck manifest (a deck is a name, or a path to a .yaml file)");
     }
     let in_root = record.root.as_deref().filter(|_| as_path.is_relative()).map(|root| root.join(as_path));
     let found = in_root.filter(|p| p.is_file()).and_then(|p| p.to_str().map(str::to_string));
@@ -822,44 +871,45 @@ fn edited(
 /// Reads and checks a save file: size, format, version, fields, and that it has
 /// one digest per position. Every error names the file, and the line and column
 /// when the problem is in its text.
-pub fn read_record(path: &Path) -> Result<Record, String> {
+pub fn read_record(path: &Path) -> Result<Record, SessionError> {
     let shown = path.display();
-    let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let unread = SessionError::Read;
+    let meta = fs::metadata(path).map_err(|e| unread(format!("cannot read {shown}: {e}")))?;
     if !meta.is_file() {
-        return Err(format!("{shown} is not a file"));
+        return Err(unread(format!("{shown} is not a file")));
     }
     if meta.len() > MAX_SAVE_BYTES {
-        return Err(format!("{shown} is {} bytes, more than a save can be ({MAX_SAVE_BYTES})", meta.len()));
+        return Err(unread(format!("{shown} is {} bytes, more than a save can be ({MAX_SAVE_BYTES})", meta.len())));
     }
-    let bytes = fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = fs::read(path).map_err(|e| unread(format!("cannot read {shown}: {e}")))?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(format!("{shown} is empty: not a save (was it cut short?)"));
+        return Err(unread(format!("{shown} is empty: not a save (was it cut short?)")));
     }
-    let value: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is not a save (corrupt or truncated): {e}"))?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| unread(format!("{shown} is not a save (corrupt or truncated): {e}")))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
-        return Err(format!("{shown} is not an alien-checkers save (no \"format\": \"{SAVE_FORMAT}\")"));
+        return Err(unread(format!("{shown} is not an alien-checkers save (no \"format\": \"{SAVE_FORMAT}\")")));
     }
     match value.get("version").and_then(|v| v.as_u64()) {
         Some(v) if v > u64::from(SAVE_VERSION) => {
-            return Err(format!(
+            return Err(unread(format!(
                 "{shown} was written by a newer version (save format {v}; this program reads up to {SAVE_VERSION})"
-            ));
+            )));
         }
-        Some(0) => return Err(format!("{shown} has save format version 0, which never existed")),
+        Some(0) => return Err(unread(format!("{shown} has save format version 0, which never existed"))),
         Some(_) => {}
-        None => return Err(format!("{shown} has no save format version")),
+        None => return Err(unread(format!("{shown} has no save format version"))),
     }
     // Parsed again from the text, so that a wrong field is located.
     let record: Record = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{shown} is damaged: {}", crate::content::clip_quoted(&e.to_string())))?;
+        .map_err(|e| unread(format!("{shown} is damaged: {}", crate::content::clip_quoted(&e.to_string()))))?;
     if !record.digests.is_empty() && record.digests.len() != record.decisions.len() + 1 {
-        return Err(format!(
+        return Err(unread(format!(
             "{shown} is damaged: it has {} decisions but {} position digests (expected {})",
             record.decisions.len(),
             record.digests.len(),
             record.decisions.len() + 1
-        ));
+        )));
     }
     Ok(record)
 }
@@ -881,7 +931,7 @@ pub fn write_atomically(
     path: &Path,
     bytes: &[u8],
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), SessionError> {
     write_file(path, bytes, Replace::Yes, fail_after).map(|_| ())
 }
 
@@ -899,17 +949,17 @@ fn write_file(
     bytes: &[u8],
     replace: Replace,
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
-) -> Result<bool, String> {
+) -> Result<bool, SessionError> {
     if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
-        return Err(format!(
+        return Err(SessionError::Write(format!(
             "cannot save to {}: that is a folder; give a file name, such as game.json",
             path.display()
-        ));
+        )));
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;
+    let name = path.file_name().ok_or_else(|| SessionError::Write(format!("{} is not a file name", path.display())))?;
     remove_stale_temporaries(dir);
-    let failed = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
+    let failed = |e: std::io::Error| SessionError::Write(format!("cannot save to {}: {e}", path.display()));
     let (tmp, mut file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
     let result = (|| -> std::io::Result<bool> {
         let mut written = 0;

@@ -117,7 +117,7 @@ fn a_write_failing_halfway_leaves_the_old_save_whole() {
         Err(std::io::Error::other("no space left on device (simulated)"))
     });
     assert!(checked_midway);
-    let error = result.expect_err("the failed write is reported");
+    let error = result.expect_err("the failed write is reported").to_string();
     assert!(error.contains("game.json") && error.contains("no space left"), "{error}");
     assert_eq!(std::fs::read(&path).unwrap(), old_bytes, "the old save is whole");
     assert_eq!(files_in(&dir), ["game.json"], "the partial file is removed");
@@ -150,7 +150,7 @@ fn refused(dir: &Path, name: &str, bytes: &[u8], says: &[&str]) -> String {
     let before = files_in(dir);
     let error = match Session::load(&repo(), &path) {
         Ok(_) => panic!("{name}: loaded"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     assert!(error.contains(name), "{name}: the message names the file: {error}");
     for s in says {
@@ -179,7 +179,7 @@ fn truncated_and_corrupt_files_are_refused() {
     refused(&dir, "other.json", br#"{"format": "chess-save", "version": 1}"#, &["not an alien-checkers save"]);
     refused(&dir, "nul.json", &[0u8; 64], &["corrupt or truncated"]);
     std::fs::create_dir_all(dir.join("folder.json")).unwrap();
-    let error = |name: &str| Session::load(&repo(), &dir.join(name)).err().expect("refused");
+    let error = |name: &str| Session::load(&repo(), &dir.join(name)).err().expect("refused").to_string();
     assert!(error("folder.json").contains("not a file"));
     assert!(error("missing.json").contains("cannot read"));
     let huge = vec![b' '; 17 * 1024 * 1024];
@@ -409,7 +409,7 @@ fn a_resigned_game_is_saved_as_format_3_and_loads_resigned() {
         record["ended"] = ended;
         let edited = dir.join("edited.json");
         std::fs::write(&edited, record.to_string()).unwrap();
-        let error = Session::load(&repo(), &edited).err().expect("refused");
+        let error = Session::load(&repo(), &edited).err().expect("refused").to_string();
         assert!(error.contains(why) && error.contains("edited or damaged"), "{error}");
     }
     // An edited digest with no script changed: the REPL does not blame the scripts.

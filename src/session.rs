@@ -148,23 +148,37 @@ pub struct Session {
     saved_deck: String,
     seed: u64,
     state: GameState,
-    decisions: Vec<Choice>,
-    /// Who made each decision.
-    deciders: Vec<Player>,
-    log: Vec<String>,
-    /// The state digest after the deal and after each decision.
-    digests: Vec<u64>,
-    /// What happened in the deal and in each decision (parallel to `digests`).
-    events: Vec<Vec<Logged>>,
-    /// The board after the deal and after each decision (parallel to `digests`),
-    /// where each decision's events start.
-    boards: Vec<Board>,
+    /// What the deal made.
+    dealt: Made,
+    /// Each decision so far, with what it made.
+    history: Vec<Decided>,
     /// A resignation or agreed draw after the last decision.
     table_end: Option<Outcome>,
     /// The decision pending now, worked out once per change of the state.
     pending: Option<Decision>,
     /// How many times the state has changed (decisions, undo, a new deal, …).
     changes: u64,
+}
+
+/// What the deal or a decision made: what happened, and the board and the
+/// state's digest after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Made {
+    pub events: Vec<Logged>,
+    /// The board after it, where the next decision's events start.
+    pub board: Board,
+    pub digest: u64,
+}
+
+/// One decision of the game: what was chosen, by whom, its line in the log,
+/// and what it made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decided {
+    pub choice: Choice,
+    pub decider: Player,
+    /// `Dark moves c3-d4`, `Light uses Water`.
+    pub line: String,
+    pub made: Made,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -242,18 +256,16 @@ impl Session {
             }
             _ => deck.to_string(),
         };
+        let state = GameState::new(&engine.content().setup(), seed);
         let mut session = Session {
-            state: GameState::new(&engine.content().setup(), seed),
+            // Made by `restart`, below.
+            dealt: Made { events: Vec::new(), board: state.board, digest: 0 },
+            state,
             engine,
             deck: deck.to_string(),
             saved_deck,
             seed,
-            decisions: Vec::new(),
-            deciders: Vec::new(),
-            log: Vec::new(),
-            digests: Vec::new(),
-            events: Vec::new(),
-            boards: Vec::new(),
+            history: Vec::new(),
             pending: None,
             changes: 0,
             table_end: None,
@@ -279,13 +291,24 @@ impl Session {
         &self.saved_deck
     }
 
-    pub fn decisions(&self) -> &[Choice] {
-        &self.decisions
+    /// Each decision so far, oldest first, with what it made.
+    pub fn history(&self) -> &[Decided] {
+        &self.history
+    }
+
+    /// What stood after the first `decisions` decisions (0: the deal).
+    fn after(&self, decisions: usize) -> &Made {
+        decisions.checked_sub(1).map_or(&self.dealt, |i| &self.history[i].made)
+    }
+
+    /// The decisions so far, oldest first.
+    pub fn decisions(&self) -> impl DoubleEndedIterator<Item = &Choice> + ExactSizeIterator {
+        self.history.iter().map(|d| &d.choice)
     }
 
     /// Human-readable lines, one per decision, oldest first.
-    pub fn log(&self) -> &[String] {
-        &self.log
+    pub fn log(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
+        self.history.iter().map(|d| d.line.as_str())
     }
 
     /// A number that changes whenever the state does, for a display to know
@@ -313,9 +336,10 @@ impl Session {
         self.state.digest()
     }
 
-    /// What happened in the deal (index 0) and in each decision since.
-    pub fn events(&self) -> &[Vec<Logged>] {
-        &self.events
+    /// What happened in the deal (first) and in each decision since.
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &[Logged]> {
+        let decided = self.history.iter().map(|d| d.made.events.as_slice());
+        std::iter::once(self.dealt.events.as_slice()).chain(decided)
     }
 
     /// The board of the deal, where the events start.
@@ -326,15 +350,16 @@ impl Session {
     /// What decision `i` (0-based) did, one line per event, as `viewer` is told
     /// it (narrate.rs): from the board it started on, knowing the card in play.
     pub fn told(&self, i: usize, viewer: Player) -> Vec<String> {
-        let (Some(choice), Some(events)) = (self.decisions.get(i), self.events.get(i + 1)) else { return Vec::new() };
-        let before = self.boards[i];
-        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer)).decision_lines(choice, events)
+        let Some(decided) = self.history.get(i) else { return Vec::new() };
+        let before = self.after(i).board;
+        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer))
+            .decision_lines(&decided.choice, &decided.made.events)
     }
 
     /// The squares changed in the previous turn and in this one so far (moves,
     /// captures, card effects), for marking on the board.
     pub fn recent_squares(&self) -> Bitboard {
-        let all: Vec<&Event> = self.events.iter().flatten().map(|logged| &logged.event).collect();
+        let all: Vec<&Event> = self.events().flatten().map(|logged| &logged.event).collect();
         let turn_starts: Vec<usize> = all
             .iter()
             .enumerate()
@@ -355,7 +380,9 @@ impl Session {
 
     /// The game so far as turns, in `viewer`'s frame (`None`: neutral).
     pub fn turns(&self, viewer: Option<Player>) -> Vec<crate::narrate::TurnRecord> {
-        crate::narrate::turns(self.engine.content(), self.start_board(), &self.decisions, &self.events, viewer)
+        let decided = self.history.iter().map(|d| (Some(&d.choice), d.made.events.as_slice()));
+        let batches = std::iter::once((None, self.dealt.events.as_slice())).chain(decided);
+        crate::narrate::turns(self.engine.content(), self.start_board(), batches, viewer)
     }
 
     /// Takes one option of the pending decision; returns the log line.
@@ -387,16 +414,12 @@ impl Session {
         }
         self.pending = applied.map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.changes += 1;
-        self.events.push(self.state.journal.take());
-        self.boards.push(self.state.board);
-        self.decisions.push(choice.clone());
-        self.deciders.push(who);
-        self.digests.push(self.state.digest());
+        let made = Made { events: self.state.journal.take(), board: self.state.board, digest: self.state.digest() };
         let line = match block {
             Some(name) if !secret => format!("{who} answers {name}"),
             _ => self.describe(who, secret, choice),
         };
-        self.log.push(line.clone());
+        self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made });
         Ok(line)
     }
 
@@ -442,10 +465,10 @@ impl Session {
     /// has come that far.
     pub fn board_at_move(&self, number: u32) -> Option<Board> {
         let turn = number.checked_mul(2)?.checked_sub(1)?;
-        self.events.iter().enumerate().find_map(|(i, batch)| {
+        self.events().enumerate().find_map(|(i, batch)| {
             let began =
                 batch.iter().any(|l| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn));
-            began.then(|| if i == 0 { self.start_board() } else { self.boards[i - 1] })
+            began.then(|| if i == 0 { self.start_board() } else { self.after(i - 1).board })
         })
     }
 
@@ -456,14 +479,15 @@ impl Session {
         let content = self.engine.content();
         let mut turn = 0;
         let mut found: Vec<(usize, u32, String, Vec<String>)> = Vec::new();
-        for (i, choice) in self.decisions.iter().enumerate() {
-            for logged in &self.events[i] {
+        for (i, decided) in self.history.iter().enumerate() {
+            // What happened before it: in the deal or the decision before.
+            for logged in &self.after(i).events {
                 if let Event::Game(GameEvent::TurnBegan { turn: t, .. }) = logged.event {
                     turn = t;
                 }
             }
-            let (Choice::Answer(answer), Some(&who)) = (choice, self.deciders.get(i)) else { continue };
-            if who != player || !self.log[i].ends_with("answers in secret") {
+            let Choice::Answer(answer) = &decided.choice else { continue };
+            if decided.decider != player || !decided.line.ends_with("answers in secret") {
                 continue;
             }
             let text = match answer {
@@ -472,7 +496,7 @@ impl Session {
                 }
                 other => other.to_string(),
             };
-            let card = (0..i).rev().find_map(|j| match &self.decisions[j] {
+            let card = (0..i).rev().find_map(|j| match &self.history[j].choice {
                 Choice::Card(c) => Some(self.card_name(*c)),
                 _ => None,
             });
@@ -489,7 +513,7 @@ impl Session {
 
     /// The last checker move played, by either player.
     pub fn last_move(&self) -> Option<&crate::kernel::Move> {
-        self.decisions.iter().rev().find_map(|c| match c {
+        self.decisions().rev().find_map(|c| match c {
             Choice::Move(m) => Some(m),
             _ => None,
         })
@@ -518,23 +542,23 @@ impl Session {
     }
 
     /// Who made each decision so far.
-    pub fn deciders(&self) -> &[Player] {
-        &self.deciders
+    pub fn deciders(&self) -> impl DoubleEndedIterator<Item = Player> + ExactSizeIterator {
+        self.history.iter().map(|d| d.decider)
     }
 
     /// Goes back `n` decisions by replaying the rest from the deal; returns how
     /// many were taken back.
     pub fn undo(&mut self, n: usize) -> usize {
-        let before = self.decisions.len();
+        let before = self.history.len();
         let keep = before.saturating_sub(n);
-        let decisions: Vec<Choice> = self.decisions[..keep].to_vec();
+        let decisions: Vec<Choice> = self.decisions().take(keep).cloned().collect();
         self.restart();
         for choice in &decisions {
             if self.apply(choice).is_err() {
                 break;
             }
         }
-        before - self.decisions.len()
+        before - self.history.len()
     }
 
     fn restart(&mut self) {
@@ -544,12 +568,9 @@ impl Session {
         self.state.begin(&setup, &self.engine);
         // Nothing has happened yet for a lasting effect to refuse.
         let _ = self.state.settle(&self.engine);
-        self.decisions.clear();
-        self.deciders.clear();
-        self.log.clear();
-        self.digests = vec![self.state.digest()];
-        self.events = vec![self.state.journal.take()];
-        self.boards = vec![self.state.board];
+        self.history.clear();
+        let digest = self.state.digest();
+        self.dealt = Made { events: self.state.journal.take(), board: self.state.board, digest };
         self.pending = self.state.pending(&self.engine);
         self.changes += 1;
         self.table_end = None;
@@ -572,9 +593,8 @@ impl Session {
         self.pending = None;
         self.changes += 1;
         let events = self.state.journal.take();
-        if let Some(last) = self.events.last_mut() {
-            last.extend(events);
-        }
+        let last = self.history.last_mut().map_or(&mut self.dealt, |d| &mut d.made);
+        last.events.extend(events);
         self.table_end = Some(outcome);
         Ok(())
     }
@@ -599,11 +619,16 @@ impl Session {
             hashes: self.engine.content().hashes(),
             seed: self.seed,
             seats,
-            decisions: self.decisions.iter().map(|c| self.choice_text(c)).collect(),
-            digests: self.digests.clone(),
+            decisions: self.decisions().map(|c| self.choice_text(c)).collect(),
+            digests: self.digests(),
             ended: self.table_end,
             root,
         }
+    }
+
+    /// The state digest after the deal and after each decision.
+    fn digests(&self) -> Vec<u64> {
+        std::iter::once(&self.dealt).chain(self.history.iter().map(|d| &d.made)).map(|m| m.digest).collect()
     }
 
     /// Writes the record atomically: a temporary file in the same folder, flushed
@@ -693,7 +718,7 @@ impl Session {
                 && let Some(saved) = saved
                 && saved != self.state.digest()
             {
-                let what = self.log.last().cloned().unwrap_or_default();
+                let what = self.history.last().map(|d| d.line.clone()).unwrap_or_default();
                 differs = Some((i + 1, format!("after decision {} ({what}) the game is not the one saved", i + 1)));
                 if let Some(before) = before {
                     played_instead = self.option_giving(&before, Some(saved), Some(&choice)).map(|o| (i + 1, o));

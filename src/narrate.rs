@@ -441,19 +441,17 @@ pub struct TurnRecord {
     pub lines: Vec<String>,
 }
 
-/// The game as numbered turns, from its events and decisions: `events[0]` are
-/// the deal's and `events[i + 1]` those of `decisions[i]`.
-pub fn turns(
+/// The game as numbered turns, from its events and decisions: `batches` holds
+/// the deal's events (with no decision), then each decision with its events.
+pub fn turns<'a>(
     content: &Content,
     start: Board,
-    decisions: &[Choice],
-    events: &[Vec<Logged>],
+    batches: impl IntoIterator<Item = (Option<&'a Choice>, &'a [Logged])>,
     viewer: Option<Player>,
 ) -> Vec<TurnRecord> {
     let mut narrator = Narrator::new(content, start, viewer);
     let mut turns = vec![TurnRecord { player: Some(Player::Dark), ..TurnRecord::default() }];
-    for (i, batch) in events.iter().enumerate() {
-        let decision = i.checked_sub(1).and_then(|d| decisions.get(d));
+    for (decision, batch) in batches {
         // The move's own events: its notation (c3xe5) tells them already.
         let mut played = None;
         match decision {
@@ -529,10 +527,10 @@ pub fn record_text(turns: &[TurnRecord]) -> String {
 
 /// Events as JSON objects, one per event, as handlers receive them
 /// ([`event_json`]), with `move` (the move number) beside them.
-pub fn events_json(content: &Content, events: &[Vec<Logged>]) -> Vec<Value> {
+pub fn events_json<'a>(content: &Content, events: impl IntoIterator<Item = &'a [Logged]>) -> Vec<Value> {
     let mut out = Vec::new();
     let (mut turn, mut player) = (1u32, Player::Dark);
-    for event in events.iter().flatten() {
+    for event in events.into_iter().flatten() {
         if let Event::Game(GameEvent::TurnBegan { turn: t, player: p }) = event.event {
             (turn, player) = (t, p);
         }

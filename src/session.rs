@@ -36,6 +36,52 @@ pub const SAVE_VERSION: u32 = 4;
 /// Largest save file read.
 const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// What went wrong playing, saving or loading a game. Each variant holds the
+/// message shown for it, which names the file when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// The deck's content did not load: its problems, one a line.
+    Content(String),
+    /// A save file could not be read, or is not a save this program reads.
+    Read(String),
+    /// A save's deck could not be loaded.
+    Deck(String),
+    /// A save was edited, and loading it was not asked for ([`Replay::refusal`]).
+    Edited(String),
+    /// A file could not be written.
+    Write(String),
+    /// The game refused the decision.
+    Illegal(String),
+    /// The decision's scripts ran past the wall clock; nothing changed.
+    TooLong(String),
+    /// The game cannot end at the table that way, or now.
+    TableEnd(String),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            SessionError::Content(m)
+            | SessionError::Read(m)
+            | SessionError::Deck(m)
+            | SessionError::Edited(m)
+            | SessionError::Write(m)
+            | SessionError::Illegal(m)
+            | SessionError::TooLong(m)
+            | SessionError::TableEnd(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// The message, for callers that report failures as text.
+impl From<SessionError> for String {
+    fn from(e: SessionError) -> String {
+        e.to_string()
+    }
+}
+
 /// What a save file holds. Never code: decisions are written as the options were
 /// shown (`c3-d4`, `card water`, `answer d4`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,23 +148,37 @@ pub struct Session {
     saved_deck: String,
     seed: u64,
     state: GameState,
-    decisions: Vec<Choice>,
-    /// Who made each decision.
-    deciders: Vec<Player>,
-    log: Vec<String>,
-    /// The state digest after the deal and after each decision.
-    digests: Vec<u64>,
-    /// What happened in the deal and in each decision (parallel to `digests`).
-    events: Vec<Vec<Logged>>,
-    /// The board after the deal and after each decision (parallel to `digests`),
-    /// where each decision's events start.
-    boards: Vec<Board>,
+    /// What the deal made.
+    dealt: Made,
+    /// Each decision so far, with what it made.
+    history: Vec<Decided>,
     /// A resignation or agreed draw after the last decision.
     table_end: Option<Outcome>,
     /// The decision pending now, worked out once per change of the state.
     pending: Option<Decision>,
     /// How many times the state has changed (decisions, undo, a new deal, …).
     changes: u64,
+}
+
+/// What the deal or a decision made: what happened, and the board and the
+/// state's digest after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Made {
+    pub events: Vec<Logged>,
+    /// The board after it, where the next decision's events start.
+    pub board: Board,
+    pub digest: u64,
+}
+
+/// One decision of the game: what was chosen, by whom, its line in the log,
+/// and what it made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decided {
+    pub choice: Choice,
+    pub decider: Player,
+    /// `Dark moves c3-d4`, `Light uses Water`.
+    pub line: String,
+    pub made: Made,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -182,8 +242,8 @@ pub enum Edits {
 
 impl Session {
     /// Deals a new game of `deck` with `seed`.
-    pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, String> {
-        let engine = ScriptEngine::load(root, deck).map_err(|p| p.to_string())?;
+    pub fn new(root: &ContentRoot, deck: &str, seed: u64) -> Result<Session, SessionError> {
+        let engine = ScriptEngine::load(root, deck).map_err(|p| SessionError::Content(p.to_string()))?;
         Ok(Session::deal(engine, deck, seed))
     }
 
@@ -196,18 +256,16 @@ impl Session {
             }
             _ => deck.to_string(),
         };
+        let state = GameState::new(&engine.content().setup(), seed);
         let mut session = Session {
-            state: GameState::new(&engine.content().setup(), seed),
+            // Made by `restart`, below.
+            dealt: Made { events: Vec::new(), board: state.board, digest: 0 },
+            state,
             engine,
             deck: deck.to_string(),
             saved_deck,
             seed,
-            decisions: Vec::new(),
-            deciders: Vec::new(),
-            log: Vec::new(),
-            digests: Vec::new(),
-            events: Vec::new(),
-            boards: Vec::new(),
+            history: Vec::new(),
             pending: None,
             changes: 0,
             table_end: None,
@@ -233,13 +291,24 @@ impl Session {
         &self.saved_deck
     }
 
-    pub fn decisions(&self) -> &[Choice] {
-        &self.decisions
+    /// Each decision so far, oldest first, with what it made.
+    pub fn history(&self) -> &[Decided] {
+        &self.history
+    }
+
+    /// What stood after the first `decisions` decisions (0: the deal).
+    fn after(&self, decisions: usize) -> &Made {
+        decisions.checked_sub(1).map_or(&self.dealt, |i| &self.history[i].made)
+    }
+
+    /// The decisions so far, oldest first.
+    pub fn decisions(&self) -> impl DoubleEndedIterator<Item = &Choice> + ExactSizeIterator {
+        self.history.iter().map(|d| &d.choice)
     }
 
     /// Human-readable lines, one per decision, oldest first.
-    pub fn log(&self) -> &[String] {
-        &self.log
+    pub fn log(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
+        self.history.iter().map(|d| d.line.as_str())
     }
 
     /// A number that changes whenever the state does, for a display to know
@@ -267,9 +336,10 @@ impl Session {
         self.state.digest()
     }
 
-    /// What happened in the deal (index 0) and in each decision since.
-    pub fn events(&self) -> &[Vec<Logged>] {
-        &self.events
+    /// What happened in the deal (first) and in each decision since.
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &[Logged]> {
+        let decided = self.history.iter().map(|d| d.made.events.as_slice());
+        std::iter::once(self.dealt.events.as_slice()).chain(decided)
     }
 
     /// The board of the deal, where the events start.
@@ -280,15 +350,16 @@ impl Session {
     /// What decision `i` (0-based) did, one line per event, as `viewer` is told
     /// it (narrate.rs): from the board it started on, knowing the card in play.
     pub fn told(&self, i: usize, viewer: Player) -> Vec<String> {
-        let (Some(choice), Some(events)) = (self.decisions.get(i), self.events.get(i + 1)) else { return Vec::new() };
-        let before = self.boards[i];
-        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer)).decision_lines(choice, events)
+        let Some(decided) = self.history.get(i) else { return Vec::new() };
+        let before = self.after(i).board;
+        crate::narrate::Narrator::new(self.engine.content(), before, Some(viewer))
+            .decision_lines(&decided.choice, &decided.made.events)
     }
 
     /// The squares changed in the previous turn and in this one so far (moves,
     /// captures, card effects), for marking on the board.
     pub fn recent_squares(&self) -> Bitboard {
-        let all: Vec<&Event> = self.events.iter().flatten().map(|logged| &logged.event).collect();
+        let all: Vec<&Event> = self.events().flatten().map(|logged| &logged.event).collect();
         let turn_starts: Vec<usize> = all
             .iter()
             .enumerate()
@@ -309,11 +380,13 @@ impl Session {
 
     /// The game so far as turns, in `viewer`'s frame (`None`: neutral).
     pub fn turns(&self, viewer: Option<Player>) -> Vec<crate::narrate::TurnRecord> {
-        crate::narrate::turns(self.engine.content(), self.start_board(), &self.decisions, &self.events, viewer)
+        let decided = self.history.iter().map(|d| (Some(&d.choice), d.made.events.as_slice()));
+        let batches = std::iter::once((None, self.dealt.events.as_slice())).chain(decided);
+        crate::narrate::turns(self.engine.content(), self.start_board(), batches, viewer)
     }
 
     /// Takes one option of the pending decision; returns the log line.
-    pub fn apply(&mut self, choice: &Choice) -> Result<String, String> {
+    pub fn apply(&mut self, choice: &Choice) -> Result<String, SessionError> {
         let who = self.decider();
         let secret = self.answers_in_secret();
         // A 2×2 block by its name, the same for both players (narrate::block_name).
@@ -334,23 +407,20 @@ impl Session {
             // Only the refusal may depend on the machine (sandbox.rs).
             self.state = before;
             let _ = self.engine.take_errors();
-            return Err(format!(
+            return Err(SessionError::TooLong(format!(
                 "refused: the scripts of this decision ran longer than {} s ({place}); nothing changed",
                 crate::script::WALL_CLOCK_LIMIT.as_secs()
-            ));
+            )));
         }
-        self.pending = applied.map_err(|e| e.to_string())?;
+        self.pending = applied.map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.changes += 1;
-        self.events.push(self.state.journal_mut().take());
-        self.boards.push(self.state.board);
-        self.decisions.push(choice.clone());
-        self.deciders.push(who);
-        self.digests.push(self.state.digest());
+        let made =
+            Made { events: self.state.journal_mut().take(), board: self.state.board, digest: self.state.digest() };
         let line = match block {
             Some(name) if !secret => format!("{who} answers {name}"),
             _ => self.describe(who, secret, choice),
         };
-        self.log.push(line.clone());
+        self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made });
         Ok(line)
     }
 
@@ -396,10 +466,10 @@ impl Session {
     /// has come that far.
     pub fn board_at_move(&self, number: u32) -> Option<Board> {
         let turn = number.checked_mul(2)?.checked_sub(1)?;
-        self.events.iter().enumerate().find_map(|(i, batch)| {
+        self.events().enumerate().find_map(|(i, batch)| {
             let began =
                 batch.iter().any(|l| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn));
-            began.then(|| if i == 0 { self.start_board() } else { self.boards[i - 1] })
+            began.then(|| if i == 0 { self.start_board() } else { self.after(i - 1).board })
         })
     }
 
@@ -410,14 +480,15 @@ impl Session {
         let content = self.engine.content();
         let mut turn = 0;
         let mut found: Vec<(usize, u32, String, Vec<String>)> = Vec::new();
-        for (i, choice) in self.decisions.iter().enumerate() {
-            for logged in &self.events[i] {
+        for (i, decided) in self.history.iter().enumerate() {
+            // What happened before it: in the deal or the decision before.
+            for logged in &self.after(i).events {
                 if let Event::Game(GameEvent::TurnBegan { turn: t, .. }) = logged.event {
                     turn = t;
                 }
             }
-            let (Choice::Answer(answer), Some(&who)) = (choice, self.deciders.get(i)) else { continue };
-            if who != player || !self.log[i].ends_with("answers in secret") {
+            let Choice::Answer(answer) = &decided.choice else { continue };
+            if decided.decider != player || !decided.line.ends_with("answers in secret") {
                 continue;
             }
             let text = match answer {
@@ -426,7 +497,7 @@ impl Session {
                 }
                 other => other.to_string(),
             };
-            let card = (0..i).rev().find_map(|j| match &self.decisions[j] {
+            let card = (0..i).rev().find_map(|j| match &self.history[j].choice {
                 Choice::Card(c) => Some(self.card_name(*c)),
                 _ => None,
             });
@@ -443,7 +514,7 @@ impl Session {
 
     /// The last checker move played, by either player.
     pub fn last_move(&self) -> Option<&crate::kernel::Move> {
-        self.decisions.iter().rev().find_map(|c| match c {
+        self.decisions().rev().find_map(|c| match c {
             Choice::Move(m) => Some(m),
             _ => None,
         })
@@ -472,23 +543,23 @@ impl Session {
     }
 
     /// Who made each decision so far.
-    pub fn deciders(&self) -> &[Player] {
-        &self.deciders
+    pub fn deciders(&self) -> impl DoubleEndedIterator<Item = Player> + ExactSizeIterator {
+        self.history.iter().map(|d| d.decider)
     }
 
     /// Goes back `n` decisions by replaying the rest from the deal; returns how
     /// many were taken back.
     pub fn undo(&mut self, n: usize) -> usize {
-        let before = self.decisions.len();
+        let before = self.history.len();
         let keep = before.saturating_sub(n);
-        let decisions: Vec<Choice> = self.decisions[..keep].to_vec();
+        let decisions: Vec<Choice> = self.decisions().take(keep).cloned().collect();
         self.restart();
         for choice in &decisions {
             if self.apply(choice).is_err() {
                 break;
             }
         }
-        before - self.decisions.len()
+        before - self.history.len()
     }
 
     fn restart(&mut self) {
@@ -498,12 +569,9 @@ impl Session {
         self.state.begin(&setup, &self.engine);
         // Nothing has happened yet for a lasting effect to refuse.
         let _ = self.state.settle(&self.engine);
-        self.decisions.clear();
-        self.deciders.clear();
-        self.log.clear();
-        self.digests = vec![self.state.digest()];
-        self.events = vec![self.state.journal_mut().take()];
-        self.boards = vec![self.state.board];
+        self.history.clear();
+        let digest = self.state.digest();
+        self.dealt = Made { events: self.state.journal_mut().take(), board: self.state.board, digest };
         self.pending = self.state.pending(&self.engine);
         self.changes += 1;
         self.table_end = None;
@@ -511,23 +579,23 @@ impl Session {
 
     /// Ends the game in progress by resignation (`winner` is the opponent of the
     /// one who resigns) or agreed draw (`winner` None). Undo takes it back.
-    pub fn end_at_table(&mut self, outcome: Outcome) -> Result<(), String> {
+    pub fn end_at_table(&mut self, outcome: Outcome) -> Result<(), SessionError> {
+        let refused = |why: &str| Err(SessionError::TableEnd(why.into()));
         match (outcome.reason, outcome.winner) {
             (EndReason::Resigned, Some(_)) | (EndReason::Agreed, None) => {}
-            (EndReason::Resigned, None) => return Err("a resignation has a winner".into()),
-            (EndReason::Agreed, Some(_)) => return Err("an agreed draw has no winner".into()),
-            _ => return Err("only a resignation or an agreed draw ends a game at the table".into()),
+            (EndReason::Resigned, None) => return refused("a resignation has a winner"),
+            (EndReason::Agreed, Some(_)) => return refused("an agreed draw has no winner"),
+            _ => return refused("only a resignation or an agreed draw ends a game at the table"),
         }
         if self.state.outcome().is_some() {
-            return Err("the game is already over".into());
+            return refused("the game is already over");
         }
         self.state.end_at_table(outcome);
         self.pending = None;
         self.changes += 1;
         let events = self.state.journal_mut().take();
-        if let Some(last) = self.events.last_mut() {
-            last.extend(events);
-        }
+        let last = self.history.last_mut().map_or(&mut self.dealt, |d| &mut d.made);
+        last.events.extend(events);
         self.table_end = Some(outcome);
         Ok(())
     }
@@ -552,23 +620,28 @@ impl Session {
             hashes: self.engine.content().hashes(),
             seed: self.seed,
             seats,
-            decisions: self.decisions.iter().map(|c| self.choice_text(c)).collect(),
-            digests: self.digests.clone(),
+            decisions: self.decisions().map(|c| self.choice_text(c)).collect(),
+            digests: self.digests(),
             ended: self.table_end,
             root,
         }
     }
 
+    /// The state digest after the deal and after each decision.
+    fn digests(&self) -> Vec<u64> {
+        std::iter::once(&self.dealt).chain(self.history.iter().map(|d| &d.made)).map(|m| m.digest).collect()
+    }
+
     /// Writes the record atomically: a temporary file in the same folder, flushed
     /// to disk, then renamed over `path`. A crash leaves the old save whole.
-    pub fn save(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<(), String> {
+    pub fn save(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<(), SessionError> {
         write_atomically(path, self.record(seats).to_json().as_bytes(), &mut |_| Ok(()))
     }
 
     /// Like [`Session::save`], but only to a file that does not exist yet:
     /// `Ok(false)`, with nothing written, when `path` exists (even if it appeared
     /// a moment ago, written by another process).
-    pub fn save_new(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<bool, String> {
+    pub fn save_new(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<bool, SessionError> {
         write_file(path, self.record(seats).to_json().as_bytes(), Replace::No, &mut |_| Ok(()))
     }
 
@@ -576,20 +649,22 @@ impl Session {
     /// everything as it was, when the file cannot be read as a save, when its deck
     /// cannot be loaded, or when it was edited ([`Replay::edited`]; see
     /// [`Session::open`] to load such a save anyway).
-    pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), String> {
+    pub fn load(root: &ContentRoot, path: &Path) -> Result<(Session, Replay, Record), SessionError> {
         Session::open(root, path, Edits::Refuse)
     }
 
     /// [`Session::load`], with an edited save refused or accepted as `edits` says.
-    pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), String> {
+    pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), SessionError> {
         let record = read_record(path)?;
-        let cannot = |why: String| format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck);
+        let cannot = |why: &str| {
+            SessionError::Deck(format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck))
+        };
         let deck = saved_deck(&record).map_err(cannot)?;
-        let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(deck_problems(&deck, &p)))?;
+        let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(&deck_problems(&deck, &p)))?;
         let mut session = Session::deal(engine, &deck, record.seed);
         let replay = session.replay(&record);
         match (edits, replay.refusal(path)) {
-            (Edits::Refuse, Some(refusal)) => Err(refusal),
+            (Edits::Refuse, Some(refusal)) => Err(SessionError::Edited(refusal)),
             _ => Ok((session, replay, record)),
         }
     }
@@ -644,7 +719,7 @@ impl Session {
                 && let Some(saved) = saved
                 && saved != self.state.digest()
             {
-                let what = self.log.last().cloned().unwrap_or_default();
+                let what = self.history.last().map(|d| d.line.clone()).unwrap_or_default();
                 differs = Some((i + 1, format!("after decision {} ({what}) the game is not the one saved", i + 1)));
                 if let Some(before) = before {
                     played_instead = self.option_giving(&before, Some(saved), Some(&choice)).map(|o| (i + 1, o));
@@ -678,9 +753,9 @@ impl Session {
     }
 
     /// Reloads the scripts from disk and replays this game's decisions on them.
-    pub fn reload(&mut self) -> Result<Replay, String> {
+    pub fn reload(&mut self) -> Result<Replay, SessionError> {
         let record = self.record(BTreeMap::new());
-        self.engine.reload().map_err(|p| p.to_string())?;
+        self.engine.reload().map_err(|p| SessionError::Content(p.to_string()))?;
         Ok(self.replay(&record))
     }
 
@@ -755,14 +830,14 @@ pub fn root_for_save(root: Option<&Path>, path: &Path, named: impl FnOnce() -> C
 /// manifest (a `.yaml` file: the save may name any file). A relative path
 /// (saves made before decks were recorded as absolute paths) is taken from
 /// the recorded content root when it is there.
-fn saved_deck(record: &Record) -> Result<String, String> {
+fn saved_deck(record: &Record) -> Result<String, &'static str> {
     let deck = &record.deck;
     let as_path = Path::new(deck);
     if !deck.contains('/') && !deck.ends_with(".yaml") {
         return Ok(deck.clone());
     }
     if as_path.extension().is_none_or(|e| e != "yaml") {
-        return Err("that is not a deck manifest (a deck is a name, or a path to a .yaml file)".into());
+        return Err("that is not a deck manifest (a deck is a name, or a path to a .yaml file)");
     }
     let in_root = record.root.as_deref().filter(|_| as_path.is_relative()).map(|root| root.join(as_path));
     let found = in_root.filter(|p| p.is_file()).and_then(|p| p.to_str().map(str::to_string));
@@ -823,44 +898,45 @@ fn edited(
 /// Reads and checks a save file: size, format, version, fields, and that it has
 /// one digest per position. Every error names the file, and the line and column
 /// when the problem is in its text.
-pub fn read_record(path: &Path) -> Result<Record, String> {
+pub fn read_record(path: &Path) -> Result<Record, SessionError> {
     let shown = path.display();
-    let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let unread = SessionError::Read;
+    let meta = fs::metadata(path).map_err(|e| unread(format!("cannot read {shown}: {e}")))?;
     if !meta.is_file() {
-        return Err(format!("{shown} is not a file"));
+        return Err(unread(format!("{shown} is not a file")));
     }
     if meta.len() > MAX_SAVE_BYTES {
-        return Err(format!("{shown} is {} bytes, more than a save can be ({MAX_SAVE_BYTES})", meta.len()));
+        return Err(unread(format!("{shown} is {} bytes, more than a save can be ({MAX_SAVE_BYTES})", meta.len())));
     }
-    let bytes = fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = fs::read(path).map_err(|e| unread(format!("cannot read {shown}: {e}")))?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(format!("{shown} is empty: not a save (was it cut short?)"));
+        return Err(unread(format!("{shown} is empty: not a save (was it cut short?)")));
     }
-    let value: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is not a save (corrupt or truncated): {e}"))?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| unread(format!("{shown} is not a save (corrupt or truncated): {e}")))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
-        return Err(format!("{shown} is not an alien-checkers save (no \"format\": \"{SAVE_FORMAT}\")"));
+        return Err(unread(format!("{shown} is not an alien-checkers save (no \"format\": \"{SAVE_FORMAT}\")")));
     }
     match value.get("version").and_then(|v| v.as_u64()) {
         Some(v) if v > u64::from(SAVE_VERSION) => {
-            return Err(format!(
+            return Err(unread(format!(
                 "{shown} was written by a newer version (save format {v}; this program reads up to {SAVE_VERSION})"
-            ));
+            )));
         }
-        Some(0) => return Err(format!("{shown} has save format version 0, which never existed")),
+        Some(0) => return Err(unread(format!("{shown} has save format version 0, which never existed"))),
         Some(_) => {}
-        None => return Err(format!("{shown} has no save format version")),
+        None => return Err(unread(format!("{shown} has no save format version"))),
     }
     // Parsed again from the text, so that a wrong field is located.
     let record: Record = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{shown} is damaged: {}", crate::content::clip_quoted(&e.to_string())))?;
+        .map_err(|e| unread(format!("{shown} is damaged: {}", crate::content::clip_quoted(&e.to_string()))))?;
     if !record.digests.is_empty() && record.digests.len() != record.decisions.len() + 1 {
-        return Err(format!(
+        return Err(unread(format!(
             "{shown} is damaged: it has {} decisions but {} position digests (expected {})",
             record.decisions.len(),
             record.digests.len(),
             record.decisions.len() + 1
-        ));
+        )));
     }
     Ok(record)
 }
@@ -882,7 +958,7 @@ pub fn write_atomically(
     path: &Path,
     bytes: &[u8],
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), SessionError> {
     write_file(path, bytes, Replace::Yes, fail_after).map(|_| ())
 }
 
@@ -900,17 +976,17 @@ fn write_file(
     bytes: &[u8],
     replace: Replace,
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
-) -> Result<bool, String> {
+) -> Result<bool, SessionError> {
     if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
-        return Err(format!(
+        return Err(SessionError::Write(format!(
             "cannot save to {}: that is a folder; give a file name, such as game.json",
             path.display()
-        ));
+        )));
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;
+    let name = path.file_name().ok_or_else(|| SessionError::Write(format!("{} is not a file name", path.display())))?;
     remove_stale_temporaries(dir);
-    let failed = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
+    let failed = |e: std::io::Error| SessionError::Write(format!("cannot save to {}: {e}", path.display()));
     let (tmp, mut file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
     let result = (|| -> std::io::Result<bool> {
         let mut written = 0;

@@ -19,99 +19,141 @@ pub trait Heuristic: Send + Sync {
     fn score(&self, state: &GameState, player: Player, host: &dyn CardHost) -> f32;
 }
 
-/// What [`Evaluator`] counts, a field per term. Counted in a position, each
-/// is the scoring player's count minus the opponent's ([`Evaluator::terms`]);
-/// as [`Weights`], what one unit of the term is worth, in pawns. The score is
-/// the two multiplied term by term and summed ([`Terms::weighted`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Terms {
-    pub pawn: f32,
-    pub king: f32,
-    pub emperor: f32,
-    /// Pawns by how many rows they stand from their back row (R2.2), index 0
-    /// = back row. The last entry is for a pawn waiting on its king row for a
-    /// reserve piece (R6.1).
-    pub advance: [f32; 8],
-    /// Own pawns on the own back row while the opponent still has pawns
-    /// (they stop them from crowning).
-    pub back_guard: f32,
-    /// Checkers on the 16 central squares.
-    pub centre: f32,
-    /// When five kings win (R10.1): the squared share of five kings or
-    /// emperors, the threat growing with their number (on top of `king`).
-    pub five_kings: f32,
-    /// Progress toward the player's planet (R9), 0 to 1, from
-    /// [`CardHost::planet_progress`].
-    pub planet: f32,
-    /// The material lead times the share of material already off the board:
-    /// trading down pays when ahead.
-    pub trade_down: f32,
-    /// When one side leads by a pawn or more: minus the distance, summed over
-    /// the leader's kings, to the nearest opposing checker, for the leader, so
-    /// that a won ending is pressed home before the move limit (R10.4).
-    pub hunt: f32,
+/// One field of [`Terms`]: a term, or a row of them (`advance`).
+trait TermField {
+    fn values(&self) -> &[f32];
+    /// These terms times the weights `w`, summed.
+    fn dot(&self, w: &Self) -> f32;
+}
+
+impl TermField for f32 {
+    fn values(&self) -> &[f32] {
+        std::slice::from_ref(self)
+    }
+
+    fn dot(&self, w: &f32) -> f32 {
+        self * w
+    }
+}
+
+impl<const N: usize> TermField for [f32; N] {
+    fn values(&self) -> &[f32] {
+        self
+    }
+
+    fn dot(&self, w: &[f32; N]) -> f32 {
+        self.iter().zip(w).map(|(n, w)| n * w).sum()
+    }
+}
+
+/// Declares [`Terms`] from one list of fields, each once: its type, its
+/// standard weight, and its names in [`Terms::NAMES`] (the field's own name
+/// unless listed, one a value). Generates the struct, `STANDARD`, `NAMES`,
+/// `to_vec` and `weighted`.
+macro_rules! terms {
+    (
+        $(#[$meta:meta])*
+        pub struct Terms {
+            $(
+                $(#[$doc:meta])*
+                $field:ident $([$($name:literal),*])?: $ty:ty = $standard:expr,
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct Terms {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        // Each field has a name per value.
+        $(const _: () = assert!(
+            terms!(@names $field $([$($name),*])?).len() == size_of::<$ty>() / size_of::<f32>()
+        );)*
+
+        impl Terms {
+            pub const STANDARD: Weights = Terms { $($field: $standard,)* };
+
+            /// How many values the fields hold together.
+            const LEN: usize = 0 $(+ terms!(@names $field $([$($name),*])?).len())*;
+
+            /// A name per value, in the order of the fields.
+            pub const NAMES: [&str; Self::LEN] = {
+                let mut names = [""; Self::LEN];
+                let mut i = 0;
+                $(
+                    let field = terms!(@names $field $([$($name),*])?);
+                    let mut j = 0;
+                    while j < field.len() {
+                        names[i] = field[j];
+                        (i, j) = (i + 1, j + 1);
+                    }
+                )*
+                names
+            };
+
+            /// The fields in the order of [`Terms::NAMES`].
+            pub fn to_vec(&self) -> Vec<f32> {
+                let mut v = Vec::with_capacity(Self::LEN);
+                $(v.extend_from_slice(self.$field.values());)*
+                v
+            }
+
+            /// The score: these terms times `w`'s weights.
+            pub fn weighted(&self, w: &Weights) -> f32 {
+                // The sum field by field, in their order; -0.0 adds nothing,
+                // not even a sign.
+                let mut score = -0.0;
+                $(score += self.$field.dot(&w.$field);)*
+                score
+            }
+        }
+    };
+    (@names $field:ident) => {
+        [stringify!($field)]
+    };
+    (@names $field:ident [$($name:literal),*]) => {
+        [$($name),*]
+    };
+}
+
+terms! {
+    /// What [`Evaluator`] counts, a field per term. Counted in a position, each
+    /// is the scoring player's count minus the opponent's ([`Evaluator::terms`]);
+    /// as [`Weights`], what one unit of the term is worth, in pawns. The score is
+    /// the two multiplied term by term and summed ([`Terms::weighted`]).
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    pub struct Terms {
+        pawn: f32 = 1.0,
+        king: f32 = 1.5,
+        emperor: f32 = 2.2,
+        /// Pawns by how many rows they stand from their back row (R2.2), index 0
+        /// = back row. The last entry is for a pawn waiting on its king row for a
+        /// reserve piece (R6.1).
+        advance["advance0", "advance1", "advance2", "advance3", "advance4", "advance5", "advance6", "advance7"]:
+            [f32; 8] = [0.0, 0.0, 0.02, 0.05, 0.09, 0.14, 0.2, 0.0],
+        /// Own pawns on the own back row while the opponent still has pawns
+        /// (they stop them from crowning).
+        back_guard: f32 = 0.06,
+        /// Checkers on the 16 central squares.
+        centre: f32 = 0.04,
+        /// When five kings win (R10.1): the squared share of five kings or
+        /// emperors, the threat growing with their number (on top of `king`).
+        five_kings: f32 = 3.0,
+        /// Progress toward the player's planet (R9), 0 to 1, from
+        /// [`CardHost::planet_progress`].
+        planet: f32 = 3.0,
+        /// The material lead times the share of material already off the board:
+        /// trading down pays when ahead.
+        trade_down: f32 = 0.6,
+        /// When one side leads by a pawn or more: minus the distance, summed over
+        /// the leader's kings, to the nearest opposing checker, for the leader, so
+        /// that a won ending is pressed home before the move limit (R10.4).
+        hunt: f32 = 0.02,
+    }
 }
 
 /// The weights of [`Evaluator`]: what one unit of each term is worth, in pawns.
 pub type Weights = Terms;
-
-impl Terms {
-    pub const STANDARD: Weights = Terms {
-        pawn: 1.0,
-        king: 1.5,
-        emperor: 2.2,
-        advance: [0.0, 0.0, 0.02, 0.05, 0.09, 0.14, 0.2, 0.0],
-        back_guard: 0.06,
-        centre: 0.04,
-        five_kings: 3.0,
-        planet: 3.0,
-        trade_down: 0.6,
-        hunt: 0.02,
-    };
-
-    pub const NAMES: [&str; 17] = [
-        "pawn",
-        "king",
-        "emperor",
-        "advance0",
-        "advance1",
-        "advance2",
-        "advance3",
-        "advance4",
-        "advance5",
-        "advance6",
-        "advance7",
-        "back_guard",
-        "centre",
-        "five_kings",
-        "planet",
-        "trade_down",
-        "hunt",
-    ];
-
-    /// The fields in the order of [`Terms::NAMES`].
-    pub fn to_vec(&self) -> Vec<f32> {
-        let mut v = vec![self.pawn, self.king, self.emperor];
-        v.extend(self.advance);
-        v.extend([self.back_guard, self.centre, self.five_kings, self.planet, self.trade_down, self.hunt]);
-        v
-    }
-
-    /// The score: these terms times `w`'s weights.
-    pub fn weighted(&self, w: &Weights) -> f32 {
-        let advance: f32 = self.advance.iter().zip(&w.advance).map(|(n, w)| n * w).sum();
-        self.pawn * w.pawn
-            + self.king * w.king
-            + self.emperor * w.emperor
-            + advance
-            + self.back_guard * w.back_guard
-            + self.centre * w.centre
-            + self.five_kings * w.five_kings
-            + self.planet * w.planet
-            + self.trade_down * w.trade_down
-            + self.hunt * w.hunt
-    }
-}
 
 /// The built-in heuristic.
 #[derive(Clone, Debug)]
@@ -283,6 +325,36 @@ mod tests {
         let light: Vec<f32> = eval.terms(&state, Player::Light, &BlankCards).to_vec();
         assert_eq!(light, terms.to_vec().iter().map(|t| -t).collect::<Vec<_>>(), "antisymmetric term by term");
         assert_eq!(eval.score(&state, Player::Dark, &BlankCards), terms.weighted(eval.weights()));
+    }
+
+    #[test]
+    fn the_fields_names_values_and_sum_agree() {
+        assert_eq!(Terms::NAMES.len(), Terms::STANDARD.to_vec().len());
+        assert_eq!(Terms::NAMES[..4], ["pawn", "king", "emperor", "advance0"]);
+        assert_eq!(
+            Terms::NAMES[10..],
+            ["advance7", "back_guard", "centre", "five_kings", "planet", "trade_down", "hunt"]
+        );
+        // The sum field by field, as the fields' products written out in order.
+        let mut terms = Terms::default();
+        for (i, t) in [&mut terms.pawn, &mut terms.king, &mut terms.hunt, &mut terms.advance[3]].into_iter().enumerate()
+        {
+            *t = -0.37 * (i as f32 + 1.0);
+        }
+        let w = &Weights::STANDARD;
+        let advance: f32 = terms.advance.iter().zip(&w.advance).map(|(n, w)| n * w).sum();
+        let written = terms.pawn * w.pawn
+            + terms.king * w.king
+            + terms.emperor * w.emperor
+            + advance
+            + terms.back_guard * w.back_guard
+            + terms.centre * w.centre
+            + terms.five_kings * w.five_kings
+            + terms.planet * w.planet
+            + terms.trade_down * w.trade_down
+            + terms.hunt * w.hunt;
+        assert_eq!(terms.weighted(w).to_bits(), written.to_bits());
+        assert_eq!(Terms::default().weighted(w).to_bits(), 0.0f32.to_bits(), "no terms score +0.0, as written out");
     }
 
     #[test]

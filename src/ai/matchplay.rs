@@ -1,5 +1,7 @@
 //! Whole games between two agents, for benchmarks and `alien-checkers simulate`.
 
+use serde::{Deserialize, Serialize};
+
 use crate::game::{CardHost, GameState, Outcome, Setup};
 use crate::kernel::Player;
 
@@ -32,11 +34,26 @@ pub fn search_position(host: &dyn CardHost, setup: &Setup, seed: u64) -> GameSta
     best
 }
 
-/// Which of the two agents of a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which of the two agents of a match (written `A` and `B`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Side {
     A,
     B,
+}
+
+impl Side {
+    /// The side that plays `colour` when side A plays `a_plays`.
+    pub fn playing(colour: Player, a_plays: Player) -> Side {
+        if colour == a_plays { Side::A } else { Side::B }
+    }
+
+    /// The colour this side plays when side A plays `a_plays`.
+    pub fn colour(self, a_plays: Player) -> Player {
+        match self {
+            Side::A => a_plays,
+            Side::B => !a_plays,
+        }
+    }
 }
 
 /// How one game ended.
@@ -69,7 +86,7 @@ impl GameRecord {
     /// The side that won; `None` for a draw or an aborted game.
     pub fn winner(&self) -> Option<Side> {
         match &self.end {
-            GameEnd::Over(Outcome { winner: Some(w), .. }) => Some(if *w == self.a_plays { Side::A } else { Side::B }),
+            GameEnd::Over(Outcome { winner: Some(w), .. }) => Some(Side::playing(*w, self.a_plays)),
             _ => None,
         }
     }

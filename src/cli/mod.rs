@@ -261,7 +261,7 @@ fn replay(file: &std::path::Path, events: bool, edits: Edits, root: Option<&std:
         writeln!(out, "unchecked: the save has no position digests (format 1); the game cannot be checked")?;
     }
     write!(out, "{}", alien_checkers::narrate::record_text(&session.turns(None)))?;
-    writeln!(out, "digest {:016x} after {} decisions", session.digest(), session.decisions().len())?;
+    writeln!(out, "digest {:016x} after {} decisions", session.digest(), session.history().len())?;
     Ok(())
 }
 

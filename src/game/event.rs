@@ -127,140 +127,100 @@ pub enum GameEvent {
     },
 }
 
-/// Every kind of event, as scripts (`on_<kind>` handlers, `lasts = {ends_at =
-/// kind}`), saves and `replay --events` name it. Its name is written once, in
-/// [`EventKind::NAMES`]; the events' serialized `kind` is checked against it
-/// (tests below).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum EventKind {
-    Moved,
-    Captured,
-    Removed,
-    Pushed,
-    Crowned,
-    MadeEmperor,
-    Revived,
-    TokenPlaced,
-    TokenRemoved,
-    TerrainPlaced,
-    TerrainRemoved,
-    WallsPlaced,
-    WallRemoved,
-    MonolithPlaced,
-    MonolithMoved,
-    MonolithBlocked,
-    Rotated,
-    MarkerPlaced,
-    MarkerRemoved,
-    SetAside,
-    PutBack,
-    TurnBegan,
-    TurnEnded,
-    CardDrawn,
-    Reshuffled,
-    DrawPileReordered,
-    CardUsed,
-    CardDiscarded,
-    AnsweredAutomatically,
-    StepSkipped,
-    ConstraintSet,
-    ConstraintMet,
-    ConstraintLapsed,
-    EffectStarted,
-    EffectEnded,
-    EffectReacted,
-    CounterAdded,
-    Message,
-    GameOver,
+/// Declares [`EventKind`] from one list, each kind once: its variant (named as
+/// the [`BoardEvent`] or [`GameEvent`] variant it is the kind of) and its name.
+/// Generates the enum, [`EventKind::ALL`], the names and [`Event::kind`], whose
+/// matches are exhaustive, so an event without a kind does not compile.
+macro_rules! event_kinds {
+    (
+        $(#[$meta:meta])*
+        board { $($board:ident = $board_name:literal,)* }
+        game { $($game:ident = $game_name:literal,)* }
+    ) => {
+        $(#[$meta])*
+        pub enum EventKind {
+            $($board,)*
+            $($game,)*
+        }
+
+        impl EventKind {
+            /// How many kinds there are.
+            const COUNT: usize = [$($board_name,)* $($game_name,)*].len();
+
+            /// Every kind, in the order of [`EventKind::NAMES`].
+            pub const ALL: [EventKind; Self::COUNT] = [$(EventKind::$board,)* $(EventKind::$game,)*];
+
+            /// Each kind's name, in the order of the enum.
+            const NAMES: [&'static str; Self::COUNT] = [$($board_name,)* $($game_name,)*];
+        }
+
+        impl Event {
+            /// The event's kind.
+            pub fn kind(&self) -> EventKind {
+                match self {
+                    Event::Board(e) => match e {
+                        $(BoardEvent::$board { .. } => EventKind::$board,)*
+                    },
+                    Event::Game(e) => match e {
+                        $(GameEvent::$game { .. } => EventKind::$game,)*
+                    },
+                }
+            }
+        }
+    };
+}
+
+event_kinds! {
+    /// Every kind of event, as scripts (`on_<kind>` handlers, `lasts = {ends_at =
+    /// kind}`), saves and `replay --events` name it. Its name is written once,
+    /// here; the events' serialized `kind` is checked against it (tests/it/events.rs).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+    board {
+        Moved = "moved",
+        Captured = "captured",
+        Removed = "removed",
+        Pushed = "pushed",
+        Crowned = "crowned",
+        MadeEmperor = "made_emperor",
+        Revived = "revived",
+        TokenPlaced = "token_placed",
+        TokenRemoved = "token_removed",
+        TerrainPlaced = "terrain_placed",
+        TerrainRemoved = "terrain_removed",
+        WallsPlaced = "walls_placed",
+        WallRemoved = "wall_removed",
+        MonolithPlaced = "monolith_placed",
+        MonolithMoved = "monolith_moved",
+        MonolithBlocked = "monolith_blocked",
+        Rotated = "rotated",
+        MarkerPlaced = "marker_placed",
+        MarkerRemoved = "marker_removed",
+        SetAside = "set_aside",
+        PutBack = "put_back",
+    }
+    game {
+        TurnBegan = "turn_began",
+        TurnEnded = "turn_ended",
+        CardDrawn = "card_drawn",
+        Reshuffled = "reshuffled",
+        DrawPileReordered = "draw_pile_reordered",
+        CardUsed = "card_used",
+        CardDiscarded = "card_discarded",
+        AnsweredAutomatically = "answered_automatically",
+        StepSkipped = "step_skipped",
+        ConstraintSet = "constraint_set",
+        ConstraintMet = "constraint_met",
+        ConstraintLapsed = "constraint_lapsed",
+        EffectStarted = "effect_started",
+        EffectEnded = "effect_ended",
+        EffectReacted = "effect_reacted",
+        CounterAdded = "counter_added",
+        Message = "message",
+        GameOver = "game_over",
+    }
 }
 
 impl EventKind {
-    /// Every kind, in the order of [`EventKind::NAMES`].
-    pub const ALL: [EventKind; 39] = [
-        EventKind::Moved,
-        EventKind::Captured,
-        EventKind::Removed,
-        EventKind::Pushed,
-        EventKind::Crowned,
-        EventKind::MadeEmperor,
-        EventKind::Revived,
-        EventKind::TokenPlaced,
-        EventKind::TokenRemoved,
-        EventKind::TerrainPlaced,
-        EventKind::TerrainRemoved,
-        EventKind::WallsPlaced,
-        EventKind::WallRemoved,
-        EventKind::MonolithPlaced,
-        EventKind::MonolithMoved,
-        EventKind::MonolithBlocked,
-        EventKind::Rotated,
-        EventKind::MarkerPlaced,
-        EventKind::MarkerRemoved,
-        EventKind::SetAside,
-        EventKind::PutBack,
-        EventKind::TurnBegan,
-        EventKind::TurnEnded,
-        EventKind::CardDrawn,
-        EventKind::Reshuffled,
-        EventKind::DrawPileReordered,
-        EventKind::CardUsed,
-        EventKind::CardDiscarded,
-        EventKind::AnsweredAutomatically,
-        EventKind::StepSkipped,
-        EventKind::ConstraintSet,
-        EventKind::ConstraintMet,
-        EventKind::ConstraintLapsed,
-        EventKind::EffectStarted,
-        EventKind::EffectEnded,
-        EventKind::EffectReacted,
-        EventKind::CounterAdded,
-        EventKind::Message,
-        EventKind::GameOver,
-    ];
-
-    /// Each kind's name, in the order of the enum.
-    const NAMES: [&'static str; 39] = [
-        "moved",
-        "captured",
-        "removed",
-        "pushed",
-        "crowned",
-        "made_emperor",
-        "revived",
-        "token_placed",
-        "token_removed",
-        "terrain_placed",
-        "terrain_removed",
-        "walls_placed",
-        "wall_removed",
-        "monolith_placed",
-        "monolith_moved",
-        "monolith_blocked",
-        "rotated",
-        "marker_placed",
-        "marker_removed",
-        "set_aside",
-        "put_back",
-        "turn_began",
-        "turn_ended",
-        "card_drawn",
-        "reshuffled",
-        "draw_pile_reordered",
-        "card_used",
-        "card_discarded",
-        "answered_automatically",
-        "step_skipped",
-        "constraint_set",
-        "constraint_met",
-        "constraint_lapsed",
-        "effect_started",
-        "effect_ended",
-        "effect_reacted",
-        "counter_added",
-        "message",
-        "game_over",
-    ];
-
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
@@ -297,57 +257,6 @@ impl<'de> Deserialize<'de> for EventKind {
         EventKind::named(&name).ok_or_else(|| {
             serde::de::Error::custom(format!("no event is called '{name}' (cards/README.md, \"Events\")"))
         })
-    }
-}
-
-impl Event {
-    /// The event's kind.
-    pub fn kind(&self) -> EventKind {
-        match self {
-            Event::Board(e) => match e {
-                BoardEvent::Moved { .. } => EventKind::Moved,
-                BoardEvent::Captured { .. } => EventKind::Captured,
-                BoardEvent::Removed { .. } => EventKind::Removed,
-                BoardEvent::Pushed { .. } => EventKind::Pushed,
-                BoardEvent::Crowned { .. } => EventKind::Crowned,
-                BoardEvent::MadeEmperor { .. } => EventKind::MadeEmperor,
-                BoardEvent::Revived { .. } => EventKind::Revived,
-                BoardEvent::TokenPlaced { .. } => EventKind::TokenPlaced,
-                BoardEvent::TokenRemoved { .. } => EventKind::TokenRemoved,
-                BoardEvent::TerrainPlaced { .. } => EventKind::TerrainPlaced,
-                BoardEvent::TerrainRemoved { .. } => EventKind::TerrainRemoved,
-                BoardEvent::WallsPlaced { .. } => EventKind::WallsPlaced,
-                BoardEvent::WallRemoved { .. } => EventKind::WallRemoved,
-                BoardEvent::MonolithPlaced { .. } => EventKind::MonolithPlaced,
-                BoardEvent::MonolithMoved { .. } => EventKind::MonolithMoved,
-                BoardEvent::MonolithBlocked { .. } => EventKind::MonolithBlocked,
-                BoardEvent::Rotated { .. } => EventKind::Rotated,
-                BoardEvent::MarkerPlaced { .. } => EventKind::MarkerPlaced,
-                BoardEvent::MarkerRemoved { .. } => EventKind::MarkerRemoved,
-                BoardEvent::SetAside { .. } => EventKind::SetAside,
-                BoardEvent::PutBack { .. } => EventKind::PutBack,
-            },
-            Event::Game(e) => match e {
-                GameEvent::TurnBegan { .. } => EventKind::TurnBegan,
-                GameEvent::TurnEnded { .. } => EventKind::TurnEnded,
-                GameEvent::CardDrawn { .. } => EventKind::CardDrawn,
-                GameEvent::Reshuffled { .. } => EventKind::Reshuffled,
-                GameEvent::DrawPileReordered => EventKind::DrawPileReordered,
-                GameEvent::CardUsed { .. } => EventKind::CardUsed,
-                GameEvent::CardDiscarded { .. } => EventKind::CardDiscarded,
-                GameEvent::AnsweredAutomatically { .. } => EventKind::AnsweredAutomatically,
-                GameEvent::StepSkipped { .. } => EventKind::StepSkipped,
-                GameEvent::ConstraintSet { .. } => EventKind::ConstraintSet,
-                GameEvent::ConstraintMet { .. } => EventKind::ConstraintMet,
-                GameEvent::ConstraintLapsed { .. } => EventKind::ConstraintLapsed,
-                GameEvent::EffectStarted { .. } => EventKind::EffectStarted,
-                GameEvent::EffectEnded { .. } => EventKind::EffectEnded,
-                GameEvent::EffectReacted { .. } => EventKind::EffectReacted,
-                GameEvent::CounterAdded { .. } => EventKind::CounterAdded,
-                GameEvent::Message { .. } => EventKind::Message,
-                GameEvent::GameOver { .. } => EventKind::GameOver,
-            },
-        }
     }
 }
 

@@ -426,7 +426,7 @@ impl Repl {
             Command::New(seed) => self.new_game(seed),
             Command::Reload => self.reload(),
             Command::Digest => {
-                println!("digest {:016x} after {} decisions", self.session.digest(), self.session.decisions().len())
+                println!("digest {:016x} after {} decisions", self.session.digest(), self.session.history().len())
             }
             Command::Use(text) => match self.session.pending().map(|d| d.kind) {
                 Some(DecisionKind::Card) => self.decide(&text),
@@ -497,7 +497,7 @@ impl Repl {
         let auto = |l: &crate::game::Logged| {
             matches!(l.event, crate::game::Event::Game(crate::game::GameEvent::AnsweredAutomatically { .. }))
         };
-        if self.is_human(who) && self.session.events().last().is_some_and(|batch| batch.iter().any(auto)) {
+        if self.is_human(who) && self.session.history().last().is_some_and(|d| d.made.events.iter().any(auto)) {
             self.answered_for_you = true;
         }
         if secret {
@@ -519,10 +519,10 @@ impl Repl {
     /// Tells the last decision (`line`, then `tag`) and what it did, one line per
     /// event, in the seated player's frame.
     fn tell_last(&self, line: &str, tag: &str) {
-        let Some(last) = self.session.decisions().len().checked_sub(1) else { return };
+        let Some(last) = self.session.history().len().checked_sub(1) else { return };
         // Hot-seat: the screen is still the decider's until it is handed over.
-        let viewer = match self.session.deciders().last() {
-            Some(&decider) if self.hot_seat() => decider,
+        let viewer = match self.session.deciders().next_back() {
+            Some(decider) if self.hot_seat() => decider,
             _ => self.view().viewer,
         };
         self.say(&format!("{line}{tag}\n"));
@@ -532,7 +532,7 @@ impl Repl {
     }
 
     fn show_log(&self) {
-        if self.session.decisions().is_empty() {
+        if self.session.history().is_empty() {
             println!("nothing has happened yet");
         }
         print!("{}", crate::narrate::record_text(&self.session.turns(None)));
@@ -578,18 +578,19 @@ impl Repl {
         // The player at the keyboard takes back their own last decision and
         // what followed it: in hot-seat the one the screen was handed to, not
         // the other human, who is told at their next hand-over.
-        let deciders = self.session.deciders();
+        let history = self.session.history();
         let at_keyboard = self.handed_to.filter(|_| self.hot_seat());
         let mine = |p: Player| at_keyboard.map_or(self.is_human(p), |me| p == me);
-        let Some(last) = deciders.iter().rposition(|&p| mine(p)) else {
+        let Some(last) = history.iter().rposition(|d| mine(d.decider)) else {
             println!("{}", if at_keyboard.is_some() { "you have no decision to take back" } else { "nothing to undo" });
             return false;
         };
-        let theirs: Vec<(Player, String)> = (last..deciders.len())
-            .filter(|&i| !mine(deciders[i]) && self.is_human(deciders[i]))
-            .map(|i| (deciders[i], self.session.log()[i].clone()))
+        let theirs: Vec<(Player, String)> = history[last..]
+            .iter()
+            .filter(|d| !mine(d.decider) && self.is_human(d.decider))
+            .map(|d| (d.decider, d.line.clone()))
             .collect();
-        let undone = self.session.undo(deciders.len() - last);
+        let undone = self.session.undo(history.len() - last);
         self.ended_shown = false;
         self.redraw();
         println!("took back {undone} decision{}", if undone == 1 { "" } else { "s" });
@@ -609,7 +610,7 @@ impl Repl {
             return;
         }
         match self.session.save(&PathBuf::from(file), self.seats_record()) {
-            Ok(()) => println!("saved {} decisions to {file}", self.session.decisions().len()),
+            Ok(()) => println!("saved {} decisions to {file}", self.session.history().len()),
             Err(e) => println!("{e}"),
         }
     }
@@ -639,7 +640,7 @@ impl Repl {
                 self.taken_back.clear();
                 self.ended_shown = false;
                 self.redraw();
-                println!("loaded {file}: {} decisions", self.session.decisions().len());
+                println!("loaded {file}: {} decisions", self.session.history().len());
             }
             Err(e) => println!("{e}; the current game is unchanged"),
         }

@@ -455,9 +455,9 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
         }
         out.push_str(&constraint("next turn", state.next_constraint, !state.to_move));
     }
-    let log = session.log();
-    if !log.is_empty() {
-        let recent: Vec<&str> = log.iter().rev().take(4).rev().map(String::as_str).collect();
+    let history = session.history();
+    if !history.is_empty() {
+        let recent: Vec<&str> = history.iter().rev().take(4).rev().map(|d| d.line.as_str()).collect();
         let _ = writeln!(out, "  last: {}", recent.join("; "));
     }
     out

@@ -213,14 +213,14 @@ impl Repl {
     /// player's before the hand-over, which a terminal clears): their moves,
     /// their cards, and what began `p`'s turn (a bomb going off).
     fn tell_since_last(&self, p: Player) {
-        let deciders = self.session.deciders();
-        let since = deciders.iter().rposition(|&d| d == p).map_or(0, |i| i + 1);
-        if since >= deciders.len() {
+        let history = self.session.history();
+        let since = history.iter().rposition(|d| d.decider == p).map_or(0, |i| i + 1);
+        if since >= history.len() {
             return;
         }
         println!("since your last decision:");
-        for i in since..deciders.len() {
-            println!("  {}", self.session.log()[i]);
+        for (i, decided) in history.iter().enumerate().skip(since) {
+            println!("  {}", decided.line);
             for line in self.session.told(i, p) {
                 println!("    * {line}");
             }
@@ -406,7 +406,7 @@ impl Repl {
     pub(super) fn hint(&mut self) {
         let Some(p) = self.human_to_decide() else { return };
         let content = self.session.engine.content();
-        let seed = mix_seed(self.session.seed(), 0x4849_4e54 + self.session.decisions().len() as u64);
+        let seed = mix_seed(self.session.seed(), 0x4849_4e54 + self.session.history().len() as u64);
         let agent =
             make_agent("normal", seed, content.setup().planets, Budget::Interactive, Some(engine_factory(content)));
         let choice = agent.ok().and_then(|mut a| a.choose(self.session.state(), &self.session.engine));
@@ -436,7 +436,7 @@ impl Repl {
     /// there is nothing to keep (a finished game, or one with no decision yet).
     /// `loading` is a save being loaded in its place, never written over.
     pub(super) fn keep_unfinished(&self, loading: Option<&Path>) -> Result<(), String> {
-        if self.session.outcome().is_some() || self.session.decisions().is_empty() {
+        if self.session.outcome().is_some() || self.session.history().is_empty() {
             return Ok(());
         }
         let file = self.autosave(loading)?;
@@ -580,7 +580,7 @@ impl Repl {
     /// without asking. Either way it is saved to its autosave file
     /// ([`Repl::autosave_target`]) and the command that continues it is printed.
     pub(super) fn leave(&mut self, input: &mut Input) -> bool {
-        if self.session.outcome().is_some() || self.session.decisions().is_empty() {
+        if self.session.outcome().is_some() || self.session.history().is_empty() {
             return true;
         }
         if self.interactive {

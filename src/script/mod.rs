@@ -27,6 +27,7 @@
 
 mod convert;
 mod ctx;
+mod error;
 mod lasting;
 mod memo;
 mod names;
@@ -44,6 +45,7 @@ use mlua::prelude::LuaThreadStatus as ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
 
 pub use ctx::Access;
+pub use error::ScriptError;
 pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
@@ -55,47 +57,48 @@ use crate::kernel::{Move, MoveText, Player, Square};
 /// One move `extra_moves` offers: text as players write it (`a3-h4`,
 /// `c3xe5`, `a1-off`) or a table `{ path = {"d4", "d4"}, takes = {"e5"},
 /// off = true }` (cards/README.md, "Moves a script offers").
-fn offered_move(item: &Value) -> Result<Move, String> {
-    let square = |v: Value| -> Result<Square, String> {
+fn offered_move(item: &Value) -> Result<Move, ScriptError> {
+    let square = |v: Value| -> Result<Square, ScriptError> {
         match v {
-            Value::String(s) => s.to_string_lossy().parse::<Square>().map_err(|e| e.to_string()),
-            other => Err(format!("a {} is not a square", other.type_name())),
+            Value::String(s) => s.to_string_lossy().parse::<Square>().map_err(|e| ScriptError::from(e.to_string())),
+            other => Err(format!("a {} is not a square", other.type_name()).into()),
         }
     };
-    let squares = |v: Value, what: &str| -> Result<Vec<Square>, String> {
+    let squares = |v: Value, what: &str| -> Result<Vec<Square>, ScriptError> {
         match v {
             Value::Nil => Ok(Vec::new()),
             Value::Table(t) => {
                 let mut out = Vec::new();
                 for v in t.sequence_values::<Value>().take(crate::kernel::MAX_JUMPS + 2) {
-                    out.push(square(v.map_err(|e| describe_error(&e))?)?);
+                    out.push(square(v.map_err(|e| ScriptError::from(describe_error(&e)))?)?);
                 }
                 Ok(out)
             }
-            other => Err(format!("{what} is a {}, not a list of squares", other.type_name())),
+            other => Err(format!("{what} is a {}, not a list of squares", other.type_name()).into()),
         }
     };
     match item {
         Value::String(s) => {
-            let written: MoveText = s.to_string_lossy().parse().map_err(|e: crate::kernel::ParseError| e.0)?;
-            Move::from_text(&written).map_err(|e| e.0)
+            let written: MoveText =
+                s.to_string_lossy().parse().map_err(|e: crate::kernel::ParseError| ScriptError::from(e.0))?;
+            Move::from_text(&written).map_err(|e| ScriptError::from(e.0))
         }
         Value::Table(t) => {
-            let field = |key: &str| t.raw_get::<Value>(key).map_err(|e| describe_error(&e));
+            let field = |key: &str| t.raw_get::<Value>(key).map_err(|e| ScriptError::from(describe_error(&e)));
             let path = squares(field("path")?, "path")?;
             let takes = squares(field("takes")?, "takes")?;
             let off = match field("off")? {
                 Value::Nil | Value::Boolean(false) => false,
                 Value::Boolean(true) => true,
-                other => return Err(format!("off is a {}, not true or false", other.type_name())),
+                other => return Err(format!("off is a {}, not true or false", other.type_name()).into()),
             };
             let Some((&from, landings)) = path.split_first() else {
                 return Err("its path names no square".into());
             };
             let landings = if landings.is_empty() && off { &path[..1] } else { landings };
-            Move::offered(from, landings, takes.into_iter().collect(), off).map_err(|e| e.0)
+            Move::offered(from, landings, takes.into_iter().collect(), off).map_err(|e| ScriptError::from(e.0))
         }
-        other => Err(format!("a {} is not text like \"a3-h4\" nor a table with a path", other.type_name())),
+        other => Err(format!("a {} is not text like \"a3-h4\" nor a table with a path", other.type_name()).into()),
     }
 }
 
@@ -429,10 +432,10 @@ impl ScriptEngine {
     }
 
     /// Keeps a `can_play` or planet failure for `take_errors`, at most 100 of them.
-    fn note_error(&self, e: String) {
+    fn note_error(&self, e: ScriptError) {
         let mut errors = self.errors.borrow_mut();
         if errors.len() < 100 {
-            errors.push(sandbox::clean(&e));
+            errors.push(sandbox::clean(e.message()));
         }
     }
 
@@ -451,7 +454,7 @@ impl ScriptEngine {
         run: Box<Run>,
         budget: u64,
         args: impl mlua::IntoLuaMulti,
-    ) -> (Box<Run>, Option<Stop>, Result<Value, String>) {
+    ) -> (Box<Run>, Option<Stop>, Result<Value, ScriptError>) {
         // Any script running ends a suspended card run. Runs can no longer affect
         // one another (each has a fresh environment), so this is caution, not
         // need: an answer normally follows its question with nothing in between.
@@ -481,11 +484,11 @@ impl ScriptEngine {
         run: Box<Run>,
         budget: u64,
         args: impl mlua::IntoLuaMulti,
-    ) -> (Box<Run>, Result<Value, String>) {
+    ) -> (Box<Run>, Result<Value, ScriptError>) {
         let (run, stop, result) = self.invoke(chunk, function, run, budget, args);
         let outcome = match (stop, result) {
-            (Some(Stop::Asked(q)), _) => Err(format!("asked '{}' where no question may be asked", q.prompt)),
-            (Some(stop), _) => Err(describe_stop(&stop)),
+            (Some(Stop::Asked(q)), _) => Err(format!("asked '{}' where no question may be asked", q.prompt).into()),
+            (Some(stop), _) => Err(describe_stop(&stop).into()),
             (None, result) => result,
         };
         (run, outcome)
@@ -587,7 +590,7 @@ impl ScriptEngine {
         let yielded = status == ThreadStatus::Resumable;
         let result = match result {
             // The prelude's proxy yields only for a question, which set the stop.
-            Ok(_) if yielded => Err("attempt to yield from outside a coroutine".to_string()),
+            Ok(_) if yielded => Err("attempt to yield from outside a coroutine".into()),
             other => outcome(other),
         };
         let mut inputs = run.inputs;
@@ -602,7 +605,7 @@ impl ScriptEngine {
                 Resolution::Ask(question)
             }
             (Some(stop), _) => failed(describe_stop(&stop)),
-            (None, Err(e)) => failed(e),
+            (None, Err(e)) => failed(e.into()),
             (None, Ok(_)) => {
                 // Belt and braces for `Inputs::Position`: the parts the position
                 // leaves out came through unchanged.
@@ -610,7 +613,7 @@ impl ScriptEngine {
                 if after.hidden() != state.hidden() {
                     inputs = Inputs::Whole;
                 }
-                finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed)
+                finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(|e| failed(e.into()))
             }
         };
         if status == ThreadStatus::Finished {
@@ -652,8 +655,10 @@ impl ScriptEngine {
         match (stop, result) {
             (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
             (Some(stop), _) => failed(describe_stop(&stop)),
-            (None, Err(e)) => failed(e),
-            (None, Ok(_)) => finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(failed),
+            (None, Err(e)) => failed(e.into()),
+            (None, Ok(_)) => {
+                finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(|e| failed(e.into()))
+            }
         }
     }
 
@@ -661,9 +666,9 @@ impl ScriptEngine {
     /// offers the player to move in `state`: a list of moves written as
     /// players write them (`a3-h4`, `c3xe5`). Read-only, under the budget of
     /// a check; the game keeps those a move could be (GameState::offered_moves).
-    pub fn extra_moves(&self, state: &GameState, effect: &Effect) -> Result<Vec<Move>, String> {
+    pub fn extra_moves(&self, state: &GameState, effect: &Effect) -> Result<Vec<Move>, ScriptError> {
         let label = self.card_label(effect.card);
-        let failed = |m: String| format!("card '{label}': extra_moves failed: {m}");
+        let failed = |m: String| ScriptError::from(format!("card '{label}': extra_moves failed: {m}"));
         let script = self.cards.get(usize::from(effect.card.0)).ok_or_else(|| failed("no such card".into()))?;
         let hook = RunKind::MoveHook { card: effect.card, effect: effect.id };
         let run = self.run_for(state, state.to_move, hook, &[]);
@@ -673,7 +678,7 @@ impl ScriptEngine {
         drop(unlimited);
         let table = table.map_err(|e| failed(describe_error(&e)))?;
         let (_, result) = self.call(&script.chunk, "extra_moves", run, self.budgets.check, (&self.ctx, table));
-        let list = match result.map_err(&failed)? {
+        let list = match result.map_err(|e| failed(e.into()))? {
             Value::Nil => return Ok(Vec::new()),
             Value::Table(list) => list,
             other => return Err(failed(format!("returned a {}, not a list of moves", other.type_name()))),
@@ -702,8 +707,8 @@ impl ScriptEngine {
         match (stop, result) {
             (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
             (Some(stop), _) => failed(describe_stop(&stop)),
-            (None, Err(e)) => failed(e),
-            (None, Ok(_)) => finished(run.state, &run.lifted, &[]).unwrap_or_else(failed),
+            (None, Err(e)) => failed(e.into()),
+            (None, Ok(_)) => finished(run.state, &run.lifted, &[]).unwrap_or_else(|e| failed(e.into())),
         }
     }
 
@@ -716,7 +721,7 @@ impl ScriptEngine {
         planet: PlanetId,
         player: Player,
         event: Option<&Logged>,
-    ) -> Result<Data, String> {
+    ) -> Result<Data, ScriptError> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
         let label = self.planet_label(planet);
         let run = self.run_for(state, player, RunKind::PlanetHandler(planet), &[]);
@@ -734,14 +739,14 @@ impl ScriptEngine {
         };
         let what = event.map_or_else(|| "game_begins".to_string(), |e| format!("on_{}", e.kind()));
         match (stop, result) {
-            (Some(stop), _) => Err(format!("planet '{label}': {what} failed: {}", describe_stop(&stop))),
-            (None, Err(e)) => Err(format!("planet '{label}': {what} failed: {e}")),
+            (Some(stop), _) => Err(format!("planet '{label}': {what} failed: {}", describe_stop(&stop)).into()),
+            (None, Err(e)) => Err(format!("planet '{label}': {what} failed: {e}").into()),
             (None, Ok(_)) => Ok(run.state.planet_data().of(player).clone()),
         }
     }
 
     /// R8.0, R8.19: a card without `can_play` is always playable.
-    pub fn can_play(&self, state: &GameState, card: CardId) -> Result<bool, String> {
+    pub fn can_play(&self, state: &GameState, card: CardId) -> Result<bool, ScriptError> {
         let script = self.cards.get(usize::from(card.0)).ok_or("no such card")?;
         if !script.has_can_play {
             return Ok(true);
@@ -760,13 +765,14 @@ impl ScriptEngine {
                 "card '{}': can_play returned a {}, not true or false",
                 self.card_label(card),
                 other.type_name()
-            )),
-            Err(e) => Err(format!("card '{}': can_play failed: {}", self.card_label(card), e)),
+            )
+            .into()),
+            Err(e) => Err(format!("card '{}': can_play failed: {}", self.card_label(card), e).into()),
         }
     }
 
     /// R9: `check(ctx, player)` of a planet's script. Read-only.
-    pub fn check_planet(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<bool, String> {
+    pub fn check_planet(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<bool, ScriptError> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
         let slot = planet_slot(planet, player);
         if let Some(answer) = self.remembered(&self.planet_memos, slot, state, player) {
@@ -777,15 +783,15 @@ impl ScriptEngine {
         match result {
             Ok(Value::Boolean(b)) => Ok(self.remember(&self.planet_memos, slot, run, b)),
             Ok(other) => {
-                Err(format!("planet '{}': check returned a {}, not true or false", label(), other.type_name()))
+                Err(format!("planet '{}': check returned a {}, not true or false", label(), other.type_name()).into())
             }
-            Err(e) => Err(format!("planet '{}': check failed: {}", label(), e)),
+            Err(e) => Err(format!("planet '{}': check failed: {}", label(), e).into()),
         }
     }
 
     /// `progress(ctx, player)` of a planet's script, from 0 to 1 (0 when the
     /// script defines none). Read-only; only the computer players ask.
-    pub fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<f32, String> {
+    pub fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<f32, ScriptError> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
         if !script.has_progress {
             return Ok(0.0);
@@ -800,12 +806,14 @@ impl ScriptEngine {
             Ok(Value::Number(n)) => n,
             Ok(Value::Integer(n)) => n as f64,
             Ok(other) => {
-                return Err(format!("planet '{}': progress returned a {}, not a number", label(), other.type_name()));
+                return Err(
+                    format!("planet '{}': progress returned a {}, not a number", label(), other.type_name()).into()
+                );
             }
-            Err(e) => return Err(format!("planet '{}': progress failed: {}", label(), e)),
+            Err(e) => return Err(format!("planet '{}': progress failed: {}", label(), e).into()),
         };
         if !(0.0..=1.0).contains(&number) {
-            return Err(format!("planet '{}': progress returned {number}, not a number from 0 to 1", label()));
+            return Err(format!("planet '{}': progress returned {number}, not a number from 0 to 1", label()).into());
         }
         Ok(self.remember(&self.progress_memos, slot, run, number as f32))
     }
@@ -813,14 +821,19 @@ impl ScriptEngine {
     /// The squares that make `player`'s `planet` hold, as its script's optional
     /// `squares(ctx, player)` names them (the end of the game shows them);
     /// empty when it does not define it.
-    pub fn planet_squares(&self, state: &GameState, planet: PlanetId, player: Player) -> Result<Vec<Square>, String> {
+    pub fn planet_squares(
+        &self,
+        state: &GameState,
+        planet: PlanetId,
+        player: Player,
+    ) -> Result<Vec<Square>, ScriptError> {
         let script = self.planets.get(usize::from(planet.0)).ok_or("no such planet")?;
         if !script.has_squares {
             return Ok(Vec::new());
         }
         let label = || self.planet_label(planet);
-        let failed = |m: String| format!("planet '{}': squares failed: {m}", label());
-        let list = match self.run_planet(script, "squares", state, player).1.map_err(failed)? {
+        let failed = |m: String| ScriptError::from(format!("planet '{}': squares failed: {m}", label()));
+        let list = match self.run_planet(script, "squares", state, player).1.map_err(|e| failed(e.into()))? {
             Value::Table(list) => list,
             Value::Nil => return Ok(Vec::new()),
             other => return Err(failed(format!("returned a {}, not a list of squares", other.type_name()))),
@@ -843,7 +856,7 @@ impl ScriptEngine {
         function: &str,
         state: &GameState,
         player: Player,
-    ) -> (Box<Run>, Result<Value, String>) {
+    ) -> (Box<Run>, Result<Value, ScriptError>) {
         let run = self.run_for(state, player, RunKind::Planet, &[]);
         let name = self.shared.names.player(player);
         self.call(&script.chunk, function, run, self.budgets.check, (&self.ctx, name))
@@ -885,16 +898,16 @@ fn finished(
     state: GameState,
     lifted: &[(crate::kernel::Square, crate::kernel::Checker)],
     unused: &[Answer],
-) -> Result<Resolution, String> {
+) -> Result<Resolution, ScriptError> {
     if let Some((sq, _)) = lifted.first() {
-        return Err(format!("ended with the checker lifted from {sq} not put back"));
+        return Err(format!("ended with the checker lifted from {sq} not put back").into());
     }
     if let Some(answer) = unused.first() {
-        return Err(format!("ended without asking for answer '{answer}'"));
+        return Err(format!("ended without asking for answer '{answer}'").into());
     }
     match state.board.validate() {
         Ok(()) => Ok(Resolution::Done(Box::new(state))),
-        Err(e) => Err(format!("left the board inconsistent: {e}")),
+        Err(e) => Err(format!("left the board inconsistent: {e}").into()),
     }
 }
 
@@ -904,13 +917,13 @@ fn planet_slot(planet: PlanetId, player: Player) -> usize {
 }
 
 /// The value a script call returned, or its error, from the prelude's `ok, value`.
-fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, String> {
+fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, ScriptError> {
     match result {
-        Err(e) => Err(describe_error(&e)),
+        Err(e) => Err(describe_error(&e).into()),
         Ok((Value::Boolean(true), value)) => Ok(value),
-        Ok((_, Value::Error(e))) => Err(describe_error(&e)),
-        Ok((_, Value::String(s))) => Err(sandbox::clean(&s.to_string_lossy())),
-        Ok((_, other)) => Err(format!("raised an error value of type {}", other.type_name())),
+        Ok((_, Value::Error(e))) => Err(describe_error(&e).into()),
+        Ok((_, Value::String(s))) => Err(sandbox::clean(&s.to_string_lossy()).into()),
+        Ok((_, other)) => Err(format!("raised an error value of type {}", other.type_name()).into()),
     }
 }
 
@@ -982,7 +995,7 @@ impl CardHost for ScriptEngine {
     ) -> Result<Data, GameError> {
         self.run_planet_handler(state, planet, player, event).map_err(|e| {
             self.note_error(e.clone());
-            GameError::PlanetFailed(e)
+            GameError::PlanetFailed(e.into())
         })
     }
 

@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::{AgentSpec, Budget, game_seed, make_agent, mix_seed};
-use crate::content::ContentRoot;
+use crate::ai::{AgentSpec, Budget, Side, game_seed, make_agent, mix_seed};
+use crate::content::{Content, ContentRoot};
 use crate::game::{Choice, EndReason, GameState};
 use crate::kernel::Player;
 use crate::script::ScriptEngine;
@@ -136,6 +136,109 @@ pub struct Sides<T> {
     pub b: T,
 }
 
+impl<T> Sides<T> {
+    pub fn of_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::A => &mut self.a,
+            Side::B => &mut self.b,
+        }
+    }
+}
+
+/// How a game ended: by the rules (R10), or abandoned. Written as a line of
+/// `--games-out` and the report's ways of ending name it: `capture`, `planet
+/// jupiter`, `move limit`, `abandoned: …` ([`Ending::WORDS`] and the two with
+/// text of their own).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    Capture,
+    FiveKings,
+    /// The winner's planet held; its id (`?` for one the deck does not have).
+    Planet(String),
+    NoMoves,
+    Stuck,
+    MoveLimit,
+    Resigned,
+    Agreed,
+    /// Drawn: every option of a step failed and nothing could be given up.
+    Unplayable,
+    /// The game could not go on, and why.
+    Abandoned(String),
+}
+
+impl Ending {
+    /// The endings written as one word or phrase, with it.
+    const WORDS: [(&'static str, Ending); 8] = [
+        ("capture", Ending::Capture),
+        ("five kings", Ending::FiveKings),
+        ("no moves", Ending::NoMoves),
+        ("opponent stuck", Ending::Stuck),
+        ("move limit", Ending::MoveLimit),
+        ("resigned", Ending::Resigned),
+        ("agreed draw", Ending::Agreed),
+        ("unplayable", Ending::Unplayable),
+    ];
+
+    /// A game's end by the rules, its planet named by `content`'s id.
+    pub fn by(reason: EndReason, content: &Content) -> Ending {
+        match reason {
+            EndReason::Capture => Ending::Capture,
+            EndReason::FiveKings => Ending::FiveKings,
+            EndReason::Planet(p) => Ending::Planet(content.planet(p).map_or("?", |p| p.id.as_str()).to_string()),
+            EndReason::NoMoves => Ending::NoMoves,
+            EndReason::Stuck => Ending::Stuck,
+            EndReason::MoveLimit => Ending::MoveLimit,
+            EndReason::Resigned => Ending::Resigned,
+            EndReason::Agreed => Ending::Agreed,
+            EndReason::Unplayable => Ending::Unplayable,
+        }
+    }
+
+    pub fn is_abandoned(&self) -> bool {
+        matches!(self, Ending::Abandoned(_))
+    }
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Ending::Planet(id) => write!(f, "planet {id}"),
+            Ending::Abandoned(why) => write!(f, "abandoned: {why}"),
+            other => {
+                let (word, _) = Ending::WORDS.iter().find(|(_, e)| e == other).expect("every other ending has a word");
+                f.write_str(word)
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Ending {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Ending, String> {
+        if let Some(why) = text.strip_prefix("abandoned: ") {
+            return Ok(Ending::Abandoned(why.to_string()));
+        }
+        if let Some(id) = text.strip_prefix("planet ") {
+            return Ok(Ending::Planet(id.to_string()));
+        }
+        let found = Ending::WORDS.iter().find(|(word, _)| *word == text);
+        found.map(|(_, e)| e.clone()).ok_or_else(|| format!("'{text}' is not a way a game ends"))
+    }
+}
+
+impl Serialize for Ending {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Ending {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ending, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// One game: a line of `--games-out`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRow {
@@ -149,11 +252,11 @@ pub struct GameRow {
     pub dark_planet: Option<String>,
     pub light_planet: Option<String>,
     /// `A`, `B`, or none for a draw or an abandoned game.
-    pub winner: Option<char>,
+    pub winner: Option<Side>,
     pub winner_colour: Option<Player>,
     /// How it ended: `capture`, `planet jupiter`, `move limit`, …, or
     /// `abandoned: …` when it could not go on.
-    pub end: String,
+    pub end: Ending,
     /// Turns completed (R3): a game won during the first turn has 0.
     pub turns: u32,
     pub decisions: u32,
@@ -170,12 +273,12 @@ pub struct GameRow {
 
 impl GameRow {
     /// The colour of a side in this game.
-    pub fn colour(&self, side: char) -> Player {
-        if side == 'A' { self.a_colour } else { !self.a_colour }
+    pub fn colour(&self, side: Side) -> Player {
+        side.colour(self.a_colour)
     }
 
     pub fn abandoned(&self) -> bool {
-        self.end.starts_with("abandoned")
+        self.end.is_abandoned()
     }
 
     /// A's score: 2 for a win, 1 for a draw, 0 for a loss, in halves; `None`
@@ -183,8 +286,8 @@ impl GameRow {
     pub fn a_score_halves(&self) -> Option<i64> {
         match self.winner {
             _ if self.abandoned() => None,
-            Some('A') => Some(2),
-            Some(_) => Some(0),
+            Some(Side::A) => Some(2),
+            Some(Side::B) => Some(0),
             None => Some(1),
         }
     }
@@ -193,7 +296,8 @@ impl GameRow {
     pub fn outcome_char(&self) -> char {
         match self.winner {
             _ if self.abandoned() => 'x',
-            Some(w) => w,
+            Some(Side::A) => 'A',
+            Some(Side::B) => 'B',
             None => '=',
         }
     }
@@ -212,7 +316,7 @@ fn play_one(
     let setup = content.setup();
     let seed = game_seed(plan.seed, index);
     let a_colour = Plan::a_colour(index);
-    let side = |p: Player| if p == a_colour { 'A' } else { 'B' };
+    let side = |p: Player| Side::playing(p, a_colour);
     let withheld = match withheld {
         Some(id) => Some(Withheld {
             card: content.card_id(id).ok_or_else(|| format!("the deck has no card '{id}' to withhold"))?,
@@ -244,7 +348,8 @@ fn play_one(
         light_planet: planet(Player::Light),
         winner: None,
         winner_colour: None,
-        end: String::new(),
+        // Unless the loop below says why it stopped, or the game ended.
+        end: Ending::Abandoned("no decision pending and no outcome".into()),
         turns: 0,
         decisions: 0,
         cards: Sides::default(),
@@ -253,15 +358,15 @@ fn play_one(
     };
     // The card whose resolution is under way, with its user: its use is
     // counted when the resolution finishes (idle or not).
-    let mut resolving: Option<(char, String)> = None;
+    let mut resolving: Option<(Side, String)> = None;
     while let Some(decision) = state.pending(&host) {
         if row.decisions >= crate::ai::MAX_DECISIONS {
-            row.end = format!("abandoned: {} decisions", crate::ai::MAX_DECISIONS);
+            row.end = Ending::Abandoned(format!("{} decisions", crate::ai::MAX_DECISIONS));
             break;
         }
         let player = decision.player;
         let Some(choice) = agents[player.index()].choose(&state, &host) else {
-            row.end = format!("abandoned: {player} had no choice");
+            row.end = Ending::Abandoned(format!("{player} had no choice"));
             break;
         };
         host.watch();
@@ -269,7 +374,7 @@ fn play_one(
             Ok((applied, _)) => applied,
             Err(e) => {
                 let chose = crate::choice_text::write(content, &choice);
-                row.end = format!("abandoned: {player} chose {chose}, which failed: {e}");
+                row.end = Ending::Abandoned(format!("{player} chose {chose}, which failed: {e}"));
                 break;
             }
         };
@@ -279,8 +384,7 @@ fn play_one(
         if let Some(idle) = host.last_idle()
             && let Some((user, card)) = resolving.take()
         {
-            let uses = if user == 'A' { &mut row.cards.a } else { &mut row.cards.b };
-            let entry = uses.entry(card).or_default();
+            let entry = row.cards.of_mut(user).entry(card).or_default();
             entry.uses += 1;
             entry.idle += u32::from(idle);
         }
@@ -291,26 +395,13 @@ fn play_one(
     }
     // A card given up or cut short still counts as used.
     if let Some((user, card)) = resolving {
-        let uses = if user == 'A' { &mut row.cards.a } else { &mut row.cards.b };
-        uses.entry(card).or_default().uses += 1;
+        row.cards.of_mut(user).entry(card).or_default().uses += 1;
     }
     row.turns = state.turn;
     if let Some(outcome) = state.outcome() {
         row.winner = outcome.winner.map(side);
         row.winner_colour = outcome.winner;
-        row.end = match outcome.reason {
-            EndReason::Capture => "capture".into(),
-            EndReason::FiveKings => "five kings".into(),
-            EndReason::Planet(p) => format!("planet {}", content.planet(p).map_or("?", |p| p.id.as_str())),
-            EndReason::NoMoves => "no moves".into(),
-            EndReason::Stuck => "opponent stuck".into(),
-            EndReason::MoveLimit => "move limit".into(),
-            EndReason::Resigned => "resigned".into(),
-            EndReason::Agreed => "agreed draw".into(),
-            EndReason::Unplayable => "unplayable".into(),
-        };
-    } else if row.end.is_empty() {
-        row.end = "abandoned: no decision pending and no outcome".into();
+        row.end = Ending::by(outcome.reason, content);
     }
     Ok(row)
 }
@@ -498,4 +589,33 @@ pub fn save_game(plan: &Plan, index: u32, path: &Path) -> Result<GameRow, String
     let seats = BTreeMap::from([(row.a_colour, name(&plan.a)), (!row.a_colour, name(&plan.b))]);
     session.save(path, seats)?;
     Ok(row)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_are_written_as_before_and_read_back() {
+        let endings = [
+            (Ending::Capture, "capture"),
+            (Ending::FiveKings, "five kings"),
+            (Ending::Planet("jupiter".into()), "planet jupiter"),
+            (Ending::Planet("?".into()), "planet ?"),
+            (Ending::NoMoves, "no moves"),
+            (Ending::Stuck, "opponent stuck"),
+            (Ending::MoveLimit, "move limit"),
+            (Ending::Resigned, "resigned"),
+            (Ending::Agreed, "agreed draw"),
+            (Ending::Abandoned("Dark had no choice".into()), "abandoned: Dark had no choice"),
+        ];
+        for (ending, text) in endings {
+            assert_eq!(ending.to_string(), text);
+            assert_eq!(serde_json::to_string(&ending).unwrap(), format!("\"{text}\""));
+            assert_eq!(serde_json::from_str::<Ending>(&format!("\"{text}\"")).unwrap(), ending);
+            assert_eq!(ending.is_abandoned(), text.starts_with("abandoned"));
+        }
+        assert!("checkmate".parse::<Ending>().is_err());
+        assert_eq!(serde_json::to_string(&[Some(Side::A), Some(Side::B), None]).unwrap(), r#"["A","B",null]"#);
+    }
 }

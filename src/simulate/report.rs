@@ -10,7 +10,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::stats::{self, Estimate, PairedSums, Sprt, SprtState, wilson};
-use super::{GameRow, Plan, Played};
+use super::{Ending, GameRow, Plan, Played};
+use crate::ai::Side;
 use crate::content::Content;
 use crate::kernel::Player;
 
@@ -118,12 +119,12 @@ pub struct BySeat<T> {
 }
 
 impl<T> BySeat<T> {
-    fn get_mut(&mut self, colour: Player, side: char) -> &mut T {
+    fn get_mut(&mut self, colour: Player, side: Side) -> &mut T {
         match (colour, side) {
-            (Player::Dark, 'A') => &mut self.dark_a,
-            (Player::Dark, _) => &mut self.dark_b,
-            (Player::Light, 'A') => &mut self.light_a,
-            (Player::Light, _) => &mut self.light_b,
+            (Player::Dark, Side::A) => &mut self.dark_a,
+            (Player::Dark, Side::B) => &mut self.dark_b,
+            (Player::Light, Side::A) => &mut self.light_a,
+            (Player::Light, Side::B) => &mut self.light_b,
         }
     }
 
@@ -217,16 +218,16 @@ impl Counts {
         self.games += 1;
         self.outcomes.push(outcome);
         self.results.get_mut(g.a_colour).add(outcome);
-        self.ways.entry(g.end.clone()).or_default().get_mut(g.a_colour).add(outcome);
+        self.ways.entry(g.end.to_string()).or_default().get_mut(g.a_colour).add(outcome);
         for (colour, planet) in [(Player::Dark, &g.dark_planet), (Player::Light, &g.light_planet)] {
             let Some(planet) = planet else { continue };
-            let side = if colour == g.a_colour { 'A' } else { 'B' };
+            let side = Side::playing(colour, g.a_colour);
             let cell = self.planets.entry(planet.clone()).or_default().get_mut(colour, side);
             cell.held += 1;
             match g.winner_colour {
                 Some(w) if w == colour => {
                     cell.holder_won += 1;
-                    if g.end == format!("planet {planet}") {
+                    if matches!(&g.end, Ending::Planet(id) if id == planet) {
                         cell.won_by_planet += 1;
                     }
                 }
@@ -234,7 +235,7 @@ impl Counts {
                 None => {}
             }
         }
-        for (side, uses) in [('A', &g.cards.a), ('B', &g.cards.b)] {
+        for (side, uses) in [(Side::A, &g.cards.a), (Side::B, &g.cards.b)] {
             for (card, used) in uses {
                 let cell = self.cards.entry(card.clone()).or_default().get_mut(g.colour(side), side);
                 cell.uses += u64::from(used.uses);

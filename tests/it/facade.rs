@@ -59,7 +59,7 @@ fn queries_read_and_operations_are_refused_in_a_planet_check() {
         let engine = crate::hostile_scripts::engine(&[crate::hostile_scripts::GOOD_CARD], &[("probe", &check)]);
         let state = alien_checkers::game::GameState::new(&engine.content().setup(), 1);
         let probe = engine.content().planet_id("probe").unwrap();
-        let message = engine.check_planet(&state, probe, alien_checkers::kernel::Player::Dark).unwrap_err();
+        let message = engine.check_planet(&state, probe, alien_checkers::kernel::Player::Dark).unwrap_err().to_string();
         assert!(message.contains("may only read") || message.contains("only a planet's handlers"), "{name}: {message}");
     }
 }

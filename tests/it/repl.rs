@@ -610,7 +610,7 @@ fn foresight_answers_are_logged_in_secret() {
     let first = r.question.options[0].to_string();
     session.apply(&session.find_choice(&format!("answer {first}")).unwrap()).unwrap();
     assert_eq!(session.log().last().unwrap(), &format!("{who} answers in secret"));
-    assert!(!session.log().iter().any(|l| l.contains(&first)), "{:?}", session.log());
+    assert!(!session.log().any(|l| l.contains(&first)), "{:?}", session.log().collect::<Vec<_>>());
 }
 
 /// The computer's Foresight order is not printed to the human (R8.20): after
@@ -757,7 +757,7 @@ fn an_effects_question_is_credited_to_its_owner() {
             assert!(header.contains(&format!("{to_move}'s turn; {owner} to answer for ")), "{header}");
             let line = session.apply(pick).unwrap();
             assert!(line.starts_with(&format!("{owner} answers ")), "{line}");
-            assert_eq!(session.deciders().last(), Some(&owner));
+            assert_eq!(session.deciders().last(), Some(owner));
             return;
         }
     }

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::game::{CardId, CounterId, Data, Moved, Pile, Piles, Position};
 use crate::kernel::{Checker, Colour, Dir, Edge, EdgePair, MarkerKind, Move, Player, Square, Terrain, Token};
+use crate::script::ScriptError;
 use crate::script::convert::{
     MoveFilter, block_filter, checker_filter, dir, dirs, move_filter, player, square, square_filter, token,
 };
@@ -312,16 +313,18 @@ pub(super) fn register(m: &mut ApiBuilder) {
         "legal_moves",
         Sees::Position,
         |lua, filter: Option<Table>| move_filter(lua, filter),
-        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map_err(|e| e.to_string()),
-        |lua, moves: Result<Vec<Move>, String>| move_list(lua, &moves.map_err(err)?),
+        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map_err(|e| ScriptError::new(e.to_string())),
+        |lua, moves: Result<Vec<Move>, ScriptError>| move_list(lua, &moves.map_err(err)?),
     );
     query(
         m,
         "count_moves",
         Sees::Position,
         |lua, filter: Option<Table>| move_filter(lua, filter),
-        |s, user, filter: &MoveFilter| legal_moves_for(s, user, *filter).map(|m| m.len()).map_err(|e| e.to_string()),
-        |_, n: Result<usize, String>| n.map_err(err),
+        |s, user, filter: &MoveFilter| {
+            legal_moves_for(s, user, *filter).map(|m| m.len()).map_err(|e| ScriptError::new(e.to_string()))
+        },
+        |_, n: Result<usize, ScriptError>| n.map_err(err),
     );
     for (name, targets) in [
         ("step_targets", step_targets as fn(&Position, Player, &(Square, Vec<Dir>)) -> Vec<Square>),
@@ -420,33 +423,38 @@ fn step_targets_of(s: &Position, _: Player, (filter, d): &(CheckerFilter, Vec<Di
     filter.apply(s).map(|sq| (sq, s.board.step_targets(sq, d))).filter(|(_, t)| !t.is_empty()).collect()
 }
 
-/// What `ctx:supply` counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SupplyKind {
-    Walls,
-    Rings,
-    Snookles,
-    Hippos,
-    Water,
-    Fire,
-    Monolith,
+/// Declares [`SupplyKind`] and its names ([`SUPPLY_KINDS`]) from one list.
+macro_rules! supply_kinds {
+    ($($kind:ident = $name:literal,)*) => {
+        /// What `ctx:supply` counts.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum SupplyKind {
+            $($kind,)*
+        }
+
+        /// Each kind in the supply by the name scripts give it.
+        const SUPPLY_KINDS: &[(&str, SupplyKind)] = &[$(($name, SupplyKind::$kind),)*];
+    };
+}
+
+supply_kinds! {
+    Walls = "walls",
+    Rings = "rings",
+    Snookles = "snookles",
+    Hippos = "hippos",
+    Water = "water",
+    Fire = "fire",
+    Monolith = "monolith",
 }
 
 fn supply_kind(kind: &str) -> R<SupplyKind> {
-    Ok(match kind {
-        "walls" => SupplyKind::Walls,
-        "rings" => SupplyKind::Rings,
-        "snookles" => SupplyKind::Snookles,
-        "hippos" => SupplyKind::Hippos,
-        "water" => SupplyKind::Water,
-        "fire" => SupplyKind::Fire,
-        "monolith" => SupplyKind::Monolith,
-        _ => {
-            return Err(err(format!(
-                "'{kind}' is not in the supply (walls, rings, snookles, hippos, water, fire, monolith)"
-            )));
+    match SUPPLY_KINDS.iter().find(|(name, _)| *name == kind) {
+        Some(&(_, found)) => Ok(found),
+        None => {
+            let names: Vec<&str> = SUPPLY_KINDS.iter().map(|(name, _)| *name).collect();
+            Err(err(format!("'{kind}' is not in the supply ({})", names.join(", "))))
         }
-    })
+    }
 }
 
 /// One of the three piles (R2.4, R3.2).

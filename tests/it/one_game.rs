@@ -331,7 +331,7 @@ fn games_with_a_card_that_always_fails_all_end() {
 fn the_test_decks_scenarios_pass() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/offers");
     let content = ContentRoot::new(&root);
-    for file in ["planets/dusk.test.yaml"] {
+    for file in ["planets/dusk.test.yaml", "cards/strike.test.yaml"] {
         for outcome in alien_checkers::scenario::run_file(&content, &root.join(file)) {
             assert!(outcome.failure.is_none(), "{file}: {}: {:?}", outcome.name, outcome.failure);
         }

@@ -215,6 +215,10 @@ pub const MAX_CARD_ENTRIES: usize = 256;
 pub const MAX_COPIES: u32 = 100;
 pub const MAX_DECK_CARDS: u64 = 1000;
 pub const MAX_PLANETS: usize = 64;
+/// Most deck rules (`effects:`), each a lasting effect in force from the
+/// deal: half of what may be in force at once (`game::MAX_EFFECTS`), so the
+/// cards keep room for theirs.
+pub const MAX_DECK_RULES: usize = crate::game::MAX_EFFECTS / 2;
 /// The longest move limit a deck may set, in turns (R10.4): every game ends,
 /// and a simulation of many games ends in reasonable time.
 pub const MAX_MOVE_LIMIT: u32 = 10_000;
@@ -357,8 +361,19 @@ impl Content {
                 at(&mut problems, id, &message);
             }
         }
-        for id in &deck_manifest.effects {
-            if !valid_id(id) {
+        if deck_manifest.effects.len() > MAX_DECK_RULES {
+            let message = format!(
+                "a deck has at most {MAX_DECK_RULES} rules in effects; this one lists {}",
+                deck_manifest.effects.len()
+            );
+            at(&mut problems, "effects", &message);
+        }
+        let listed = if deck_manifest.effects.len() > MAX_DECK_RULES { 0 } else { deck_manifest.effects.len() };
+        let mut rules_seen = BTreeMap::new();
+        for id in deck_manifest.effects.iter().take(listed) {
+            if rules_seen.insert(id.clone(), ()).is_some() {
+                at(&mut problems, "effects", &format!("rule '{id}' is listed twice in effects"));
+            } else if !valid_id(id) {
                 at(
                     &mut problems,
                     "effects",

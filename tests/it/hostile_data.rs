@@ -503,3 +503,20 @@ fn conflicting_marker_declarations_name_the_other_card_and_the_line() {
     located(&problems, &root, "cards/second.yaml", 3, "marker 'flag' is declared differently by card 'first'");
     located(&problems, &root, "cards/third.yaml", 4, "glyph 'F' is taken by marker 'flag' of card 'first'");
 }
+
+#[test]
+fn a_decks_rules_are_bounded_and_listed_once() {
+    // Issue "no clock decides a game", item 7: 30,000 copies of one rule were
+    // 30,000 effects in force from the deal; now the list is refused at load
+    // (and by `check`), naming the file and the key.
+    let many: Vec<&str> = vec!["water"; 30_000];
+    let body = format!("cards:\n  water: 1\n  fire: 1\nplanets: [venus, earth]\neffects: [{}]\n", many.join(", "));
+    let root = root_with("many-rules", &[("cards/decks/test.yaml", &deck(&body))]);
+    let found = problems(&root);
+    located(&found, &root, "cards/decks/test.yaml", 6, "at most 8 rules in effects; this one lists 30000");
+
+    let body = "cards:\n  water: 1\n  fire: 1\nplanets: [venus, earth]\neffects: [water, fire, water]\n";
+    let root = root_with("repeated-rule", &[("cards/decks/test.yaml", &deck(body))]);
+    let found = problems(&root);
+    located(&found, &root, "cards/decks/test.yaml", 6, "rule 'water' is listed twice in effects");
+}

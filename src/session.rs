@@ -808,8 +808,11 @@ impl Session {
     }
 
     /// Errors from `can_play` and planet checks since the last call.
-    pub fn script_errors(&self) -> Vec<String> {
-        self.engine.take_errors()
+    /// Script failures since the last call that `may_see` allows: a
+    /// planet's failure only to its holder (R2.3), the rest to everyone.
+    pub fn script_errors(&self, may_see: impl Fn(Player) -> bool) -> Vec<String> {
+        let problems = self.engine.take_problems().into_iter();
+        problems.filter(|p| p.secret_of.is_none_or(&may_see)).map(|p| p.text).collect()
     }
 }
 

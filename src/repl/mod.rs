@@ -285,6 +285,16 @@ impl Repl {
         View { viewer, colour: self.colour }
     }
 
+    /// Tells the script failures since the last decision that the player at
+    /// the keyboard may know of: a planet's only to its holder (R2.3).
+    fn tell_script_problems(&self) {
+        let at_keyboard = self.handed_to.filter(|_| self.hot_seat());
+        let may_see = |p: Player| at_keyboard.map_or(self.is_human(p), |me| p == me);
+        for e in self.session.script_errors(may_see) {
+            println!("script problem: {e}");
+        }
+    }
+
     fn is_human(&self, p: Player) -> bool {
         self.seats[p.index()] == Seat::Human
     }
@@ -321,9 +331,7 @@ impl Repl {
             }
             acted = true;
         }
-        for e in self.session.script_errors() {
-            println!("script problem: {e}");
-        }
+        self.tell_script_problems();
         if acted {
             self.shown_state = None;
         }
@@ -713,9 +721,7 @@ impl Repl {
                 println!("{e}; choose again ('options' lists what is possible)");
             }
         }
-        for e in self.session.script_errors() {
-            println!("script problem: {e}");
-        }
+        self.tell_script_problems();
     }
 }
 

@@ -102,6 +102,16 @@ fn offered_move(item: &Value) -> Result<Move, ScriptError> {
     }
 }
 
+/// A script's failure that did not refuse a decision (a `can_play`, a move
+/// hook, a planet's check or handler), to be told to whoever may know of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptProblem {
+    pub text: String,
+    /// A planet's failure is its holder's secret (R2.3): telling the
+    /// opponent would give the planet away.
+    pub secret_of: Option<Player>,
+}
+
 /// Most moves one effect's `extra_moves` may offer at once.
 pub const MAX_OFFERED_MOVES: usize = 64;
 use memo::Memos;
@@ -202,7 +212,7 @@ pub struct ScriptEngine {
     planets: Vec<PlanetScript>,
     budgets: Budgets,
     /// Failures of `can_play` and planet checks, which cannot fail the game.
-    errors: RefCell<Vec<String>>,
+    errors: RefCell<Vec<ScriptProblem>>,
     /// The suspended card run and the spare coroutine (resume.rs).
     coroutines: Coroutines,
     accelerators: Accelerators,
@@ -431,17 +441,23 @@ impl ScriptEngine {
         (result, tripped)
     }
 
-    /// Keeps a `can_play` or planet failure for `take_errors`, at most 100 of them.
-    fn note_error(&self, e: ScriptError) {
+    /// Keeps a `can_play`, hook or planet failure for `take_problems`, at
+    /// most 100 of them; a planet's is secret to `secret_of`, its holder (R2.3).
+    fn note_error(&self, e: ScriptError, secret_of: Option<Player>) {
         let mut errors = self.errors.borrow_mut();
         if errors.len() < 100 {
-            errors.push(sandbox::clean(e.message()));
+            errors.push(ScriptProblem { text: sandbox::clean(e.message()), secret_of });
         }
     }
 
-    /// Failures of `can_play` and planet checks since the last call.
-    pub fn take_errors(&self) -> Vec<String> {
+    /// Failures of `can_play`, move hooks and planets since the last call.
+    pub fn take_problems(&self) -> Vec<ScriptProblem> {
         std::mem::take(&mut *self.errors.borrow_mut())
+    }
+
+    /// [`ScriptEngine::take_problems`]' texts, secret or not (`check`, tests).
+    pub fn take_errors(&self) -> Vec<String> {
+        self.take_problems().into_iter().map(|p| p.text).collect()
     }
 
     /// Runs `function(args…)` of a script (a fresh run of its chunk, see
@@ -930,7 +946,7 @@ fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, ScriptError> {
 impl CardHost for ScriptEngine {
     fn playable(&self, state: &GameState, card: CardId) -> bool {
         self.can_play(state, card).unwrap_or_else(|e| {
-            self.note_error(e);
+            self.note_error(e, None);
             false
         })
     }
@@ -966,7 +982,7 @@ impl CardHost for ScriptEngine {
 
     fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<Move> {
         ScriptEngine::extra_moves(self, state, effect).unwrap_or_else(|e| {
-            self.note_error(e);
+            self.note_error(e, None);
             Vec::new()
         })
     }
@@ -994,21 +1010,21 @@ impl CardHost for ScriptEngine {
         event: Option<&Logged>,
     ) -> Result<Data, GameError> {
         self.run_planet_handler(state, planet, player, event).map_err(|e| {
-            self.note_error(e.clone());
+            self.note_error(e.clone(), Some(player));
             GameError::PlanetFailed(e.into())
         })
     }
 
     fn planet_holds(&self, state: &GameState, planet: PlanetId, player: Player) -> bool {
         self.check_planet(state, planet, player).unwrap_or_else(|e| {
-            self.note_error(e);
+            self.note_error(e, Some(player));
             false
         })
     }
 
     fn planet_progress(&self, state: &GameState, planet: PlanetId, player: Player) -> f32 {
         ScriptEngine::planet_progress(self, state, planet, player).unwrap_or_else(|e| {
-            self.note_error(e);
+            self.note_error(e, Some(player));
             0.0
         })
     }

@@ -404,3 +404,30 @@ fn a_game_against_a_broken_deck_reaches_its_end_in_the_repl() {
     assert!(!run.stdout.contains("the game stops here"), "{}", &run.stdout[run.stdout.len().saturating_sub(2000)..]);
     assert!(run.stdout.contains("wins") || run.stdout.contains("drawn"), "the game ended");
 }
+
+/// A planet whose check always fails with `word` in its message.
+fn failing_planet(word: &str) -> String {
+    format!("function check(ctx, player)\n  error('{word}')\nend\n")
+}
+
+#[test]
+fn a_secret_planets_failure_is_told_only_to_its_holder() {
+    // Issue "no clock decides a game", item 12: the REPL printed "script
+    // problem: planet …" for the computer's planet too, giving it away (R2.3).
+    let (mine, theirs) = (failing_planet("alpha-breaks"), failing_planet("beta-breaks"));
+    let root =
+        common::scratch_content("secret-failure", &[("good", GOOD_CARD.1)], &[("alpha", &mine), ("beta", &theirs)]);
+    let dir = common::scratch_dir("hostile_mods", "secret_failure");
+    for seed in ["1", "2", "3"] {
+        let args = ["--root", root.path().to_str().unwrap(), "--deck", "test", "--seed", seed, "--light", "random"];
+        let run = common::run_binary(&dir, &args, &[], "planet\nc3-d4\nquit\n");
+        let dark_holds = if run.stdout.contains("secret planet is alpha") { "alpha" } else { "beta" };
+        let (own, other) = if dark_holds == "alpha" { ("alpha", "beta") } else { ("beta", "alpha") };
+        assert!(run.stdout.contains(&format!("{own}-breaks")), "seed {seed}: the holder is told: {}", run.stdout);
+        assert!(
+            !run.stdout.contains(&format!("{other}-breaks")),
+            "seed {seed}: the opponent's planet leaks: {}",
+            run.stdout
+        );
+    }
+}

@@ -329,8 +329,13 @@ end
 -- `<` in C for numbers and for strings, so that the instructions a `pairs`
 -- costs do not depend on the order `next` gives the keys in (which follows a
 -- hash seed that differs from one Lua state to the next).
+local UNORDERED_KINDS = { "function", "table", "thread", "userdata" }
 local function sorted_keys(keys)
   local numbers, strings, falses, trues = {}, {}, 0, 0
+  -- Keys that have no order are noted, and refused only once every key was
+  -- seen: what the error says, and the work done before it, do not depend on
+  -- the order `next` gives the keys in.
+  local unordered = nil
   for i = 1, #keys do
     local k = keys[i]
     local kind = type(k)
@@ -343,8 +348,17 @@ local function sorted_keys(keys)
     elseif k == true then
       trues = 1
     else
-      error("pairs: a table with " .. kind .. " keys has no fixed order; keep such values in a list", 3)
+      unordered = unordered or {}
+      unordered[kind] = true
     end
+  end
+  if unordered then
+    local told = nil
+    for i = 1, #UNORDERED_KINDS do
+      local kind = UNORDERED_KINDS[i]
+      if unordered[kind] then told = told and (told .. " or " .. kind) or kind end
+    end
+    error("pairs: a table with " .. told .. " keys has no fixed order; keep such values in a list", 3)
   end
   -- Lua's sort in C: n log n comparisons, a string comparison as long as
   -- the shorter string at most.
@@ -427,7 +441,7 @@ local raw_setmetatable = setmetatable
 -- Metamethods whose effect depends on the collector or on unwinding, not on the
 -- state and the answers: a finalizer (__gc), weak references (__mode) and
 -- to-be-closed handlers (__close, which could run after the budget is spent).
-local FORBIDDEN = { __gc = true, __mode = true, __close = true }
+local FORBIDDEN_NAMES = { "__close", "__gc", "__mode" }
 
 -- setmetatable for scripts: the table gets a snapshot of `mt`, so fields added to
 -- `mt` later change nothing; getmetatable still returns the script's own `mt`
@@ -440,16 +454,21 @@ local function safe_setmetatable(t, mt)
   if type(mt) ~= "table" then
     error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
   end
+  -- Refusals are looked up in a fixed order, before any key is visited, so
+  -- that which one is told does not depend on the order `next` gives.
+  for i = 1, #FORBIDDEN_NAMES do
+    if rawget(mt, FORBIDDEN_NAMES[i]) ~= nil then
+      error("setmetatable: " .. FORBIDDEN_NAMES[i] .. " metamethods are not allowed in card scripts", 2)
+    end
+  end
+  -- A __call that is not a function is itself called through its own
+  -- __call, a chain Lua follows in C without end.
+  local call = rawget(mt, "__call")
+  if call ~= nil and type(call) ~= "function" then
+    error("setmetatable: __call must be a function", 2)
+  end
   local snapshot = {}
   for k, v in rawnext, mt do
-    if FORBIDDEN[k] then
-      error("setmetatable: " .. tostring(k) .. " metamethods are not allowed in card scripts", 2)
-    end
-    -- A __call that is not a function is itself called through its own
-    -- __call, a chain Lua follows in C without end.
-    if k == "__call" and type(v) ~= "function" then
-      error("setmetatable: __call must be a function", 2)
-    end
     snapshot[k] = v
   end
   if rawget(mt, "__metatable") == nil then snapshot.__metatable = mt end

@@ -431,3 +431,32 @@ fn a_secret_planets_failure_is_told_only_to_its_holder() {
         );
     }
 }
+
+/// The messages card `body` fails with, each run in a fresh engine (a fresh
+/// Lua state, whose table order follows a hash seed of its own).
+fn failures_in_fresh_engines(body: &str) -> std::collections::BTreeSet<String> {
+    let source = play(body);
+    (0..12).map(|_| failure(&engine(&[("keys", &source), GOOD_CARD], &[]), "keys")).collect()
+}
+
+#[test]
+fn pairs_refuses_keys_without_order_the_same_way_whatever_the_hash_seed() {
+    // Issue "no clock decides a game", item 5: `pairs` raised at the first
+    // table or function key `next` met, so pcall read a coin flipped by the
+    // Lua state's hash seed.
+    let body = "  local t = { [{}] = 1, [function() end] = 2, [{}] = 3, [function() end] = 4, a = 5 }\n  \
+                local ok, e = pcall(function() for k in pairs(t) do end end)\n  error(e)";
+    let seen = failures_in_fresh_engines(body);
+    assert_eq!(seen.len(), 1, "one message whatever the order: {seen:#?}");
+    assert!(seen.iter().all(|m| m.contains("function or table keys has no fixed order")), "{seen:#?}");
+}
+
+#[test]
+fn setmetatable_refuses_the_same_metamethod_whatever_the_hash_seed() {
+    let body = "  local f = function() end\n  \
+                local ok, e = pcall(setmetatable, {}, { __gc = f, __mode = 'k', __close = f, __index = {} })\n  \
+                error(e)";
+    let seen = failures_in_fresh_engines(body);
+    assert_eq!(seen.len(), 1, "one message whatever the order: {seen:#?}");
+    assert!(seen.iter().all(|m| m.contains("__close metamethods are not allowed")), "{seen:#?}");
+}

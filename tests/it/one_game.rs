@@ -337,3 +337,22 @@ fn the_test_decks_scenarios_pass() {
         }
     }
 }
+
+#[test]
+fn simulate_gives_up_as_the_table_does_and_abandons_nothing() {
+    // The test deck's Curse fails at every use; `simulate` used to abandon
+    // every game where a player picked it and leave those out of every rate.
+    let path = offers_deck();
+    let root = ContentRoot::for_deck(None, path.to_str().unwrap()).unwrap();
+    let mut plan = Plan::new(root, path.to_str().unwrap(), "random", "greedy", 30, 4);
+    plan.threads = 1;
+    let mut rows = Vec::new();
+    simulate::run(&plan, simulate::Sinks { rows: Some(&mut rows), ..simulate::Sinks::none() }).unwrap();
+    let rows: Vec<_> = String::from_utf8(rows).unwrap().lines().map(|l| simulate::read_row(l).unwrap()).collect();
+    assert_eq!(rows.len(), 30);
+    // A use of Curse never finishes, so it is not counted as a use. Before
+    // giving up was shared, all 30 of these games were abandoned at a Curse.
+    for row in &rows {
+        assert!(!row.end.is_abandoned(), "game {}: {}", row.index, row.end);
+    }
+}

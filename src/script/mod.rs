@@ -476,7 +476,7 @@ impl ScriptEngine {
         // need: an answer normally follows its question with nothing in between.
         self.coroutines.forget();
         self.enter(run);
-        self.prelude.meter.borrow_mut().start(budget, 0);
+        self.prelude.meter.borrow_mut().start(budget, 0, chunk.info().short_src);
         let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
         let (stop, _) = self.prelude.meter.borrow_mut().end();
         sandbox::reclaim(&self.lua);
@@ -593,7 +593,7 @@ impl ScriptEngine {
         };
         let fresh = snapshot.is_none();
         self.enter(run);
-        self.prelude.meter.borrow_mut().start(self.budgets.card, used);
+        self.prelude.meter.borrow_mut().start(self.budgets.card, used, script.chunk.info().short_src);
         let result = match resumed {
             _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx)),
             Some(value) => thread.resume::<(Value, Value)>((true, value)),

@@ -83,6 +83,9 @@ pub struct Meter {
     /// The wall-clock limit in force ([`WALL_CLOCK_LIMIT`] unless the engine's
     /// budgets say otherwise), which outlives the run.
     clock_limit: Option<std::time::Duration>,
+    /// The file of the script that runs, to name when a stop finds no frame
+    /// of it on the stack (a tail call into the library replaced it).
+    script: Option<String>,
 }
 
 /// A decision being taken ([`Meter::open_window`]): [`WALL_CLOCK_LIMIT`] counts
@@ -100,10 +103,17 @@ impl Meter {
         self.stop.is_some()
     }
 
-    /// Starts metering a run with an instruction budget, `used` already spent.
-    pub fn start(&mut self, budget: u64, used: u64) {
+    /// Starts metering a run of `script` (its file) with an instruction
+    /// budget, `used` already spent.
+    pub fn start(&mut self, budget: u64, used: u64, script: Option<String>) {
         let (window, clock_limit) = (std::mem::take(&mut self.window), self.clock_limit);
-        *self = Meter { used, limit: budget, stop: None, began: Some(std::time::Instant::now()), window, clock_limit };
+        let began = Some(std::time::Instant::now());
+        *self = Meter { used, limit: budget, stop: None, began, window, clock_limit, script };
+    }
+
+    /// Where a stop is told: the script's innermost line, else its file.
+    fn place(&self, lua: &Lua) -> String {
+        innermost_script_place(lua).unwrap_or_else(|| self.script.clone().unwrap_or_else(|| "?".into()))
     }
 
     /// Sets the wall-clock limit of every run and decision from now on.
@@ -128,7 +138,7 @@ impl Meter {
         if self.used <= self.limit {
             return true;
         }
-        self.stop_at(innermost_script_place(lua).unwrap_or_else(|| "?".into()));
+        self.stop_at(self.place(lua));
         false
     }
 
@@ -220,7 +230,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
             if meter.spend(u64::from(HOOK_EVERY)) {
                 return Ok(VmState::Continue);
             }
-            let place = innermost_script_place(lua).unwrap_or_else(|| {
+            let place = innermost_script_place(lua).or_else(|| meter.script.clone()).unwrap_or_else(|| {
                 let source = debug.source();
                 let file = source.short_src.as_deref().unwrap_or("?").to_string();
                 format!("{file}:{}", debug.current_line().map_or(String::from("?"), |l| l.to_string()))
@@ -336,7 +346,7 @@ fn meter(lua: &Lua) -> Option<SharedMeter> {
 /// Starts metering a run with an instruction budget.
 pub fn begin(lua: &Lua, budget: u64) {
     if let Some(meter) = meter(lua) {
-        meter.borrow_mut().start(budget, 0);
+        meter.borrow_mut().start(budget, 0, None);
     }
 }
 
@@ -372,7 +382,8 @@ fn host_charge(lua: &Lua, meter: &SharedMeter, units: f64) -> mlua::Result<()> {
         if meter.spend(units) {
             return Ok(());
         }
-        meter.stop_at(innermost_script_place(lua).unwrap_or_else(|| "?".into()));
+        let place = meter.place(lua);
+        meter.stop_at(place);
     }
     Err(LuaError::runtime("the script was stopped"))
 }

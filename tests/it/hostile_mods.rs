@@ -460,3 +460,12 @@ fn setmetatable_refuses_the_same_metamethod_whatever_the_hash_seed() {
     assert_eq!(seen.len(), 1, "one message whatever the order: {seen:#?}");
     assert!(seen.iter().all(|m| m.contains("__close metamethods are not allowed")), "{seen:#?}");
 }
+
+#[test]
+fn a_stop_inside_a_tail_call_names_the_cards_file() {
+    // The tail call replaces the script's frame with the library's, so no
+    // line of the script is on the stack when the charge stops the run: the
+    // message named "?" instead of the card's file.
+    let m = refused("tailrep", "  return string.rep('', 2^62)", "ran too long");
+    assert!(m.contains("tailrep.lua"), "names the card's file: {m}");
+}

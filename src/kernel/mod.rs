@@ -13,7 +13,7 @@ mod movement;
 mod moves;
 mod player;
 mod rulebook;
-pub use rulebook::keep_preferred;
+pub use rulebook::{MAX_CAPTURE_STEPS, MAX_CAPTURES_LISTED, keep_preferred};
 mod square;
 mod walls;
 

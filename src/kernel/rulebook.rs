@@ -32,7 +32,18 @@ pub(super) struct Rulebook<'a> {
     king_captures: u8,
     king_row: Bitboard,
     opponents: Bitboard,
+    /// Chain steps followed so far in this listing ([`MAX_CAPTURE_STEPS`]).
+    steps_followed: std::cell::Cell<u32>,
 }
+
+/// The most chain steps one listing of captures follows, and the most
+/// captures it keeps. A deck's moves may make the captures of one position
+/// explode (flying kings capturing every way: tens of millions of paths); a
+/// listing that reaches either bound keeps the captures it found before, in
+/// the generator's fixed order, so the game goes on the same on every machine
+/// (cards/README.md, "Moves as data").
+pub const MAX_CAPTURE_STEPS: u32 = 1_000_000;
+pub const MAX_CAPTURES_LISTED: usize = 10_000;
 
 /// A capture being followed: the move so far and what it has done.
 struct Chain {
@@ -70,6 +81,7 @@ impl<'a> Rulebook<'a> {
             king_captures: movement.kings.captures.on_board(orientation, player),
             king_row: orientation.king_row(player),
             opponents: board.checkers(!player),
+            steps_followed: std::cell::Cell::new(0),
         }
     }
 
@@ -283,6 +295,13 @@ impl<'a> Rulebook<'a> {
     /// chain goes on while it can: of the landings after one capture, those
     /// from which the chain can go on are the only ones allowed, if any is.
     fn extend(&self, chain: &mut Chain, at: Square, out: &mut Vec<Move>, start: usize) -> bool {
+        // Past the bound nothing more is listed: a chain cut there counts as
+        // going on, so that no shorter chain is listed in its place.
+        let followed = self.steps_followed.get();
+        if followed >= MAX_CAPTURE_STEPS || out.len() - start >= MAX_CAPTURES_LISTED {
+            return true;
+        }
+        self.steps_followed.set(followed + 1);
         let (ways, flying) = if chain.king {
             (self.king_captures, self.movement.kings.flying)
         } else {
@@ -327,7 +346,7 @@ impl<'a> Rulebook<'a> {
                 (chain.mv, chain.prey, chain.free, chain.king, chain.last) = saved;
             }
             if !went_on {
-                for land in ends {
+                for land in ends.into_iter().take(MAX_CAPTURES_LISTED.saturating_sub(out.len() - start)) {
                     let mut mv = chain.mv;
                     mv.push_capture(land, mid);
                     if self.movement.capture_paths == CapturePaths::Each {

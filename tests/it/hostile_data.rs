@@ -520,3 +520,30 @@ fn a_decks_rules_are_bounded_and_listed_once() {
     let found = problems(&root);
     located(&found, &root, "cards/decks/test.yaml", 6, "rule 'water' is listed twice in effects");
 }
+
+#[test]
+fn an_exploding_capture_search_is_bounded_the_same_everywhere() {
+    // Issue "no clock decides a game", item 6: flying kings capturing every
+    // way, each path its own move, gave this position 265,410 moves (and
+    // others far more: gigabytes, minutes). The search now stops at a stated
+    // bound and keeps what it found before, in its fixed order.
+    let root = std::env::temp_dir().join(format!("alien-data-{}-boom", std::process::id()));
+    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
+    std::fs::create_dir_all(root.join("planets")).unwrap();
+    let deck = "name: Boom\ncards: {}\nplanets: []\n\
+                supply: {walls: 0, rings: 0, snookles: 0, water: 0, fire: 0, hippos: 0, monolith: 0}\n\
+                rules:\n  crowning: free\n  cards: false\n  five_kings_win: false\n  when_stuck: lose\n  move_limit: 200\n  \
+                start: {squares: all, rows: [1, 2]}\n  moves:\n    capture_paths: each\n    \
+                pawns: {steps: forward_diagonals, captures: diagonals}\n    \
+                kings: {steps: all, captures: all, flying: true}\n    captured_removed: at_once\n  \
+                notation: {sides: [White, Black], squares: algebraic}\n";
+    std::fs::write(root.join("cards/decks/boom.yaml"), deck).unwrap();
+    let deck_path = root.join("cards/decks/boom.yaml");
+    let args = ["moves", "--deck", deck_path.to_str().unwrap(), "--fen", "W:WKb6:Be8,e4,a3,b5,d4,c4,f1,c2,b2,f6,h6,c7"];
+    let first = crate::common::run_binary(&root, &args, &[], "");
+    assert!(first.success, "{}", first.stderr);
+    let listed = first.stdout.lines().filter(|l| l.contains('x')).count();
+    assert_eq!(listed, alien_checkers::kernel::MAX_CAPTURES_LISTED, "the listing stops at its bound");
+    let again = crate::common::run_binary(&root, &args, &[], "");
+    assert_eq!(first.stdout, again.stdout, "the same captures every time");
+}

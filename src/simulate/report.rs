@@ -490,6 +490,20 @@ pub fn read_report(path: &Path) -> Result<Report, String> {
     }
     let _ = report.format;
     let report = Report { meta: report.meta, counts: report.counts };
+    // Checked before any range or outcome is used to cut another: a range
+    // written backwards, or outcomes that are not one ASCII character a game.
+    if let Some(r) = report.meta.played.iter().find(|r| r[0] > r[1]) {
+        return Err(format!(
+            "{name}: a damaged simulation report: its range of games {}-{} runs backwards",
+            r[0], r[1]
+        ));
+    }
+    if let Some(c) = report.counts.outcomes.chars().find(|c| !matches!(c, 'A' | 'B' | '=' | 'x')) {
+        return Err(format!(
+            "{name}: a damaged simulation report: its outcomes hold {:?}, not only A, B, = and x",
+            crate::text::visible(&c.to_string())
+        ));
+    }
     let in_played: u64 = report.meta.played.iter().map(|r| u64::from(r[1].saturating_sub(r[0]))).sum();
     if in_played != report.counts.games || report.counts.outcomes.chars().count() as u64 != report.counts.games {
         return Err(format!(

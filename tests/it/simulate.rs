@@ -313,3 +313,25 @@ fn the_command_line_shards_merges_compares_and_replays_a_game() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn crafted_reports_are_refused_not_a_crash() {
+    // Issue "no clock decides a game", item 10: merge and --compare panicked
+    // on a range written backwards and on outcomes of the right length in
+    // characters but not in bytes.
+    let report = run(&plan("random", "random", 4, 3, 1), Sinks::none()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.to_json(None)).unwrap();
+    let bad = temp("crafted.json");
+
+    let mut backwards = json.clone();
+    backwards["meta"]["played"] = serde_json::json!([[0, 4], [4, 2]]);
+    std::fs::write(&bad, backwards.to_string()).unwrap();
+    let e = read_report(&bad).unwrap_err();
+    assert!(e.contains("damaged") && e.contains("4-2 runs backwards"), "{e}");
+
+    let mut wide = json.clone();
+    wide["counts"]["outcomes"] = "AéB=".into();
+    std::fs::write(&bad, wide.to_string()).unwrap();
+    let e = read_report(&bad).unwrap_err();
+    assert!(e.contains("damaged") && e.contains("not only A, B, = and x"), "{e}");
+}

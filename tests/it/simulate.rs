@@ -313,3 +313,34 @@ fn the_command_line_shards_merges_compares_and_replays_a_game() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+/// The report is written as saves are (a new temporary file of a random name,
+/// links not followed, then renamed): a link planted at the temporary name the
+/// writer once used (`.NAME.<pid>.tmp`) is not followed, and its target stays as
+/// it was.
+#[cfg(unix)]
+#[test]
+fn a_link_planted_at_the_reports_old_temporary_name_is_not_followed() {
+    let report = run(&plan("random", "random", 2, 1, 1), Sinks::none()).unwrap();
+    let dir = temp("planted");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = temp("planted-target.txt");
+    std::fs::write(&target, "left alone\n").unwrap();
+    let path = dir.join("report.json");
+    let planted = dir.join(format!(".report.json.{}.tmp", std::process::id()));
+    std::os::unix::fs::symlink(&target, &planted).unwrap();
+    simulate::write_report(&path, &report).unwrap();
+    let untouched = || std::fs::read_to_string(&target).unwrap() == "left alone\n";
+    assert!(untouched(), "the link's target is untouched");
+    assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_file(), "the report is a file of its own");
+    assert_eq!(read_report(&path).unwrap().counts, report.counts);
+    // The partial report, rewritten as a run goes, is written the same way.
+    let partial = dir.join("partial.json");
+    let planted = dir.join(format!(".partial.json.{}.tmp", std::process::id()));
+    std::os::unix::fs::symlink(&target, &planted).unwrap();
+    let sinks = Sinks { partial: Some((partial.clone(), std::time::Duration::ZERO)), ..Sinks::none() };
+    run(&plan("random", "random", 2, 1, 1), sinks).unwrap();
+    assert!(untouched(), "the link's target is untouched by the partial report");
+    assert_eq!(read_report(&partial).unwrap().counts, report.counts);
+}

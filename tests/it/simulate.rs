@@ -344,3 +344,34 @@ fn a_link_planted_at_the_reports_old_temporary_name_is_not_followed() {
     assert!(untouched(), "the link's target is untouched by the partial report");
     assert_eq!(read_report(&partial).unwrap().counts, report.counts);
 }
+
+/// Crafted reports: a `played` range written backwards (here beside one that
+/// makes the games add up), and `outcomes` of the right length in characters
+/// but not in bytes. `read_report` (what `merge` and `--compare` read files
+/// with), `merge` and `compare` refuse both with an error naming the file and
+/// the field, rather than panic.
+#[test]
+fn crafted_reports_with_backwards_ranges_or_wide_outcomes_are_refused() {
+    let good = run(&plan("random", "random", 2, 1, 1), Sinks::none()).unwrap();
+    assert_eq!(good.meta.played, vec![[0, 2]]);
+    let mut backwards = good.clone();
+    backwards.meta.played = vec![[2, 0], [0, 2]];
+    let mut wide = good.clone();
+    wide.counts.outcomes = "A\u{e9}".into();
+    for (tag, crafted, field) in [("backwards", &backwards, "played"), ("wide", &wide, "outcomes")] {
+        let path = temp(&format!("crafted-{tag}.json"));
+        simulate::write_report(&path, crafted).unwrap();
+        let name = path.display().to_string();
+        let e = read_report(&path).err().unwrap_or_else(|| panic!("{tag}: read"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+        let e = merge(&[(name.clone(), crafted.clone())]).err().unwrap_or_else(|| panic!("{tag}: merged"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+        let e = merge(&[("good.json".into(), good.clone()), (name.clone(), crafted.clone())])
+            .err()
+            .unwrap_or_else(|| panic!("{tag}: merged with a good one"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+        let e = simulate::compare(&name, crafted, &good).err().unwrap_or_else(|| panic!("{tag}: compared"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+    }
+    assert!(simulate::compare("good.json", &good, &good).is_ok());
+}

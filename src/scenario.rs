@@ -413,8 +413,16 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
     let mut engines: BTreeMap<String, Result<(ScriptEngine, Subject), String>> = BTreeMap::new();
     let mut out = Vec::new();
     for s in &file.scenarios {
-        let deck =
-            s.deck.as_ref().or(file.deck.as_ref()).map_or_else(|| "standard".to_string(), |d| deck_beside(path, d));
+        let deck = match s.deck.as_ref().or(file.deck.as_ref()) {
+            None => "standard".to_string(),
+            Some(d) => match deck_beside(root, path, d) {
+                Ok(deck) => deck,
+                Err(e) => {
+                    out.push(Outcome { file: path.into(), name: s.name.clone(), failure: Some(e) });
+                    continue;
+                }
+            },
+        };
         let built = engines.entry(deck.clone()).or_insert_with(|| engine_for(root, &deck, &file));
         let failure = match built {
             Ok((engine, subject)) => run_one(engine, *subject, s).err(),
@@ -426,14 +434,27 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
 }
 
 /// A deck a scenario names: by name, or by a path taken from the scenario
-/// file's folder.
-fn deck_beside(scenario: &Path, deck: &str) -> String {
-    if deck.ends_with(".yaml") || deck.contains('/') {
-        let folder = scenario.parent().unwrap_or(Path::new(""));
-        folder.join(deck).display().to_string()
-    } else {
-        deck.to_string()
+/// file's folder. A path must lead inside the content root: it is refused,
+/// unread, naming the scenario file and the path as written, when its
+/// canonical form (links and `..` resolved) lies outside the root, so that a
+/// scenario cannot have any file read and quoted in its failure. The canonical
+/// path is what is loaded.
+fn deck_beside(root: &ContentRoot, scenario: &Path, deck: &str) -> Result<String, String> {
+    if !(deck.ends_with(".yaml") || deck.contains('/')) {
+        return Ok(deck.to_string());
     }
+    let folder = scenario.parent().unwrap_or(Path::new(""));
+    let refuse = |why: String| format!("{}: deck '{}': {why}", scenario.display(), crate::text::visible(deck));
+    let canonical = std::fs::canonicalize(folder.join(deck)).map_err(|e| refuse(format!("cannot be read: {e}")))?;
+    if !root.holds(&canonical) {
+        let shown = if root.path().as_os_str().is_empty() { Path::new(".") } else { root.path() };
+        return Err(refuse(format!(
+            "outside the content root {}; a scenario's deck must lie in it (a path from the scenario's folder, \
+             or a deck's name)",
+            shown.display()
+        )));
+    }
+    Ok(canonical.display().to_string())
 }
 
 /// The engine of `deck` with the file's card or planet loaded, and the subject.

@@ -635,7 +635,7 @@ impl Session {
     /// Writes the record atomically: a temporary file in the same folder, flushed
     /// to disk, then renamed over `path`. A crash leaves the old save whole.
     pub fn save(&self, path: &Path, seats: BTreeMap<Player, String>) -> Result<(), SessionError> {
-        write_atomically(path, self.record(seats).to_json().as_bytes(), &mut |_| Ok(()))
+        write_safely(path, self.record(seats).to_json().as_bytes())
     }
 
     /// Like [`Session::save`], but only to a file that does not exist yet:
@@ -963,6 +963,13 @@ pub fn write_atomically(
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
 ) -> Result<(), SessionError> {
     write_file(path, bytes, Replace::Yes, fail_after).map(|_| ())
+}
+
+/// [`write_atomically`] with nothing to break it: the one way this program
+/// writes a whole file (saves, simulation reports), so that no write follows a
+/// link planted where its temporary file would go.
+pub fn write_safely(path: &Path, bytes: &[u8]) -> Result<(), SessionError> {
+    write_atomically(path, bytes, &mut |_| Ok(()))
 }
 
 /// The prefix of this program's temporary files beside `name`; a random token

@@ -209,7 +209,7 @@ fn finish(report: &Report, json: bool, out: Option<&PathBuf>, compare: Option<&P
     let comparison: Option<Comparison> = match compare {
         Some(old) => {
             let old_report = simulate::read_report(old).map_err(anyhow::Error::msg)?;
-            Some(simulate::compare(&old.display().to_string(), &old_report, report))
+            Some(simulate::compare(&old.display().to_string(), &old_report, report).map_err(anyhow::Error::msg)?)
         }
         None => None,
     };

@@ -104,6 +104,12 @@ impl ContentRoot {
         absolute(self) == absolute(other)
     }
 
+    /// Whether `canonical`, a canonical path (`std::fs::canonicalize`), lies
+    /// inside this root; `false` when the root itself cannot be found.
+    pub fn holds(&self, canonical: &Path) -> bool {
+        self.absolute().is_ok_and(|root| canonical.starts_with(root))
+    }
+
     /// This root as a canonical path (the current folder for the empty path).
     fn absolute(&self) -> std::io::Result<PathBuf> {
         std::fs::canonicalize(if self.0.as_os_str().is_empty() { Path::new(".") } else { &self.0 })

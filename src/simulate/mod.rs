@@ -562,17 +562,13 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     Ok(report)
 }
 
-/// Writes a report's JSON to `path` atomically: a temporary file beside it,
-/// then renamed over it, so a reader (or an interruption) never sees half a file.
+/// Writes a report's JSON to `path` atomically, as saves are written
+/// ([`crate::session::write_safely`]: a new temporary file of a random name
+/// beside it, links not followed, synced, then renamed over it), so a reader
+/// (or an interruption) never sees half a file.
 pub fn write_report(path: &Path, report: &Report) -> Result<(), String> {
     let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())? + "\n";
-    let name = path.file_name().map_or("report".into(), |n| n.to_string_lossy().into_owned());
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temp, text).map_err(|e| format!("{}: cannot write: {e}", temp.display()))?;
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        format!("{}: cannot write: {e}", path.display())
-    })
+    crate::session::write_safely(path, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// Plays game `index` of the plan again and saves it as a game the REPL

@@ -490,29 +490,43 @@ pub fn read_report(path: &Path) -> Result<Report, String> {
     }
     let _ = report.format;
     let report = Report { meta: report.meta, counts: report.counts };
-    // Checked before any range or outcome is used to cut another: a range
-    // written backwards, or outcomes that are not one ASCII character a game.
-    if let Some(r) = report.meta.played.iter().find(|r| r[0] > r[1]) {
-        return Err(format!(
-            "{name}: a damaged simulation report: its range of games {}-{} runs backwards",
-            r[0], r[1]
-        ));
-    }
-    if let Some(c) = report.counts.outcomes.chars().find(|c| !matches!(c, 'A' | 'B' | '=' | 'x')) {
-        return Err(format!(
-            "{name}: a damaged simulation report: its outcomes hold {:?}, not only A, B, = and x",
-            crate::text::visible(&c.to_string())
-        ));
-    }
-    let in_played: u64 = report.meta.played.iter().map(|r| u64::from(r[1].saturating_sub(r[0]))).sum();
-    if in_played != report.counts.games || report.counts.outcomes.chars().count() as u64 != report.counts.games {
-        return Err(format!(
-            "{name}: a damaged simulation report: its ranges hold {in_played} games, its counts {} and its outcomes {}",
-            report.counts.games,
-            report.counts.outcomes.chars().count()
-        ));
-    }
+    check_report(&name.to_string(), &report)?;
     Ok(report)
+}
+
+/// Refuses a report that could not have been written by this program in the
+/// ways `merge`, `compare` and `missing` rely on, naming the file (`name`) and
+/// the field: a `played` range that runs backwards, `first_game` + `games`
+/// beyond the largest game index, `outcomes` with a character other than `A`,
+/// `B`, `=` or `x` (so that it may be cut by byte), and ranges, counts and
+/// outcomes that do not hold the same number of games.
+fn check_report(name: &str, report: &Report) -> Result<(), String> {
+    let damaged = |what: String| Err(format!("{name}: a damaged simulation report: {what}"));
+    let meta = &report.meta;
+    if let Some(r) = meta.played.iter().find(|r| r[0] > r[1]) {
+        return damaged(format!("its played range [{}, {}] runs backwards (it starts after its end)", r[0], r[1]));
+    }
+    if meta.first_game.checked_add(meta.games).is_none() {
+        return damaged(format!(
+            "its first_game {} and games {} go beyond the last game index {}",
+            meta.first_game,
+            meta.games,
+            u32::MAX
+        ));
+    }
+    let outcomes = &report.counts.outcomes;
+    if let Some(c) = outcomes.chars().find(|c| !matches!(c, 'A' | 'B' | '=' | 'x')) {
+        return damaged(format!("its outcomes hold '{}', not one of A, B, = or x (one a game)", c.escape_default()));
+    }
+    let in_played: u64 = meta.played.iter().map(|r| u64::from(r[1] - r[0])).sum();
+    if in_played != report.counts.games || outcomes.len() as u64 != report.counts.games {
+        return damaged(format!(
+            "its ranges hold {in_played} games, its counts {} and its outcomes {}",
+            report.counts.games,
+            outcomes.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Merges reports of parts of one run into the report of the games they hold
@@ -520,6 +534,9 @@ pub fn read_report(path: &Path) -> Result<Report, String> {
 /// ablations, program) and parts that hold the same game, naming the file.
 pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
     let Some((first_name, first)) = parts.first() else { return Err("nothing to merge".into()) };
+    for (name, part) in parts {
+        check_report(name, part)?;
+    }
     let key = |m: &Meta| {
         [
             ("program", m.program.clone()),
@@ -547,8 +564,11 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
     for (name, part) in parts {
         let mut at = 0;
         for r in &part.meta.played {
+            // Checked above: the range runs forwards and the outcomes are
+            // ASCII, one byte a game, as many as the ranges hold.
             let n = (r[1] - r[0]) as usize;
-            chunks.push((*r, &part.counts.outcomes[at..at + n], name));
+            let outcomes = part.counts.outcomes.get(at..at + n).ok_or_else(|| format!("{name}: outcomes too short"))?;
+            chunks.push((*r, outcomes, name));
             at += n;
         }
     }
@@ -1120,7 +1140,9 @@ fn paired(figure: String, old: &Report, new: &Report, dark: bool) -> Option<Diff
 
 /// The figures of `new` against those of `old`: scores (paired when the runs
 /// share a seed), ways of ending, planets, cards and ablation effects.
-pub fn compare(old_name: &str, old: &Report, new: &Report) -> Comparison {
+pub fn compare(old_name: &str, old: &Report, new: &Report) -> Result<Comparison, String> {
+    check_report(old_name, old)?;
+    check_report("the new report", new)?;
     let (fo, fnew) = (figures(&old.counts, None), figures(&new.counts, None));
     let mut differences = Vec::new();
     let score = |r: &Record| (r.wins as f64 + r.draws as f64 / 2.0, r.wins + r.losses + r.draws);
@@ -1174,7 +1196,7 @@ pub fn compare(old_name: &str, old: &Report, new: &Report) -> Comparison {
             method: "independent",
         });
     }
-    Comparison { old: old_name.to_string(), differences }
+    Ok(Comparison { old: old_name.to_string(), differences })
 }
 
 pub fn compare_table(c: &Comparison) -> String {

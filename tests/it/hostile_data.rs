@@ -547,3 +547,39 @@ fn an_exploding_capture_search_is_bounded_the_same_everywhere() {
     let again = crate::common::run_binary(&root, &args, &[], "");
     assert_eq!(first.stdout, again.stdout, "the same captures every time");
 }
+
+/// A scenario's `deck:` path is held inside the content root: a path that
+/// climbs out of it (with `../..` or absolutely) is refused, naming the
+/// scenario file and the deck path, before the file is read — so nothing of
+/// it (here its first line, which a YAML error would quote) shows. A path
+/// that stays inside, and a deck name, still work.
+#[test]
+fn a_scenario_deck_outside_the_content_root_is_refused_unread() {
+    let root = crate::common::scratch_content("scenario-deck-outside", &[("calm", "function play(ctx) end\n")], &[]);
+    let outside = root.path().with_extension("outside");
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(outside.join("cards/decks")).unwrap();
+    let secret = outside.join("cards/decks/secret.yaml");
+    std::fs::write(&secret, "SECRET-FIRST-LINE: [unclosed\nmore: {\n").unwrap();
+    let file = root.path().join("cards/calm.test.yaml");
+    let run = |deck: &str| {
+        let text = format!(
+            "card: calm\ndeck: {deck}\nscenarios:\n  - name: one\n    deal: 1\n    expect:\n      playable: true\n"
+        );
+        std::fs::write(&file, text).unwrap();
+        alien_checkers::scenario::run_file(&root, &file).remove(0).failure
+    };
+    // Inside the root: by name, and by a relative path from the scenario's folder.
+    assert_eq!(run("test"), None);
+    assert_eq!(run("decks/test.yaml"), None);
+    assert_eq!(run("../cards/decks/test.yaml"), None);
+    let name = root.path().file_name().unwrap().to_str().unwrap();
+    let climbing = format!("../../{name}.outside/cards/decks/secret.yaml");
+    for deck in [climbing.as_str(), secret.to_str().unwrap()] {
+        let failure = run(deck).expect("refused");
+        assert!(!failure.contains("SECRET"), "the deck file's contents show: {failure}");
+        assert!(failure.contains("outside the content root"), "{failure}");
+        assert!(failure.contains(&file.display().to_string()), "names the scenario file: {failure}");
+        assert!(failure.contains(deck), "names the deck path: {failure}");
+    }
+}

@@ -314,24 +314,64 @@ fn the_command_line_shards_merges_compares_and_replays_a_game() {
     }
 }
 
+/// The report is written as saves are (a new temporary file of a random name,
+/// links not followed, then renamed): a link planted at the temporary name the
+/// writer once used (`.NAME.<pid>.tmp`) is not followed, and its target stays as
+/// it was.
+#[cfg(unix)]
 #[test]
-fn crafted_reports_are_refused_not_a_crash() {
-    // Issue "no clock decides a game", item 10: merge and --compare panicked
-    // on a range written backwards and on outcomes of the right length in
-    // characters but not in bytes.
-    let report = run(&plan("random", "random", 4, 3, 1), Sinks::none()).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&report.to_json(None)).unwrap();
-    let bad = temp("crafted.json");
+fn a_link_planted_at_the_reports_old_temporary_name_is_not_followed() {
+    let report = run(&plan("random", "random", 2, 1, 1), Sinks::none()).unwrap();
+    let dir = temp("planted");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = temp("planted-target.txt");
+    std::fs::write(&target, "left alone\n").unwrap();
+    let path = dir.join("report.json");
+    let planted = dir.join(format!(".report.json.{}.tmp", std::process::id()));
+    std::os::unix::fs::symlink(&target, &planted).unwrap();
+    simulate::write_report(&path, &report).unwrap();
+    let untouched = || std::fs::read_to_string(&target).unwrap() == "left alone\n";
+    assert!(untouched(), "the link's target is untouched");
+    assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_file(), "the report is a file of its own");
+    assert_eq!(read_report(&path).unwrap().counts, report.counts);
+    // The partial report, rewritten as a run goes, is written the same way.
+    let partial = dir.join("partial.json");
+    let planted = dir.join(format!(".partial.json.{}.tmp", std::process::id()));
+    std::os::unix::fs::symlink(&target, &planted).unwrap();
+    let sinks = Sinks { partial: Some((partial.clone(), std::time::Duration::ZERO)), ..Sinks::none() };
+    run(&plan("random", "random", 2, 1, 1), sinks).unwrap();
+    assert!(untouched(), "the link's target is untouched by the partial report");
+    assert_eq!(read_report(&partial).unwrap().counts, report.counts);
+}
 
-    let mut backwards = json.clone();
-    backwards["meta"]["played"] = serde_json::json!([[0, 4], [4, 2]]);
-    std::fs::write(&bad, backwards.to_string()).unwrap();
-    let e = read_report(&bad).unwrap_err();
-    assert!(e.contains("damaged") && e.contains("4-2 runs backwards"), "{e}");
-
-    let mut wide = json.clone();
-    wide["counts"]["outcomes"] = "AéB=".into();
-    std::fs::write(&bad, wide.to_string()).unwrap();
-    let e = read_report(&bad).unwrap_err();
-    assert!(e.contains("damaged") && e.contains("not only A, B, = and x"), "{e}");
+/// Crafted reports: a `played` range written backwards (here beside one that
+/// makes the games add up), and `outcomes` of the right length in characters
+/// but not in bytes. `read_report` (what `merge` and `--compare` read files
+/// with), `merge` and `compare` refuse both with an error naming the file and
+/// the field, rather than panic.
+#[test]
+fn crafted_reports_with_backwards_ranges_or_wide_outcomes_are_refused() {
+    let good = run(&plan("random", "random", 2, 1, 1), Sinks::none()).unwrap();
+    assert_eq!(good.meta.played, vec![[0, 2]]);
+    let mut backwards = good.clone();
+    backwards.meta.played = vec![[2, 0], [0, 2]];
+    let mut wide = good.clone();
+    wide.counts.outcomes = "A\u{e9}".into();
+    for (tag, crafted, field) in [("backwards", &backwards, "played"), ("wide", &wide, "outcomes")] {
+        let path = temp(&format!("crafted-{tag}.json"));
+        simulate::write_report(&path, crafted).unwrap();
+        let name = path.display().to_string();
+        let e = read_report(&path).err().unwrap_or_else(|| panic!("{tag}: read"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+        let e = merge(&[(name.clone(), crafted.clone())]).err().unwrap_or_else(|| panic!("{tag}: merged"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+        let e = merge(&[("good.json".into(), good.clone()), (name.clone(), crafted.clone())])
+            .err()
+            .unwrap_or_else(|| panic!("{tag}: merged with a good one"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+        let e = simulate::compare(&name, crafted, &good).err().unwrap_or_else(|| panic!("{tag}: compared"));
+        assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
+    }
+    assert!(simulate::compare("good.json", &good, &good).is_ok());
 }

@@ -52,8 +52,10 @@ pub enum SessionError {
     Write(String),
     /// The game refused the decision.
     Illegal(String),
-    /// The decision's scripts ran past the wall clock; nothing changed.
-    TooLong(String),
+    /// A script ran past the time guard: the engine's metering has a bug,
+    /// and the session cannot go on ([`ScriptEngine::broken`]). The game is
+    /// as it was before the decision.
+    Broken(String),
     /// The game cannot end at the table that way, or now.
     TableEnd(String),
 }
@@ -67,7 +69,7 @@ impl std::fmt::Display for SessionError {
             | SessionError::Edited(m)
             | SessionError::Write(m)
             | SessionError::Illegal(m)
-            | SessionError::TooLong(m)
+            | SessionError::Broken(m)
             | SessionError::TableEnd(m) => f.write_str(m),
         }
     }
@@ -278,6 +280,11 @@ impl Session {
         &self.state
     }
 
+    /// Sets the engine's budgets for the decisions to come (tools and tests).
+    pub fn set_budgets(&mut self, budgets: crate::script::Budgets) {
+        self.engine.set_budgets(budgets);
+    }
+
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -398,19 +405,12 @@ impl Session {
             }
             _ => None,
         };
+        self.not_broken()?;
         let before = self.state.clone();
-        let (applied, tripped) = self.engine.within_decision(|| {
-            let applied = self.state.apply(&self.engine, choice);
-            applied.map(|()| self.state.pending(&self.engine))
-        });
-        if let Some(place) = tripped {
-            // Only the refusal may depend on the machine (sandbox.rs).
+        let applied = self.state.apply(&self.engine, choice).map(|()| self.state.pending(&self.engine));
+        if let Err(broken) = self.not_broken() {
             self.state = before;
-            let _ = self.engine.take_errors();
-            return Err(SessionError::TooLong(format!(
-                "refused: the scripts of this decision ran longer than {} s ({place}); nothing changed",
-                crate::script::WALL_CLOCK_LIMIT.as_secs()
-            )));
+            return Err(broken);
         }
         self.pending = applied.map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.changes += 1;
@@ -422,6 +422,11 @@ impl Session {
         };
         self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made });
         Ok(line)
+    }
+
+    /// An error when the engine is broken ([`SessionError::Broken`]).
+    pub fn not_broken(&self) -> Result<(), SessionError> {
+        self.engine.broken().map_or(Ok(()), |m| Err(SessionError::Broken(m)))
     }
 
     /// How a decision reads in the log: `Dark moves c3-d4`, `Light uses Water`;
@@ -737,16 +742,13 @@ impl Session {
     }
 
     /// The text of an option of the decision pending in `before`, other than
-    /// `except`, that leads to the position whose digest is `saved`. Each try
-    /// runs as a decision does, under its wall-clock limit; one cut short by
-    /// it gives nothing (its position may depend on the machine).
+    /// `except`, that leads to the position whose digest is `saved`.
     fn option_giving(&self, before: &GameState, saved: Option<u64>, except: Option<&Choice>) -> Option<String> {
         let saved = saved?;
         let decision = before.pending(&self.engine)?;
         let gives = |option: &Choice| {
             let mut state = before.clone();
-            let (applied, tripped) = self.engine.within_decision(|| state.apply(&self.engine, option));
-            applied.is_ok() && tripped.is_none() && state.digest() == saved
+            state.apply(&self.engine, option).is_ok() && state.digest() == saved
         };
         let option = decision.options.iter().filter(|o| Some(*o) != except).find(|o| gives(o))?;
         Some(self.choice_text(option))
@@ -970,6 +972,63 @@ pub fn write_atomically(
 /// link planted where its temporary file would go.
 pub fn write_safely(path: &Path, bytes: &[u8]) -> Result<(), SessionError> {
     write_atomically(path, bytes, &mut |_| Ok(()))
+}
+
+/// A file written as it goes and given its name only when done, through the
+/// same safe path as saves: a new temporary file of a random name beside it
+/// (links not followed), synced and renamed by [`SafeFile::commit`]. Dropped
+/// uncommitted, it leaves nothing behind and the old file as it was.
+pub struct SafeFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<File>>,
+}
+
+impl SafeFile {
+    pub fn create(path: &Path) -> Result<SafeFile, SessionError> {
+        let failed = |e: std::io::Error| SessionError::Write(format!("cannot write {}: {e}", path.display()));
+        if path.is_dir() {
+            return Err(SessionError::Write(format!("cannot write {}: that is a folder", path.display())));
+        }
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name =
+            path.file_name().ok_or_else(|| SessionError::Write(format!("{} is not a file name", path.display())))?;
+        remove_stale_temporaries(dir);
+        let (tmp, file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
+        Ok(SafeFile { path: path.to_path_buf(), tmp, file: Some(std::io::BufWriter::new(file)) })
+    }
+
+    /// Syncs the file and gives it its name.
+    pub fn commit(mut self) -> Result<(), SessionError> {
+        let failed = |e: std::io::Error| SessionError::Write(format!("cannot write {}: {e}", self.path.display()));
+        let file = self.file.take().expect("a file not committed yet");
+        let file = file.into_inner().map_err(|e| failed(e.into_error()))?;
+        file.sync_all().map_err(failed)?;
+        fs::rename(&self.tmp, &self.path).map_err(failed)?;
+        let dir = self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for SafeFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.as_mut().expect("a file not committed yet").write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().expect("a file not committed yet").flush()
+    }
+}
+
+impl Drop for SafeFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// The prefix of this program's temporary files beside `name`; a random token

@@ -480,7 +480,7 @@ fn script_engine(source: &str) -> Result<ScriptEngine, String> {
     let mut engine = ScriptEngine::load(&ContentRoot::new(root), "fuzz").map_err(|p| p.to_string())?;
     engine.set_budgets(alien_checkers::script::Budgets {
         card: SCRIPT_BUDGET,
-        wall_clock: std::time::Duration::from_secs(60),
+        time_guard: std::time::Duration::from_secs(60),
         ..Default::default()
     });
     Ok(engine)

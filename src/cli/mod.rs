@@ -140,6 +140,20 @@ enum Command {
 /// or plain messages; `anyhow` gathers them here, at the binary's edge.
 pub type Outcome = anyhow::Result<()>;
 
+/// When a script runs past the time guard (a bug in the metering, see
+/// `script::TIME_GUARD`), the program stops there, whatever it was doing: the
+/// game the REPL plays is as it was autosaved before the decision, and the
+/// simulator writes no report.
+fn stop_at_time_guard(place: &str) {
+    eprintln!(
+        "error: a script ran past the {} s time guard at {place}. The instruction budget should have stopped it \
+         first, so this is a bug in the engine's metering, not in the game: please report it with this deck. \
+         Nothing of this decision was kept.",
+        alien_checkers::script::TIME_GUARD.as_secs()
+    );
+    std::process::exit(70);
+}
+
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -158,6 +172,7 @@ pub fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    alien_checkers::script::on_time_guard(stop_at_time_guard);
     let result = match cli.command {
         Some(Command::Perft { depth, fen, board }) => run_perft(depth, fen.as_deref(), &board),
         Some(Command::Moves { fen, board }) => run_moves(&fen, &board),

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use alien_checkers::ai::AgentSpec;
@@ -179,9 +179,7 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         let _ = std::io::stderr().flush();
     };
     let mut rows = match &args.games_out {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        )),
+        Some(path) => Some(alien_checkers::session::SafeFile::create(path)?),
         None => None,
     };
     let sinks = Sinks {
@@ -191,7 +189,12 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         stop: None,
         stop_after: None,
     };
-    let report = simulate::run(&plan, sinks).map_err(anyhow::Error::msg)?;
+    let report = simulate::run(&plan, sinks);
+    // The games played are kept even when the run failed midway.
+    if let Some(rows) = rows {
+        rows.commit()?;
+    }
+    let report = report.map_err(anyhow::Error::msg)?;
     if terminal {
         eprintln!();
     }

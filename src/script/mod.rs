@@ -46,7 +46,7 @@ use mlua::{Function, Lua, Table, Value};
 
 pub use ctx::Access;
 pub use error::ScriptError;
-pub use sandbox::{MEMORY_LIMIT, WALL_CLOCK_LIMIT};
+pub use sandbox::{RUN_MEMORY, TIME_GUARD, on_time_guard};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{
@@ -126,14 +126,14 @@ pub struct Budgets {
     pub load: u64,
     pub card: u64,
     pub check: u64,
-    /// The wall-clock net under the instruction budgets, per run and per
-    /// decision ([`ScriptEngine::within_decision`]).
-    pub wall_clock: std::time::Duration,
+    /// The time guard of every run ([`TIME_GUARD`]): not a budget, a net
+    /// under the metering, which breaks the engine when reached.
+    pub time_guard: std::time::Duration,
 }
 
 impl Default for Budgets {
     fn default() -> Budgets {
-        Budgets { load: 1_000_000, card: 5_000_000, check: 500_000, wall_clock: WALL_CLOCK_LIMIT }
+        Budgets { load: 1_000_000, card: 5_000_000, check: 500_000, time_guard: TIME_GUARD }
     }
 }
 
@@ -223,6 +223,8 @@ pub struct ScriptEngine {
     /// The last answers of each card's `can_play`, by card and player.
     card_memos: Memos<bool>,
     taken: Cell<ShortcutsTaken>,
+    /// The heap after the last collection (sandbox::reclaim).
+    collected_at: Cell<usize>,
 }
 
 impl ScriptEngine {
@@ -264,6 +266,7 @@ impl ScriptEngine {
             progress_memos: Memos::new(0),
             card_memos: Memos::new(0),
             taken: Cell::new(ShortcutsTaken::default()),
+            collected_at: Cell::new(0),
         };
         engine.compile()?;
         engine.forget();
@@ -380,7 +383,7 @@ impl ScriptEngine {
     pub fn reload(&mut self) -> Result<(), Problems> {
         let fresh = Content::load(&self.content.root, &self.content.deck_path.display().to_string())?;
         let mut next = ScriptEngine::new(fresh)?;
-        next.budgets = self.budgets;
+        next.set_budgets(self.budgets);
         next.accelerators = self.accelerators;
         *self = next;
         Ok(())
@@ -398,7 +401,7 @@ impl ScriptEngine {
 
     pub fn set_budgets(&mut self, budgets: Budgets) {
         self.budgets = budgets;
-        self.prelude.meter.borrow_mut().set_clock_limit(budgets.wall_clock);
+        self.prelude.meter.borrow_mut().set_time_guard(budgets.time_guard);
         self.forget();
     }
 
@@ -428,17 +431,17 @@ impl ScriptEngine {
         self.taken.set(taken);
     }
 
-    /// Runs `decide` (one decision: applying it and working out the next) with
-    /// one wall-clock limit for all the runs it makes
-    /// ([`sandbox::WALL_CLOCK_LIMIT`]); also returns where that limit stopped a
-    /// run, if it did. Then the decision must be refused, whatever it returned:
-    /// a run cut short by time may have made a planet check or a `can_play`
-    /// come out otherwise, and the time depends on the machine.
-    pub fn within_decision<T>(&self, decide: impl FnOnce() -> T) -> (T, Option<String>) {
-        self.prelude.meter.borrow_mut().open_window();
-        let result = decide();
-        let tripped = self.prelude.meter.borrow_mut().close_window();
-        (result, tripped)
+    /// Where the time guard stopped a run ([`TIME_GUARD`]), if it ever did:
+    /// then the metering has a bug, what the runs did may differ on another
+    /// machine, and nothing this engine works out may be used.
+    pub fn broken(&self) -> Option<String> {
+        self.prelude.meter.borrow().broken().map(|place| {
+            format!(
+                "a script ran past the {} s time guard at {place}; the instruction budget should have stopped it \
+                 first, so this is a bug in the engine's metering (please report it with this deck)",
+                self.budgets.time_guard.as_secs_f64()
+            )
+        })
     }
 
     /// Keeps a `can_play`, hook or planet failure for `take_problems`, at
@@ -477,9 +480,10 @@ impl ScriptEngine {
         self.coroutines.forget();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(budget, 0, chunk.info().short_src);
+        sandbox::count_memory(&self.lua);
         let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
         let (stop, _) = self.prelude.meter.borrow_mut().end();
-        sandbox::reclaim(&self.lua);
+        sandbox::reclaim(&self.lua, &self.collected_at);
         (self.leave(), stop, outcome(result))
     }
 
@@ -594,13 +598,18 @@ impl ScriptEngine {
         let fresh = snapshot.is_none();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(self.budgets.card, used, script.chunk.info().short_src);
+        if !fresh && resumed.is_none() {
+            // The question call is made again: one call, as in a run afresh.
+            self.prelude.meter.borrow_mut().refund_host_call();
+        }
+        sandbox::count_memory(&self.lua);
         let result = match resumed {
             _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx)),
             Some(value) => thread.resume::<(Value, Value)>((true, value)),
             None => thread.resume::<(Value, Value)>(()),
         };
         let (stop, used) = self.prelude.meter.borrow_mut().end();
-        sandbox::reclaim(&self.lua);
+        sandbox::reclaim(&self.lua, &self.collected_at);
         let run = self.leave();
         let status = thread.status();
         let yielded = status == ThreadStatus::Resumable;
@@ -938,7 +947,7 @@ fn outcome(result: mlua::Result<(Value, Value)>) -> Result<Value, ScriptError> {
         Err(e) => Err(describe_error(&e).into()),
         Ok((Value::Boolean(true), value)) => Ok(value),
         Ok((_, Value::Error(e))) => Err(describe_error(&e).into()),
-        Ok((_, Value::String(s))) => Err(sandbox::clean(&s.to_string_lossy()).into()),
+        Ok((_, Value::String(s))) => Err(sandbox::error_text(&s.to_string_lossy()).into()),
         Ok((_, other)) => Err(format!("raised an error value of type {}", other.type_name()).into()),
     }
 }

@@ -487,7 +487,7 @@ end
 -- error raised inside a library function the script's line in place of the
 -- prelude's (no traceback, so a question's halt costs nothing). Never given
 -- to scripts.
-local raw_xpcall = xpcall
+local raw_xpcall, raw_pcall = xpcall, pcall
 local function at_script_line(e)
   if type(e) == "string" and ssub(e, 1, 8) == "prelude:" then return locate(e) end
   return e
@@ -630,13 +630,24 @@ local function make_ctx(api, shapes)
     elseif shape == "checkers" then
       methods[name] = checkers_of(f)
     elseif shape == "question" then
+      -- The count restarts as the host's answer comes back (or its error:
+      -- caught here only to restart first) and again before the script goes
+      -- on, so that the instructions in between, which differ when the run
+      -- halts here and resumes, never count: a resumed run counts exactly as
+      -- a run afresh with the same answers (sandbox.rs).
       methods[name] = function(self, ...)
-        local answer = f(self, ...)
-        while answer == HALT do
+        local ok, answer = raw_pcall(f, self, ...)
+        restart_count()
+        while ok and answer == HALT do
           local given, resumed = suspend()
-          if given then return resumed end
-          answer = f(self, ...)
+          if given then
+            answer = resumed
+            break
+          end
+          ok, answer = raw_pcall(f, self, ...)
         end
+        restart_count()
+        if not ok then error(answer, 0) end
         return answer
       end
     else
@@ -708,6 +719,7 @@ end
 -- Runs a chunk's top level once, into a fresh environment, and returns the
 -- environment (the engine checks what the script defines when it loads).
 local function instantiate(chunk)
+  restart_count()
   local env = new_env()
   chunk(env)
   return env

@@ -24,9 +24,16 @@
 //!   (`table.concat` with a C `__index`) is metered too.
 //! - A memory limit bounds the heap; after a run that came near it, a full
 //!   collection (finalizers included) gives the next run the memory back.
-//! - A run that still takes longer than [`WALL_CLOCK_LIMIT`] (only work that a
-//!   single instruction does, such as concatenating huge strings, can) is
-//!   stopped as if its budget were spent.
+//! - Every limit that decides what happens is counted in units that are the
+//!   same on every machine and in every history: instructions (in whole hook
+//!   periods, from a count restarted at the run's start and at every question,
+//!   so a run resumed at an answer counts exactly as one run afresh with it),
+//!   host-call charges, and the bytes the run allocates, counted with the
+//!   collector stopped so that what earlier runs left does not matter.
+//! - The wall clock is only a guard against a bug in that metering
+//!   ([`TIME_GUARD`]): a run past it is stopped and the engine is marked
+//!   broken; it never refuses, skips or changes a decision (the session and
+//!   the simulator end their work with an error naming the script).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,13 +45,14 @@ use crate::game::Question;
 
 /// Instructions between two hook calls.
 const HOOK_EVERY: u32 = 1000;
-/// The time no run, and no decision's runs together, may take: a safety net
-/// under the instruction budget. A card's run takes microseconds and the budget
-/// allows some milliseconds of Lua; only work a single instruction does (such
-/// as concatenating huge strings) can come near it. Whether it is reached
-/// depends on the machine, so reaching it only ever refuses the decision
-/// (`Session::apply`), never changes the game.
-pub const WALL_CLOCK_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// The time no run may take: a guard against a bug in the metering, never a
+/// limit of the game's. A run's budget allows some tens of milliseconds of Lua
+/// and its bytes are bounded by [`RUN_MEMORY`], so a run that reaches the guard
+/// has found work the meter does not count. What it did cannot be trusted to
+/// be the same on another machine, so it is not used: the engine is marked
+/// broken ([`ScriptEngine::broken`](super::ScriptEngine::broken)) and the
+/// [`on_time_guard`] action, if one is set, runs.
+pub const TIME_GUARD: std::time::Duration = std::time::Duration::from_secs(30);
 /// What one call of a `ctx` method costs, in instructions: a host call takes
 /// about as long as this many VM instructions, so a loop of calls is metered
 /// for what it costs.
@@ -52,8 +60,9 @@ pub const HOST_CALL_COST: u64 = 64;
 /// What a `ctx` call that fails costs on top: raising its error (a message, a
 /// traceback) takes about as long as this many VM instructions.
 pub const HOST_ERROR_COST: u64 = 1024;
-/// The whole Lua heap, all scripts included.
-pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
+/// The bytes one run may allocate (the collector is stopped while it runs, so
+/// this counts every allocation, whatever earlier runs left behind).
+pub const RUN_MEMORY: usize = 16 * 1024 * 1024;
 
 /// Why a run was stopped before its script returned.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,8 +73,9 @@ pub enum Stop {
     Budget(String),
     /// The memory limit was reached.
     Memory,
-    /// [`WALL_CLOCK_LIMIT`] was reached at this place (`file:line`).
-    Clock(String),
+    /// [`TIME_GUARD`] was reached at this place (`file:line`): a bug in the
+    /// metering, which ends the engine's work.
+    TimeGuard(String),
 }
 
 /// The meter for the current run. One per Lua state, shared by the hook, the
@@ -76,24 +86,26 @@ pub struct Meter {
     used: u64,
     limit: u64,
     stop: Option<Stop>,
-    /// When the run began, for [`WALL_CLOCK_LIMIT`].
+    /// Whether the hook counts: from the first restart of the count in the
+    /// run (`restart_count`), so that the few instructions before it, whose
+    /// hook phase depends on what ran on the thread before, never count.
+    counting: bool,
+    /// When the run began, for [`TIME_GUARD`].
     began: Option<std::time::Instant>,
-    /// The decision the run belongs to, which outlives the run.
-    window: DecisionWindow,
-    /// The wall-clock limit in force ([`WALL_CLOCK_LIMIT`] unless the engine's
-    /// budgets say otherwise), which outlives the run.
-    clock_limit: Option<std::time::Duration>,
+    /// The time guard in force ([`TIME_GUARD`] unless the engine's budgets say
+    /// otherwise), which outlives the run.
+    guard: Option<std::time::Duration>,
+    /// Where the time guard stopped a run, which outlives the run: the engine
+    /// is broken from then on.
+    broken: Option<String>,
     /// The file of the script that runs, to name when a stop finds no frame
     /// of it on the stack (a tail call into the library replaced it).
     script: Option<String>,
-}
-
-/// A decision being taken ([`Meter::open_window`]): [`WALL_CLOCK_LIMIT`] counts
-/// from its start for every run in it, and a run it stops is remembered.
-#[derive(Debug, Default)]
-struct DecisionWindow {
-    began: Option<std::time::Instant>,
-    tripped: Option<String>,
+    /// A table whose one weak entry [`count_memory`] fills with a new empty
+    /// table: the entry goes only if a collection runs while the collector
+    /// is stopped, which Lua does only when an allocation passed the run's
+    /// memory limit (an emergency collection). Kept between runs.
+    canary: Option<Table>,
 }
 
 pub type SharedMeter = Rc<RefCell<Meter>>;
@@ -106,9 +118,14 @@ impl Meter {
     /// Starts metering a run of `script` (its file) with an instruction
     /// budget, `used` already spent.
     pub fn start(&mut self, budget: u64, used: u64, script: Option<String>) {
-        let (window, clock_limit) = (std::mem::take(&mut self.window), self.clock_limit);
+        RESTARTED.set(false);
         let began = Some(std::time::Instant::now());
-        *self = Meter { used, limit: budget, stop: None, began, window, clock_limit, script };
+        *self = Meter { used, limit: budget, began, script, ..self.between_runs() };
+    }
+
+    /// What outlives a run: the time guard and whether it was reached.
+    fn between_runs(&mut self) -> Meter {
+        Meter { guard: self.guard, broken: self.broken.take(), canary: self.canary.take(), ..Meter::default() }
     }
 
     /// Where a stop is told: the script's innermost line, else its file.
@@ -116,20 +133,26 @@ impl Meter {
         innermost_script_place(lua).unwrap_or_else(|| self.script.clone().unwrap_or_else(|| "?".into()))
     }
 
-    /// Sets the wall-clock limit of every run and decision from now on.
-    pub fn set_clock_limit(&mut self, limit: std::time::Duration) {
-        self.clock_limit = Some(limit);
+    /// Sets the time guard of every run from now on.
+    pub fn set_time_guard(&mut self, guard: std::time::Duration) {
+        self.guard = Some(guard);
     }
 
-    /// Adds `units` instructions; false when the budget (or the time) is spent.
+    /// Where the time guard stopped a run, if it ever did.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// Adds `units` instructions; false when the budget is spent (or the
+    /// time guard reached).
     fn spend(&mut self, units: u64) -> bool {
         self.used = self.used.saturating_add(units);
-        self.used <= self.limit && self.in_time()
+        self.used <= self.limit && self.within_guard()
     }
 
     /// Charges one `ctx` call ([`HOST_CALL_COST`]); false when the run is halted
     /// or the budget is spent (then the run is halted at `lua`'s script
-    /// line). The clock is left to the hook, which looks at it often enough.
+    /// line). The time guard is left to the hook.
     pub fn charge_host_call(&mut self, lua: &Lua) -> bool {
         if self.stop.is_some() {
             return false;
@@ -142,48 +165,53 @@ impl Meter {
         false
     }
 
+    /// Gives back one `ctx` call's charge: a question call the engine makes
+    /// a second time after resuming a run (mod.rs, `run_card`) costs what
+    /// the one call of a run afresh costs.
+    pub fn refund_host_call(&mut self) {
+        self.used = self.used.saturating_sub(HOST_CALL_COST);
+    }
+
     /// Charges the raising of a `ctx` call's error ([`HOST_ERROR_COST`]); the
     /// next hook or charge stops a run this took past its budget.
     pub fn charge_host_error(&mut self) {
         self.used = self.used.saturating_add(HOST_ERROR_COST);
     }
 
-    fn in_time(&self) -> bool {
-        let limit = self.clock_limit.unwrap_or(WALL_CLOCK_LIMIT);
-        self.window.began.or(self.began).is_none_or(|t| t.elapsed() < limit)
+    fn within_guard(&self) -> bool {
+        let guard = self.guard.unwrap_or(TIME_GUARD);
+        self.began.is_none_or(|t| t.elapsed() < guard)
     }
 
     /// Stops the run at `place` for whichever limit [`Meter::spend`] found spent.
     fn stop_at(&mut self, place: String) {
         if self.used <= self.limit {
-            if self.window.began.is_some() {
-                self.window.tripped.get_or_insert_with(|| place.clone());
+            self.broken.get_or_insert_with(|| place.clone());
+            if let Some(action) = TIME_GUARD_ACTION.get() {
+                action(&place);
             }
-            self.stop = Some(Stop::Clock(place));
+            self.stop = Some(Stop::TimeGuard(place));
         } else {
             self.stop = Some(Stop::Budget(place));
         }
     }
 
-    /// A decision begins: until [`Meter::close_window`], the wall clock counts
-    /// from now for all its runs together.
-    pub fn open_window(&mut self) {
-        self.window = DecisionWindow { began: Some(std::time::Instant::now()), tripped: None };
-    }
-
-    /// The decision is over; returns where the wall clock stopped one of its
-    /// runs, if it did.
-    pub fn close_window(&mut self) -> Option<String> {
-        std::mem::take(&mut self.window).tripped
+    /// Whether the run passed its memory limit: an emergency collection
+    /// emptied the canary. From that allocation on, what the run does
+    /// depends on garbage earlier runs left, so the run ends for memory
+    /// whatever it did next.
+    fn out_of_memory(&self) -> bool {
+        self.canary.as_ref().is_some_and(|c| matches!(c.raw_get::<Value>(1), Ok(Value::Nil)))
     }
 
     /// Ends a run; returns why it was stopped, if it was, and the instructions
-    /// it used. Outside runs no budget is left, so any stray Lua code (there
-    /// should be none) stops at once.
+    /// it used. A run that passed its memory limit ends for memory, however
+    /// it went on. Outside runs no budget is left, so any stray Lua code
+    /// (there should be none) stops at once.
     pub fn end(&mut self) -> (Option<Stop>, u64) {
-        let ended = (self.stop.take(), self.used);
-        let (window, clock_limit) = (std::mem::take(&mut self.window), self.clock_limit);
-        *self = Meter { window, clock_limit, ..Meter::default() };
+        let stop = if self.out_of_memory() { Some(Stop::Memory) } else { self.stop.take() };
+        let ended = (stop, self.used);
+        *self = self.between_runs();
         ended
     }
 
@@ -194,6 +222,24 @@ impl Meter {
             self.stop = Some(stop);
         }
     }
+}
+
+thread_local! {
+    /// Set by `restart_count` (each Lua state is used by one thread at a
+    /// time), read by the hook: see [`Meter::counting`].
+    static RESTARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// What the program does when the time guard stops a run, set once
+/// ([`on_time_guard`]).
+static TIME_GUARD_ACTION: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
+
+/// Sets what the program does, in whichever thread, when the time guard stops
+/// a run at a place (`file:line`): a program that cannot go on (the REPL, the
+/// simulator) ends there with an error naming the script. Without it the
+/// engine is only marked broken.
+pub fn on_time_guard(action: fn(&str)) {
+    let _ = TIME_GUARD_ACTION.set(action);
 }
 
 /// What the prelude hands the host.
@@ -223,10 +269,25 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     let lua = Lua::new_with(libs, LuaOptions::default())?;
     let meter = SharedMeter::default();
     lua.set_app_data(Rc::clone(&meter));
+    let canary = lua.create_table()?;
+    canary.set_metatable(Some(lua.create_table_from([("__mode", "v")])?))?;
+    meter.borrow_mut().canary = Some(canary);
     let hook_meter = Rc::clone(&meter);
     lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |lua, debug| {
         let Ok(mut meter) = hook_meter.try_borrow_mut() else { return Ok(VmState::Continue) };
+        if !meter.counting {
+            // Before the run's first restart of the count the period began in
+            // an earlier run on this thread: not counted (see `counting`).
+            if !RESTARTED.get() {
+                return Ok(VmState::Continue);
+            }
+            meter.counting = true;
+        }
         if meter.stop.is_none() {
+            if meter.out_of_memory() {
+                meter.mark(Stop::Memory);
+                return Err(LuaError::runtime("the script was stopped"));
+            }
             if meter.spend(u64::from(HOOK_EVERY)) {
                 return Ok(VmState::Continue);
             }
@@ -273,7 +334,6 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     // Card runs make many short-lived tables and strings: a generational
     // collector handles them far more cheaply than the incremental one.
     lua.gc_set_mode(mlua::prelude::LuaGcMode::Generational(mlua::prelude::LuaGcGenParams::default()));
-    lua.set_memory_limit(MEMORY_LIMIT)?;
     Ok((lua, prelude))
 }
 
@@ -343,27 +403,59 @@ fn meter(lua: &Lua) -> Option<SharedMeter> {
     lua.app_data_ref::<SharedMeter>().map(|m| Rc::clone(&m))
 }
 
-/// Starts metering a run with an instruction budget.
+/// Starts metering a run with an instruction budget, and counting the bytes
+/// it allocates ([`count_memory`]).
 pub fn begin(lua: &Lua, budget: u64) {
     if let Some(meter) = meter(lua) {
         meter.borrow_mut().start(budget, 0, None);
     }
+    count_memory(lua);
 }
 
-/// After a run: when the heap is past half the limit, a full collection, twice
-/// so that finalized objects go too (a run that ran out of memory inside a
-/// coroutine leaves buffers only a finalizer frees), so that no run's memory
-/// depends on what ran before it.
-pub fn reclaim(lua: &Lua) {
-    if lua.used_memory() > MEMORY_LIMIT / 2 {
-        let _ = lua.gc_collect();
-        let _ = lua.gc_collect();
+/// From here the run may allocate [`RUN_MEMORY`] bytes. The collector stops
+/// until [`reclaim`], so the count is of what the run allocates, whatever
+/// garbage earlier runs left and wherever the collector was in its cycle; an
+/// allocation past it makes Lua collect in an emergency, which the canary
+/// shows ([`Meter::out_of_memory`]): the run ends for memory.
+pub fn count_memory(lua: &Lua) {
+    lua.gc_stop();
+    if let Some(meter) = meter(lua) {
+        let meter = meter.borrow();
+        if let (Some(canary), Ok(fresh)) = (&meter.canary, lua.create_table()) {
+            let _ = canary.raw_set(1, fresh);
+        }
     }
+    let _ = lua.set_memory_limit(lua.used_memory() + RUN_MEMORY);
+}
+
+/// The heap past which a run's garbage is collected in full at once.
+const COLLECT_IN_FULL: usize = 16 * 1024 * 1024;
+
+/// After a run: the memory limit is lifted (the host's own allocations are
+/// not counted) and the collector restarts. It then does the work it would
+/// have done meanwhile: a young collection once the heap has grown by a fifth
+/// (at least 256 KiB) since the last, a full one, twice so that finalized
+/// objects go too, past [`COLLECT_IN_FULL`].
+pub fn reclaim(lua: &Lua, collected_at: &std::cell::Cell<usize>) {
+    let _ = lua.set_memory_limit(0);
+    lua.gc_restart();
+    let used = lua.used_memory();
+    if used > COLLECT_IN_FULL {
+        let _ = lua.gc_collect();
+        let _ = lua.gc_collect();
+    } else if used > collected_at.get() + (used / 5).max(256 * 1024) {
+        let _ = lua.gc_step();
+    } else {
+        return;
+    }
+    collected_at.set(lua.used_memory());
 }
 
 /// Ends a run; returns why it was stopped, if it was (see [`Meter::end`]).
 pub fn finish(lua: &Lua) -> Option<Stop> {
-    meter(lua).and_then(|m| m.borrow_mut().end().0)
+    let stop = meter(lua).and_then(|m| m.borrow_mut().end().0);
+    reclaim(lua, &std::cell::Cell::new(0));
+    stop
 }
 
 /// Halts the current run for `stop` and returns the error that unwinds the script.
@@ -379,6 +471,12 @@ fn host_charge(lua: &Lua, meter: &SharedMeter, units: f64) -> mlua::Result<()> {
     let units = if units.is_finite() && units > 0.0 { units.min(u64::MAX as f64) as u64 } else { 0 };
     let mut meter = meter.borrow_mut();
     if meter.stop.is_none() {
+        // Library calls are where big strings go: a run past its memory
+        // stops here rather than at the next hook.
+        if meter.out_of_memory() {
+            meter.mark(Stop::Memory);
+            return Err(LuaError::runtime("the script was stopped"));
+        }
         if meter.spend(units) {
             return Ok(());
         }
@@ -396,8 +494,7 @@ fn host_rethrow_stop(meter: &SharedMeter, error: Value) -> mlua::Result<()> {
     if meter.borrow().halted() {
         return Err(LuaError::runtime("the script was stopped"));
     }
-    // Lua's own message for an allocation that failed (lstate.h, MEMERRMSG).
-    if matches!(&error, Value::String(s) if s.as_bytes() == &b"not enough memory"[..]) {
+    if matches!(&error, Value::String(s) if s.as_bytes() == OUT_OF_MEMORY.as_bytes()) {
         return Err(halt(meter, Stop::Memory));
     }
     Ok(())
@@ -445,6 +542,7 @@ unsafe extern "C-unwind" fn restart_hook_count(state: *mut mlua::lua_State) -> s
         let (hook, mask, count) = (ffi::lua_gethook(state), ffi::lua_gethookmask(state), ffi::lua_gethookcount(state));
         ffi::lua_sethook(state, hook, mask, count);
     }
+    RESTARTED.set(true);
     0
 }
 
@@ -501,7 +599,12 @@ fn host_xpcall(
 /// An error a script's `pcall` may catch, as the message it sees; or the error
 /// again if the run is halting.
 fn caught(lua: &Lua, meter: &SharedMeter, e: LuaError) -> mlua::Result<Value> {
-    if matches!(innermost(&e), LuaError::MemoryError(_)) {
+    let failed_allocation = match innermost(&e) {
+        LuaError::MemoryError(_) => true,
+        LuaError::RuntimeError(m) => m == OUT_OF_MEMORY,
+        _ => false,
+    };
+    if failed_allocation {
         return Err(halt(meter, Stop::Memory));
     }
     if meter.borrow().halted() {
@@ -525,9 +628,10 @@ pub fn describe_error(e: &LuaError) -> String {
         _ => None,
     };
     let message = match innermost(e) {
+        LuaError::RuntimeError(m) if m == OUT_OF_MEMORY => memory_message(),
         LuaError::RuntimeError(m) => m.clone(),
         LuaError::SyntaxError { message, .. } => message.clone(),
-        LuaError::MemoryError(_) => format!("ran out of memory (the limit is {} MiB)", MEMORY_LIMIT >> 20),
+        LuaError::MemoryError(_) => memory_message(),
         LuaError::FromLuaConversionError { from, to, message } => {
             let to = crate::content::plain_type(to).unwrap_or(to);
             format!("expected {to}, got {from}{}", message.as_ref().map(|m| format!(": {m}")).unwrap_or_default())
@@ -542,6 +646,20 @@ pub fn describe_error(e: &LuaError) -> String {
         Some(place) if !message.contains(".lua:") => format!("{place}: {message}"),
         _ => message,
     }
+}
+
+/// Lua's own message for an allocation that failed (lstate.h, MEMERRMSG),
+/// which the library's buffers raise as an ordinary error.
+const OUT_OF_MEMORY: &str = "not enough memory";
+
+/// A string a run raised, as the message told: cleaned, and Lua's own
+/// message for a failed allocation told as the memory limit.
+pub fn error_text(raised: &str) -> String {
+    if raised == OUT_OF_MEMORY { memory_message() } else { clean(raised) }
+}
+
+fn memory_message() -> String {
+    format!("ran out of memory (a run may allocate {} MiB)", RUN_MEMORY >> 20)
 }
 
 /// Longest error message passed on, in characters.
@@ -580,10 +698,10 @@ pub fn describe_stop(stop: &Stop) -> String {
     match stop {
         Stop::Asked(q) => format!("asked '{}' where no question may be asked", q.prompt),
         Stop::Budget(place) => format!("{place}: ran too long (instruction budget spent); is there an endless loop?"),
-        Stop::Memory => format!("ran out of memory (the limit is {} MiB)", MEMORY_LIMIT >> 20),
-        Stop::Clock(place) => format!(
-            "{place}: ran too long (the wall-clock limit of one decision: work the instruction budget does not count, such as joining huge strings)"
-        ),
+        Stop::Memory => memory_message(),
+        Stop::TimeGuard(place) => {
+            format!("{place}: ran past the time guard (a bug in the metering: the engine stops working)")
+        }
     }
 }
 

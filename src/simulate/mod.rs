@@ -461,7 +461,6 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     }
     let mut report = Report::new(plan, engine.content());
     drop(engine);
-    let start = Instant::now();
     let end = plan.first_game.checked_add(plan.games).ok_or("--first-game + --games is past the last game index")?;
     let next_to_play = AtomicU32::new(plan.first_game);
     let halt = AtomicBool::new(false);
@@ -537,7 +536,7 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
             if let (Some((path, every)), true) = (&partial, folded_any)
                 && last_write.elapsed() >= *every
             {
-                report.set_time(start.elapsed(), plan.threads);
+                report.set_threads(plan.threads);
                 if let Some(out) = rows.as_deref_mut() {
                     let _ = out.flush();
                 }
@@ -555,7 +554,7 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     if let Some(out) = rows {
         out.flush().map_err(|e| format!("cannot write the games' rows: {e}"))?;
     }
-    report.set_time(start.elapsed(), plan.threads);
+    report.set_threads(plan.threads);
     if let Some((path, _)) = &partial {
         write_report(path, &report)?;
     }

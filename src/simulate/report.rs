@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -54,10 +53,10 @@ pub struct Meta {
     /// Why the run has fewer games than asked: `sprt: H1 accepted`, `stopped`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
-    /// Worker threads (the most of any merged shard).
+    /// Worker threads (the most of any merged shard). The run's time is
+    /// printed, not kept: a report holds only what the plan decides, so the
+    /// same plan gives the same bytes on any machine.
     pub threads: usize,
-    /// Wall-clock time of the run (summed over merged shards).
-    pub seconds: f64,
 }
 
 /// Results from side A's point of view.
@@ -376,7 +375,6 @@ impl Report {
                 sprt: plan.sprt,
                 stopped: None,
                 threads: plan.threads,
-                seconds: 0.0,
             },
             counts: Counts::default(),
         }
@@ -401,8 +399,7 @@ impl Report {
         self.meta.stopped.is_some()
     }
 
-    pub(super) fn set_time(&mut self, elapsed: Duration, threads: usize) {
-        self.meta.seconds = (elapsed.as_secs_f64() * 1000.0).round() / 1000.0;
+    pub(super) fn set_threads(&mut self, threads: usize) {
         self.meta.threads = threads;
     }
 
@@ -598,7 +595,6 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
     let end = parts.iter().map(|(_, p)| p.meta.first_game + p.meta.games).max().unwrap_or(0);
     meta.games = end - meta.first_game;
     meta.threads = parts.iter().map(|(_, p)| p.meta.threads).max().unwrap_or(1);
-    meta.seconds = parts.iter().map(|(_, p)| p.meta.seconds).sum();
     meta.stopped = parts.iter().find_map(|(_, p)| p.meta.stopped.clone());
     meta.reproducible = parts.iter().all(|(_, p)| p.meta.reproducible);
     Ok(Report { meta, counts })

@@ -13,6 +13,7 @@ mod fuzz_corpora;
 mod hostile_data;
 mod hostile_mods;
 mod hostile_scripts;
+mod metering;
 mod mods_remember;
 mod move_hooks;
 mod one_game;

@@ -334,19 +334,20 @@ where
     }
 }
 
-/// Lifts the memory limit until dropped.
-pub(super) struct Unlimited<'a>(&'a Lua);
+/// Lifts the memory limit until dropped, when the limit in force before
+/// comes back.
+pub(super) struct Unlimited<'a>(&'a Lua, usize);
 
 impl<'a> Unlimited<'a> {
     pub(super) fn new(lua: &'a Lua) -> Unlimited<'a> {
-        let _ = lua.set_memory_limit(0);
-        Unlimited(lua)
+        let before = lua.set_memory_limit(0).unwrap_or(0);
+        Unlimited(lua, before)
     }
 }
 
 impl Drop for Unlimited<'_> {
     fn drop(&mut self) {
-        let _ = self.0.set_memory_limit(super::sandbox::MEMORY_LIMIT);
+        let _ = self.0.set_memory_limit(self.1);
     }
 }
 

@@ -364,13 +364,32 @@ impl SupplyCounts {
     }
 }
 
-/// The result of one scenario.
+/// The result of one scenario. Its name and failure are made visible
+/// (text.rs): a scenario file is a mod's, and what it says is quoted in them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub file: PathBuf,
     pub name: String,
-    /// `None` when it passed; otherwise what differed.
+    /// `None` when it passed; otherwise what differed, a line each.
     pub failure: Option<String>,
+}
+
+impl Outcome {
+    fn new(file: &Path, name: &str, failure: Option<String>) -> Outcome {
+        let failure = failure.map(|f| f.lines().map(visible).collect::<Vec<_>>().join("\n"));
+        Outcome { file: file.into(), name: visible(name).into_owned(), failure }
+    }
+}
+
+/// Text a scenario gives (a decision, an answer, an expected line) as a
+/// failure quotes it: made visible, on its line.
+fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::text::visible(text)
+}
+
+/// Lines a scenario gives, each made visible, joined by `with`.
+fn visible_all(lines: &[String], with: &str) -> String {
+    lines.iter().map(|l| visible(l)).collect::<Vec<_>>().join(with)
 }
 
 /// Every `*.test.yaml` under `paths` (files or folders), sorted.
@@ -397,7 +416,7 @@ pub fn find_files(paths: &[PathBuf]) -> Vec<PathBuf> {
 
 /// Runs every scenario of one file. A file that cannot be read is one failure.
 pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
-    let fail = |name: &str, message: String| Outcome { file: path.into(), name: name.into(), failure: Some(message) };
+    let fail = |name: &str, message: String| Outcome::new(path, name, Some(message));
     let mut problems = Problems::default();
     let Some(text) = problems.read_text(path, None) else { return vec![fail("(file)", problems.to_string())] };
     let file: ScenarioFile = match problem_parse_yaml(&text) {
@@ -418,7 +437,7 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
             Some(d) => match deck_beside(root, path, d) {
                 Ok(deck) => deck,
                 Err(e) => {
-                    out.push(Outcome { file: path.into(), name: s.name.clone(), failure: Some(e) });
+                    out.push(Outcome::new(path, &s.name, Some(e)));
                     continue;
                 }
             },
@@ -428,7 +447,7 @@ pub fn run_file(root: &ContentRoot, path: &Path) -> Vec<Outcome> {
             Ok((engine, subject)) => run_one(engine, *subject, s).err(),
             Err(e) => Some(e.clone()),
         };
-        out.push(Outcome { file: path.into(), name: s.name.clone(), failure });
+        out.push(Outcome::new(path, &s.name, failure));
     }
     out
 }
@@ -813,7 +832,9 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
                 let choice = typed_choice(engine, &state, text).map_err(|e| format!("decision {decisions}: {e}"))?;
                 let (who, secret) = (state.decider(), crate::narrate::answers_in_secret(content, &state));
                 let before = state.board;
-                state.apply(engine, &choice).map_err(|e| format!("decision {decisions} '{text}' was refused: {e}"))?;
+                state
+                    .apply(engine, &choice)
+                    .map_err(|e| format!("decision {decisions} '{}' was refused: {e}", visible(text)))?;
                 let events = state.journal_mut().take();
                 for seat in Player::BOTH {
                     let told = &mut since.told[seat.index()];
@@ -827,16 +848,17 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
                     Err(why) => why,
                     Ok(choice) => match state.clone().apply(engine, &choice) {
                         Err(why) => why.to_string(),
-                        Ok(()) => return Err(format!("'{}' was to be refused, but it was taken", r.refused)),
+                        Ok(()) => return Err(format!("'{}' was to be refused, but it was taken", visible(&r.refused))),
                     },
                 };
                 if !refusal.contains(&r.because) {
-                    return Err(format!("'{}' was refused, but not because '{}': {refusal}", r.refused, r.because));
+                    let (refused, because) = (visible(&r.refused), visible(&r.because));
+                    return Err(format!("'{refused}' was refused, but not because '{because}': {refusal}"));
                 }
             }
             Play::Point(point) => {
                 check_point(engine, &state, &point.expect, &since, viewer)
-                    .map_err(|e| format!("at '{}' (after {decisions} decisions): {e}", point.point))?;
+                    .map_err(|e| format!("at '{}' (after {decisions} decisions): {e}", visible(&point.point)))?;
                 since = Checked::from(&state);
             }
         }
@@ -862,12 +884,13 @@ impl Checked {
 /// The pending option a scenario's decision names: a move (`c3-d4`,
 /// `c3xe5xg7`), a card by id or name, or an answer as the option is written.
 fn typed_choice(engine: &ScriptEngine, state: &GameState, text: &str) -> Result<Choice, String> {
-    let decision = state.pending(engine).ok_or_else(|| format!("'{text}' was given, but the game is over"))?;
+    let decision =
+        state.pending(engine).ok_or_else(|| format!("'{}' was given, but the game is over", visible(text)))?;
     crate::choice_text::read(engine.content(), &decision, text).map_err(|why| match why {
         Unread::NotAMove(e) => e,
         _ => {
             let offered: Vec<String> = decision.options.iter().map(|o| choice_text(engine, o)).collect();
-            format!("'{}' is not one of {}'s options: {}", text.trim(), decision.player, offered.join(", "))
+            format!("'{}' is not one of {}'s options: {}", visible(text.trim()), decision.player, offered.join(", "))
         }
     })
 }
@@ -893,13 +916,13 @@ fn check_point(
             Some(o) => o.winner.map_or("draw".into(), |p| p.to_string().to_ascii_lowercase()),
         };
         if *want != got {
-            problems.push(format!("expected the winner {want}, got {got}"));
+            problems.push(format!("expected the winner {}, got {got}", visible(want)));
         }
     }
     if let Some(want) = &expect.reason {
         let got = outcome.map_or("none (the game goes on)".into(), |o| reason_name(o.reason));
         if *want != got {
-            problems.push(format!("expected the game to end by {want}, got {got}"));
+            problems.push(format!("expected the game to end by {}, got {got}", visible(want)));
         }
     }
     if expect.to_move.is_some() || expect.pending.is_some() {
@@ -915,7 +938,7 @@ fn check_point(
                     DecisionKind::Question => "question",
                 };
                 if let Some(want) = expect.pending.as_deref().filter(|&w| w != kind) {
-                    problems.push(format!("expected a {want} decision, but a {kind} decision is pending"));
+                    problems.push(format!("expected a {} decision, but a {kind} decision is pending", visible(want)));
                 }
             }
         }
@@ -925,7 +948,7 @@ fn check_point(
     {
         let got: Vec<String> = d.options.iter().map(|o| choice_text(engine, o)).collect();
         if *want != got {
-            problems.push(format!("expected the options [{}], got [{}]", want.join(", "), got.join(", ")));
+            problems.push(format!("expected the options [{}], got [{}]", visible_all(want, ", "), got.join(", ")));
         }
     }
     if let Some(want) = &expect.events {
@@ -937,14 +960,19 @@ fn check_point(
         let mut rest = told.iter();
         if let Some(missing) = want.iter().find(|w| !rest.any(|(kind, cause)| event_matches(w, kind, cause))) {
             let all: Vec<String> = told.iter().map(|(kind, cause)| format!("{kind} by {cause}")).collect();
-            problems.push(format!("expected the events {want:?} in this order; '{missing}' is missing from {all:?}"));
+            problems.push(format!(
+                "expected the events [{}] in this order; '{}' is missing from [{}]",
+                visible_all(want, ", "),
+                visible(missing),
+                all.join(", ")
+            ));
         }
     }
     if let Some(unwanted) = &expect.no_events {
         for event in &since.events {
             let (kind, cause) = (event.kind().name(), cause_text(engine.content(), &event.cause));
             if let Some(w) = unwanted.iter().find(|w| event_matches(w, kind, &cause)) {
-                problems.push(format!("expected no '{w}' event, but {kind} by {cause} happened"));
+                problems.push(format!("expected no '{}' event, but {kind} by {cause} happened", visible(w)));
             }
         }
     }
@@ -952,13 +980,18 @@ fn check_point(
         let told = &since.told[seat.index()];
         let mut rest = told.iter();
         if let Some(missing) = want.iter().find(|w| !rest.any(|line| line == *w)) {
-            problems.push(format!("expected {seat} to be told {want:?} in this order; '{missing}' is not in {told:?}"));
+            problems.push(format!(
+                "expected {seat} to be told [{}] in this order; '{}' is not in [{}]",
+                visible_all(want, " | "),
+                visible(missing),
+                told.join(" | ")
+            ));
         }
     }
     for (&seat, secrets) in expect.not_told.iter().flatten() {
         for line in &since.told[seat.index()] {
             if let Some(secret) = secrets.iter().find(|s| line.contains(s.as_str())) {
-                problems.push(format!("{seat} was told '{secret}': {line}"));
+                problems.push(format!("{seat} was told '{}': {line}", visible(secret)));
             }
         }
     }
@@ -966,7 +999,11 @@ fn check_point(
         let mut narrator = Narrator::new(engine.content(), since.board, Some(viewer));
         let got: Vec<String> = since.events.iter().filter_map(|e| narrator.line(e)).collect();
         if *want != got {
-            problems.push(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));
+            problems.push(format!(
+                "expected the narration\n  {}\ngot\n  {}",
+                visible_all(want, "\n  "),
+                got.join("\n  ")
+            ));
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
@@ -997,17 +1034,17 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
         match engine.run_card(&snapshot, card, &answers).resolution {
             Resolution::Done(after) => {
                 if let Some(extra) = given.next() {
-                    return Err(format!("answer '{extra}' was given but no question asked for it"));
+                    return Err(format!("answer '{}' was given but no question asked for it", visible(extra)));
                 }
                 if let Some(q) = &s.expect.question {
-                    return Err(format!("expected the question '{q}', but the card finished"));
+                    return Err(format!("expected the question '{}', but the card finished", visible(q)));
                 }
                 break after;
             }
             Resolution::Failed(message) => {
                 return match &s.expect.error {
                     Some(want) if message.contains(want.as_str()) => Ok(()),
-                    Some(want) => Err(format!("expected an error containing '{want}', got: {message}")),
+                    Some(want) => Err(format!("expected an error containing '{}', got: {message}", visible(want))),
                     None => Err(message),
                 };
             }
@@ -1022,19 +1059,24 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
                         ));
                     };
                     if !question.prompt.contains(want.as_str()) {
-                        return Err(format!("expected the question '{want}', got '{}'", question.prompt));
+                        return Err(format!("expected the question '{}', got '{}'", visible(want), question.prompt));
                     }
                     if let Some(want) = &s.expect.options
                         && *want != options
                     {
-                        return Err(format!("expected options [{}], got [{}]", want.join(", "), options.join(", ")));
+                        return Err(format!(
+                            "expected options [{}], got [{}]",
+                            visible_all(want, ", "),
+                            options.join(", ")
+                        ));
                     }
                     return Ok(());
                 };
                 let pick = question.options.iter().find(|o| o.to_string().eq_ignore_ascii_case(text.trim()));
                 let Some(pick) = pick else {
                     return Err(format!(
-                        "answer '{text}' is not among the options of '{}': {}",
+                        "answer '{}' is not among the options of '{}': {}",
+                        visible(text),
                         question.prompt,
                         options.join(", ")
                     ));
@@ -1044,14 +1086,18 @@ fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario
         }
     };
     if let Some(want) = &s.expect.error {
-        return Err(format!("expected an error containing '{want}', but the card finished"));
+        return Err(format!("expected an error containing '{}', but the card finished", visible(want)));
     }
     check_state(engine, &after, &s.expect)?;
     if let Some(want) = &s.expect.narration {
         let mut narrator = Narrator::new(engine.content(), snapshot.board, Some(snapshot.to_move));
         let got: Vec<String> = after.journal().events().iter().filter_map(|e| narrator.line(e)).collect();
         if *want != got {
-            return Err(format!("expected the narration\n  {}\ngot\n  {}", want.join("\n  "), got.join("\n  ")));
+            return Err(format!(
+                "expected the narration\n  {}\ngot\n  {}",
+                visible_all(want, "\n  "),
+                got.join("\n  ")
+            ));
         }
     }
     Ok(())

@@ -35,6 +35,10 @@ pub const SAVE_FORMAT: &str = "alien-checkers-save";
 pub const SAVE_VERSION: u32 = 4;
 /// Largest save file read.
 const MAX_SAVE_BYTES: u64 = 16 * 1024 * 1024;
+/// The most characters of a save's deck, and of one of its decisions, that a
+/// message quotes (text::excerpt).
+const SHOWN_DECK: usize = 200;
+const SHOWN_DECISION: usize = 60;
 
 /// What went wrong playing, saving or loading a game. Each variant holds the
 /// message shown for it, which names the file when there is one.
@@ -134,9 +138,11 @@ impl Record {
         same_deal && ended_alike && later.decisions.starts_with(&self.decisions)
     }
 
-    /// "another game (deck standard, seed 7, 12 decisions)", to say what a file holds.
+    /// "another game (deck standard, seed 7, 12 decisions)", to say what a file
+    /// holds (its deck made visible, text.rs: the file may hold anything).
     pub fn summary(&self) -> String {
-        format!("another game (deck {}, seed {}, {} decisions)", self.deck, self.seed, self.decisions.len())
+        let deck = crate::text::excerpt(&self.deck, SHOWN_DECK);
+        format!("another game (deck {deck}, seed {}, {} decisions)", self.seed, self.decisions.len())
     }
 }
 
@@ -662,7 +668,8 @@ impl Session {
     pub fn open(root: &ContentRoot, path: &Path, edits: Edits) -> Result<(Session, Replay, Record), SessionError> {
         let record = read_record(path)?;
         let cannot = |why: &str| {
-            SessionError::Deck(format!("{}: cannot load its deck '{}': {why}", path.display(), record.deck))
+            let deck = crate::text::excerpt(&record.deck, SHOWN_DECK);
+            SessionError::Deck(format!("{}: cannot load its deck '{deck}': {why}", path.display()))
         };
         let deck = saved_deck(&record).map_err(cannot)?;
         let engine = ScriptEngine::load(root, &deck).map_err(|p| cannot(&deck_problems(&deck, &p)))?;
@@ -678,11 +685,12 @@ impl Session {
     /// longer applies, and compares each position with the recorded digests.
     pub fn replay(&mut self, record: &Record) -> Replay {
         let now = self.engine.content().hashes();
+        // The record's file names are shown as the save holds them, made visible.
         let mut changed: Vec<String> = record
             .hashes
             .iter()
             .filter(|(file, hash)| now.get(*file) != Some(hash))
-            .map(|(file, _)| file.clone())
+            .map(|(file, _)| crate::text::excerpt(file, SHOWN_DECK))
             .collect();
         changed.extend(now.keys().filter(|f| !record.hashes.contains_key(*f)).cloned());
         changed.sort();
@@ -699,6 +707,7 @@ impl Session {
         let look_for_edits = !changed.is_empty();
         for (i, text) in record.decisions.iter().enumerate() {
             let saved = record.digests.get(i + 1).copied();
+            let shown = crate::text::excerpt(text, SHOWN_DECISION);
             let Some(choice) = self.find_choice(text) else {
                 if look_for_edits && differs.is_none() {
                     played_instead = self.option_giving(&self.state, saved, None).map(|o| (i + 1, o));
@@ -712,12 +721,12 @@ impl Session {
                         )
                     },
                 );
-                diverged = Some((i + 1, format!("decision {} '{text}' is not possible now ({offered})", i + 1)));
+                diverged = Some((i + 1, format!("decision {} '{shown}' is not possible now ({offered})", i + 1)));
                 break;
             };
             let before = (look_for_edits && differs.is_none()).then(|| self.state.clone());
             if let Err(e) = self.apply(&choice) {
-                diverged = Some((i + 1, format!("decision {} '{text}' failed: {e}", i + 1)));
+                diverged = Some((i + 1, format!("decision {} '{shown}' failed: {e}", i + 1)));
                 break;
             }
             if differs.is_none()
@@ -851,16 +860,18 @@ fn saved_deck(record: &Record) -> Result<String, &'static str> {
 
 /// Why a save's deck did not load, each problem on a line. The deck's own file
 /// may be any file (the save names it), so a problem located in its text is
-/// given by place only, never with the words it quotes.
+/// given by place only, never with the words it quotes; its name is made
+/// visible (text.rs).
 fn deck_problems(deck: &str, problems: &Problems) -> String {
     let shown: Vec<String> = problems
         .0
         .iter()
         .map(|p| match (p.line, p.column) {
             (Some(line), column) if p.file == Path::new(deck) => format!(
-                "{}:{line}:{}: not a deck manifest this program reads ('alien-checkers check {deck}' says why)",
-                p.file.display(),
-                column.unwrap_or(1)
+                "{}:{line}:{}: not a deck manifest this program reads ('alien-checkers check {}' says why)",
+                crate::text::excerpt(deck, SHOWN_DECK),
+                column.unwrap_or(1),
+                crate::text::shell_word(deck)
             ),
             _ => p.to_string(),
         })
@@ -893,7 +904,7 @@ fn edited(
         return Some((0, why));
     }
     let (n, other) = played_instead?;
-    let text = record.decisions.get(n - 1).map_or("", String::as_str);
+    let text = crate::text::excerpt(record.decisions.get(n - 1).map_or("", String::as_str), SHOWN_DECISION);
     let why = format!(
         "decision {n} '{text}' is not the one played: the position saved after it is the one '{other}' gives, whatever scripts changed, so the file was edited"
     );

@@ -8,6 +8,7 @@ use clap::Args;
 use alien_checkers::content::{Content, ContentRoot};
 use alien_checkers::scenario;
 use alien_checkers::script::ScriptEngine;
+use alien_checkers::text::visible;
 
 use super::{Outcome, stdout};
 
@@ -61,6 +62,8 @@ pub fn check(args: &CheckArgs) -> Outcome {
             }
             (None, problems) => Err(problems),
         };
+        // A deck's name may be a file's found in the decks' folder.
+        let deck = visible(deck);
         match result {
             Ok(engine) => {
                 let c = engine.content();
@@ -94,7 +97,9 @@ pub fn test(args: &TestArgs) -> Outcome {
     for file in scenario::find_files(&paths) {
         let root = ContentRoot::for_file(args.root.as_deref(), &file);
         for outcome in scenario::run_file(&root, &file) {
-            let label = format!("{}: {}", outcome.file.display(), outcome.name);
+            // The name and the failure are made visible by the runner; the
+            // file's name, found in a mod's folder, here.
+            let label = format!("{}: {}", visible(&outcome.file.display().to_string()), outcome.name);
             match &outcome.failure {
                 None => {
                     passed += 1;

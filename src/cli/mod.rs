@@ -194,7 +194,8 @@ pub fn run() -> ExitCode {
         }
         Err(failure) => {
             let message = format!("{failure:#}");
-            let line = message.lines().next().unwrap_or("failed");
+            // Failures quote files and mods: shown, never obeyed (text.rs).
+            let line = alien_checkers::text::visible(message.lines().next().unwrap_or("failed"));
             if line.starts_with("error") {
                 eprintln!("{line}")
             } else {

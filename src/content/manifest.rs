@@ -56,7 +56,7 @@ pub struct ScriptManifest {
 }
 
 impl ScriptManifest {
-    /// Every text players read, with control characters made visible (text.rs).
+    /// Every text players read, made visible (text.rs).
     pub fn make_visible(&mut self) {
         use crate::text::make_visible;
         make_visible(&mut self.name);
@@ -134,6 +134,18 @@ pub struct DeckManifest {
     /// Counters the deck's rules read or raise (counters.rs).
     #[serde(default)]
     pub counters: Vec<CounterManifest>,
+}
+
+impl DeckManifest {
+    /// Every text players read, made visible (text.rs): the deck's name and
+    /// description, its counters' labels and its sides' names.
+    pub fn make_visible(&mut self) {
+        use crate::text::make_visible;
+        make_visible(&mut self.name);
+        make_visible(&mut self.description);
+        self.counters.iter_mut().for_each(|c| make_visible(&mut c.label));
+        self.rules.notation.sides.iter_mut().flatten().for_each(make_visible);
+    }
 }
 
 /// R1.5 as written in a deck: walls are per player.

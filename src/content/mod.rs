@@ -241,14 +241,16 @@ pub fn with_names(text: &str, user: Player) -> String {
 
 /// A lasting effect's text as players read it: on one line, `{user}` and
 /// `{opponent}` named, and each `{key}` of the effect's data given its value
-/// (Time bomb's `{fuse}`); a key the data lacks stays as written.
+/// (Time bomb's `{fuse}`; a text made visible, text.rs); a key the data lacks
+/// stays as written.
 pub fn with_effect(text: &str, effect: &crate::game::Effect) -> String {
     use crate::game::Datum;
     let mut text = with_names(&text.split_whitespace().collect::<Vec<_>>().join(" "), effect.owner);
     for (key, value) in &effect.data {
         let shown = match value {
             Datum::Int(n) => n.to_string(),
-            Datum::Text(t) => t.clone(),
+            // Text a script set: shown, never obeyed (text.rs), its spaces as one.
+            Datum::Text(t) => crate::text::visible(t).split_whitespace().collect::<Vec<_>>().join(" "),
             Datum::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
             Datum::List(_) | Datum::Table(_) => continue,
         };
@@ -276,8 +278,7 @@ impl Content {
         let mut problems = Problems::default();
         let deck_read: Option<(DeckManifest, String)> = problems.read_yaml_text(&deck_path, None);
         let Some((mut deck_manifest, deck_text)) = deck_read else { return (None, problems) };
-        crate::text::make_visible(&mut deck_manifest.name);
-        crate::text::make_visible(&mut deck_manifest.description);
+        deck_manifest.make_visible();
         let mut content = Content {
             root: root.clone(),
             deck_name: deck_path.file_stem().and_then(|s| s.to_str()).unwrap_or(deck).to_string(),

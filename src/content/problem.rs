@@ -28,16 +28,18 @@ impl Problem {
     }
 }
 
+/// The file and the message made visible (text.rs): a file's name and the
+/// values a parser quotes come from outside.
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
+        write!(f, "{}", crate::text::visible(&self.file.display().to_string()))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(col) = self.column {
                 write!(f, ":{col}")?;
             }
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", crate::text::visible(&self.message))
     }
 }
 

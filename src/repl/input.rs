@@ -51,6 +51,16 @@ pub enum Input {
     Piped(std::io::StdinLock<'static>),
 }
 
+/// The width of the terminal standard output is, if it is one.
+fn output_columns() -> Option<usize> {
+    let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: TIOCGWINSZ writes one `winsize` to the pointer given, which
+    // points to `size`, alive for the call; on a descriptor that is not a
+    // terminal it fails and writes nothing.
+    let found = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (found && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
 fn history_file() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".alien-checkers-history"))
 }
@@ -104,15 +114,16 @@ impl Input {
         }
     }
 
-    /// The width to wrap lines to: the terminal's, else `COLUMNS` when set
-    /// (as shells export it), else no limit.
+    /// The width to wrap lines to: the terminal's (standard output's, when
+    /// input is piped), else `COLUMNS` when set (as shells export it), else no
+    /// limit.
     pub fn columns(&mut self) -> usize {
         let from_env = || std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok());
         match self {
             Input::Terminal { editor, .. } => {
                 editor.dimensions().map(|(columns, _)| columns as usize).or_else(from_env)
             }
-            Input::Piped(_) => from_env(),
+            Input::Piped(_) => output_columns().or_else(from_env),
         }
         .filter(|&c| c > 0)
         .unwrap_or(usize::MAX)

@@ -39,7 +39,11 @@ impl std::str::FromStr for Seat {
         match s.trim().to_ascii_lowercase().as_str() {
             "human" => Ok(Seat::Human),
             level @ ("random" | "greedy" | "easy" | "normal" | "hard") => Ok(Seat::Computer(level.to_string())),
-            other => Err(format!("'{other}' is not a player (human, random, greedy, easy, normal, hard)")),
+            // A save's seat may be anything: quoted as written, made visible.
+            _ => Err(format!(
+                "'{}' is not a player (human, random, greedy, easy, normal, hard)",
+                crate::text::excerpt(s.trim(), 40)
+            )),
         }
     }
 }
@@ -76,10 +80,14 @@ fn default_seat(p: Player) -> Seat {
     }
 }
 
-/// A saved game's seat for `p`; one that names no player is told and left to the default.
-fn saved_seat(seats: &BTreeMap<Player, String>, p: Player) -> Option<Seat> {
+/// A saved game's seat for `p`; one that names no player is told (wrapped to
+/// `columns`) and left to the default.
+fn saved_seat(seats: &BTreeMap<Player, String>, p: Player, columns: usize) -> Option<Seat> {
     let saved = seats.get(&p)?;
-    saved.parse().map_err(|e| println!("The save's seat for {p} is not used: {e}")).ok()
+    saved
+        .parse()
+        .map_err(|e| print!("{}", render::wrap(&format!("The save's seat for {p} is not used: {e}\n"), columns)))
+        .ok()
 }
 
 /// A seed for a new game when none is given: from the clock and the process id.
@@ -119,21 +127,24 @@ struct Repl {
 pub fn run(options: PlayOptions) -> Result<(), String> {
     let interactive = std::io::stdin().is_terminal();
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut input = Input::new(interactive);
+    let columns = input.columns();
+    let say = |text: &str| print!("{}", render::wrap(text, columns));
     let (session, seats) = match &options.load {
         Some(path) => {
             let (session, replay, record) = Session::open(&options.root, path, Edits::Accept)?;
             if let Some(refusal) = replay.refusal(path).filter(|_| options.edits == Edits::Refuse) {
                 // What was found, then why it is not played on.
-                report_replay(&replay, "this game was saved");
+                say(&replay_report(&replay, "this game was saved"));
                 return Err(refusal);
             }
             if let Some(note) = replay.edited_note() {
                 println!("{note}");
             }
-            report_replay(&replay, "this game was saved");
+            say(&replay_report(&replay, "this game was saved"));
             // A seat given on the command line wins over the saved one.
             let seat = |p: Player, given: &Option<Seat>| {
-                given.clone().or_else(|| saved_seat(&record.seats, p)).unwrap_or_else(|| default_seat(p))
+                given.clone().or_else(|| saved_seat(&record.seats, p, columns)).unwrap_or_else(|| default_seat(p))
             };
             let seats = [seat(Player::Dark, &options.dark), seat(Player::Light, &options.light)];
             (session, seats)
@@ -159,26 +170,27 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         terminal_out: std::io::stdout().is_terminal(),
         handed_to: None,
         taken_back: Vec::new(),
-        columns: usize::MAX,
+        columns,
         secret_answers: 0,
         answered_for_you: false,
     };
     repl.make_agents();
-    println!(
-        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.",
-        repl.session.deck(),
+    // The deck as given, or as a save names it: made visible (text.rs).
+    repl.say(&format!(
+        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.\n",
+        crate::text::excerpt(repl.session.deck(), 200),
         repl.session.seed(),
         repl.session.seed(),
         repl.seats[0],
         repl.seats[1]
-    );
+    ));
+    // The sides' names were made visible when the deck was loaded.
     if let Some([first, second]) = &repl.session.engine.content().deck.rules.notation.sides {
-        println!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.");
+        repl.say(&format!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.\n"));
     }
     if options.load.is_none() {
         repl.offer_autosaves();
     }
-    let mut input = Input::new(interactive);
     loop {
         repl.columns = input.columns();
         repl.play_computers();
@@ -233,28 +245,35 @@ fn clipped(line: &str) -> String {
     }
 }
 
-/// Says how a replayed record compares with the scripts now; `since` names
-/// when the record was made ("this game was saved", "this game started").
-fn report_replay(replay: &crate::session::Replay, since: &str) {
+/// How a replayed record compares with the scripts now, a line each (to be
+/// wrapped: it quotes the record); `since` names when the record was made
+/// ("this game was saved", "this game started").
+fn replay_report(replay: &crate::session::Replay, since: &str) -> String {
+    let mut out = String::new();
+    let mut line = |text: String| {
+        out.push_str(&text);
+        out.push('\n');
+    };
     if !replay.changed.is_empty() {
-        println!("Scripts changed since {since}: {}", replay.changed.join(", "));
+        line(format!("Scripts changed since {since}: {}", replay.changed.join(", ")));
     }
     match &replay.differs {
-        Some((_, why)) if replay.changed.is_empty() => println!(
+        Some((_, why)) if replay.changed.is_empty() => line(format!(
             "The game now differs: {why}, though no script or manifest changed (the file was edited, or this program's rules changed)."
-        ),
-        Some((_, why)) => println!("The game now differs: {why}."),
+        )),
+        Some((_, why)) => line(format!("The game now differs: {why}.")),
         None => {}
     }
     if let Some((_, why)) = &replay.diverged {
-        println!("The replay stops: {why}. The game continues from there.");
+        line(format!("The replay stops: {why}. The game continues from there."));
     }
     if replay.same_game() && !replay.changed.is_empty() {
-        println!("Every decision replays as before.");
+        line("Every decision replays as before.".into());
     }
     if replay.unchecked {
-        println!("This save has no position digests (format 1): the game cannot be checked against the one played.");
+        line("This save has no position digests (format 1): the game cannot be checked against the one played.".into());
     }
+    out
 }
 
 impl Repl {
@@ -291,7 +310,7 @@ impl Repl {
         let at_keyboard = self.handed_to.filter(|_| self.hot_seat());
         let may_see = |p: Player| at_keyboard.map_or(self.is_human(p), |me| p == me);
         for e in self.session.script_errors(may_see) {
-            println!("script problem: {e}");
+            self.say(&format!("script problem: {e}\n"));
         }
     }
 
@@ -318,13 +337,15 @@ impl Repl {
                 // (cards/README.md); the computer then takes the first other
                 // option that works, so that a broken mod cannot stall the game.
                 let chose = self.session.choice_text(&choice);
-                println!("{p} ({}) chose {chose}, which failed: {e}", self.seats[p.index()]);
+                self.say(&format!("{p} ({}) chose {chose}, which failed: {e}\n", self.seats[p.index()]));
                 let options = self.session.pending().map(|d| d.options.clone()).unwrap_or_default();
                 let others: Vec<Choice> = options.into_iter().filter(|o| *o != choice).collect();
                 if !others.into_iter().any(|other| self.apply_and_tell(&other, &tag).is_ok()) {
                     // Every option fails: the step is given up (GameState::give_up).
                     if let Err(e) = self.apply_and_tell(&Choice::GiveUp, &tag) {
-                        println!("{p} has no option that works, and giving up failed: {e}; the game stops here.");
+                        self.say(&format!(
+                            "{p} has no option that works, and giving up failed: {e}; the game stops here.\n"
+                        ));
                         break;
                     }
                 }
@@ -371,10 +392,10 @@ impl Repl {
             && !self.ended_shown
         {
             self.ended_shown = true;
-            println!("{}", self.session.describe_outcome(&outcome));
+            self.say(&format!("{}\n", self.session.describe_outcome(&outcome)));
             for p in Player::BOTH {
                 if let Some((name, text)) = self.session.planet_text(p) {
-                    println!("  {p}'s planet was {name}: {}", text.trim());
+                    self.say(&format!("  {p}'s planet was {name}: {}\n", text.trim()));
                 }
             }
             println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
@@ -387,7 +408,8 @@ impl Repl {
         matches!(render::question_kind(&self.session), Some(QuestionKind::Edge | QuestionKind::Edges))
     }
 
-    /// Prints `text` wrapped to the terminal's width.
+    /// Prints `text` wrapped to the terminal's width ([`render::wrap`]): every
+    /// line that holds mod text, or text from a file, is printed so.
     fn say(&self, text: &str) {
         print!("{}", render::wrap(text, self.columns));
     }
@@ -453,7 +475,7 @@ impl Repl {
         let content = self.session.engine.content();
         for (id, copies) in content.deck.cards.iter() {
             if let Some(card) = content.card_id(id).and_then(|c| content.card(c)) {
-                println!("{:<16} x{copies}  {}", card.manifest.name, card.manifest.text.trim());
+                self.say(&format!("{:<16} x{copies}  {}\n", card.manifest.name, card.manifest.text.trim()));
             }
         }
     }
@@ -462,17 +484,17 @@ impl Repl {
         let content = self.session.engine.content();
         match content.find_card(name).and_then(|c| content.card(c)) {
             Some(card) => {
-                println!(
-                    "{} ({}): {}",
+                self.say(&format!(
+                    "{} ({}): {}\n",
                     card.manifest.name,
                     card.manifest.rule.as_deref().unwrap_or("variant"),
                     card.manifest.text.trim()
-                );
+                ));
                 for ruling in &card.manifest.rulings {
-                    println!("  ruling: {ruling}");
+                    self.say(&format!("  ruling: {ruling}\n"));
                 }
             }
-            None => println!("no card '{name}' in this deck; 'cards' lists them"),
+            None => self.say(&format!("no card '{name}' in this deck; 'cards' lists them\n")),
         }
     }
 
@@ -488,7 +510,7 @@ impl Repl {
             _ => return self.show_hot_seat_planet(input),
         };
         match self.session.planet_text(player) {
-            Some((name, text)) => println!("{player}'s secret planet is {name}: {}", text.trim()),
+            Some((name, text)) => self.say(&format!("{player}'s secret planet is {name}: {}\n", text.trim())),
             None => println!("this deck has no planets"),
         }
     }
@@ -543,12 +565,12 @@ impl Repl {
         if self.session.history().is_empty() {
             println!("nothing has happened yet");
         }
-        print!("{}", crate::narrate::record_text(&self.session.turns(None)));
+        self.say(&crate::narrate::record_text(&self.session.turns(None)));
         // Your own secret answers (Foresight's order), which only you may read.
         let you = if self.hot_seat() { self.handed_to } else { Player::BOTH.into_iter().find(|&p| self.is_human(p)) };
         if let Some(you) = you {
             for (number, card, answers) in self.session.secret_answers(you) {
-                println!("  your secret answers at move {number} ({card}): {}", answers.join(" "));
+                self.say(&format!("  your secret answers at move {number} ({card}): {}\n", answers.join(" ")));
             }
         }
     }
@@ -568,8 +590,8 @@ impl Repl {
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));
         if let Some(first) = lines.next() {
-            println!("{first}");
-            lines.take_while(|l| l.starts_with("       ")).for_each(|l| println!("{l}"));
+            self.say(&format!("{first}\n"));
+            lines.take_while(|l| l.starts_with("       ")).for_each(|l| self.say(&format!("{l}\n")));
         }
     }
 
@@ -605,7 +627,7 @@ impl Repl {
         if let Some((other, _)) = theirs.first() {
             println!("{other}'s decisions taken back with yours are told to {other} when they take the screen:");
             for (_, line) in &theirs {
-                println!("  {line}");
+                self.say(&format!("  {line}\n"));
             }
             self.taken_back.extend(theirs);
         }
@@ -636,9 +658,9 @@ impl Repl {
                 if let Some(note) = replay.edited_note() {
                     println!("{note}");
                 }
-                report_replay(&replay, "this game was saved");
+                self.say(&replay_report(&replay, "this game was saved"));
                 for p in Player::BOTH {
-                    if let Some(seat) = saved_seat(&record.seats, p) {
+                    if let Some(seat) = saved_seat(&record.seats, p, self.columns) {
                         self.seats[p.index()] = seat;
                     }
                 }
@@ -650,7 +672,7 @@ impl Repl {
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.history().len());
             }
-            Err(e) => println!("{e}; the current game is unchanged"),
+            Err(e) => self.say(&format!("{e}; the current game is unchanged\n")),
         }
     }
 
@@ -673,7 +695,7 @@ impl Repl {
         match self.session.reload() {
             Ok(replay) => {
                 println!("reloaded the scripts");
-                report_replay(&replay, "the scripts were last loaded");
+                self.say(&replay_report(&replay, "the scripts were last loaded"));
                 self.make_agents();
                 if replay.changed.is_empty() {
                     println!("no script or manifest changed");
@@ -681,7 +703,7 @@ impl Repl {
                 self.redraw();
                 self.ended_shown = false;
             }
-            Err(e) => println!("reload failed, the old scripts stay: {e}"),
+            Err(e) => self.say(&format!("reload failed, the old scripts stay: {e}\n")),
         }
     }
 
@@ -708,7 +730,7 @@ impl Repl {
                 return self.use_and_answer(text);
             }
             Err(e) => {
-                println!("{e}");
+                self.say(&format!("{e}\n"));
                 return;
             }
         };
@@ -716,9 +738,9 @@ impl Repl {
             // When no option works at all, the step is given up
             // (GameState::give_up), so that a broken script cannot stop the game.
             if self.apply_and_tell(&Choice::GiveUp, "").is_ok() {
-                println!("{e}; no other option works either, so the step was given up");
+                self.say(&format!("{e}; no other option works either, so the step was given up\n"));
             } else {
-                println!("{e}; choose again ('options' lists what is possible)");
+                self.say(&format!("{e}; choose again ('options' lists what is possible)\n"));
             }
         }
         self.tell_script_problems();

@@ -337,18 +337,36 @@ pub fn board_and_legend(session: &Session, view: View, columns: usize) -> String
     out
 }
 
-/// `text` with each line wrapped to `columns`, continuation lines indented
-/// two more than the line they continue.
+/// `text` with each line wrapped to `columns` (at least 20), so that the
+/// terminal never wraps a line itself; `usize::MAX` (the width is not known)
+/// leaves it as it is.
+///
+/// Invariant: mod text (already made visible, text.rs) in a line cannot pass
+/// for a line of the game's own. A line that fits is printed as it is. A
+/// line that does not fit is broken between words only: its runs of spaces
+/// are first collapsed to one (its indentation kept, up to half the width),
+/// so padding cannot choose the word a line starts with, and every
+/// continuation line is indented two more than the line it continues, so
+/// nothing continued ever stands at column 0, and no line is wider than
+/// `columns`.
 pub fn wrap(text: &str, columns: usize) -> String {
     if columns == usize::MAX {
         return text.to_string();
     }
+    let width = columns.max(20);
     let mut out = String::new();
     for line in text.lines() {
-        let indent = line.len() - line.trim_start().len();
-        let rest = " ".repeat(indent + 2);
-        let options = textwrap::Options::new(columns.max(20)).subsequent_indent(&rest);
-        for piece in textwrap::wrap(line, options) {
+        if textwrap::core::display_width(line) <= width {
+            out.push_str(line.trim_end_matches(' '));
+            out.push('\n');
+            continue;
+        }
+        let words = line.trim_start_matches(' ');
+        let indent = " ".repeat((line.len() - words.len()).min(width / 2));
+        let collapsed = format!("{indent}{}", words.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" "));
+        let rest = format!("{indent}  ");
+        let options = textwrap::Options::new(width).subsequent_indent(&rest);
+        for piece in textwrap::wrap(&collapsed, options) {
             out.push_str(&piece);
             out.push('\n');
         }
@@ -742,5 +760,33 @@ mod tests {
         let coloured = screen(&session, View { viewer: Player::Dark, colour: true }, 80);
         assert!(coloured.lines().count() < 50);
         assert!(shown.contains("x closed to moves"), "the legend says what x is: {shown}");
+    }
+
+    /// Padding cannot put mod text at the start of a line: wherever the
+    /// wrapper breaks, the continuation is indented, the spaces that would
+    /// have chosen the break are gone, and no line is wider than the terminal
+    /// (which would wrap it to column 0 itself).
+    #[test]
+    fn padding_cannot_start_a_line_with_mod_text() {
+        let forged = "Dark wins: Light resigned.";
+        for width in [20, 40, 60, 80, 100, 120] {
+            for line in [
+                format!("  * Water: splash{}{forged}", " ".repeat(width - 20)),
+                format!("script problem: x{}{forged}", " ".repeat(3 * width)),
+                format!("{}{forged} {forged} {forged}", " ".repeat(2 * width + 3)),
+                format!("Fire{}x{}{forged}", " ".repeat(500), "\u{a0}".repeat(width)),
+            ] {
+                let wrapped = wrap(&line, width);
+                for shown in wrapped.lines() {
+                    assert!(shown.chars().count() <= width, "wider than {width}: {shown:?}");
+                    assert!(!shown.starts_with(forged), "at column 0 with width {width}: {wrapped}");
+                }
+                let letters = |t: &str| t.split_whitespace().collect::<String>();
+                assert_eq!(letters(&wrapped), letters(&line), "nothing is lost");
+            }
+        }
+        // A line that fits keeps its spaces (the game's columns).
+        assert_eq!(wrap("  help      list the commands", 80), "  help      list the commands\n");
+        assert_eq!(wrap("as it is", usize::MAX), "as it is");
     }
 }

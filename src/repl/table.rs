@@ -16,6 +16,7 @@ use crate::game::{Answer, Choice, DecisionKind, EndReason, Outcome};
 use crate::kernel::Player;
 use crate::script::engine_factory;
 use crate::session::{Record, Session, read_record};
+use crate::text::{shell_word, visible};
 
 /// ANSI: clear the screen and the terminal's scrollback (`ESC[3J`), so that a
 /// secret shown before a hand-over cannot be scrolled back to, and put the
@@ -271,12 +272,12 @@ impl Repl {
             });
         let Some((used, choice)) = card else {
             if let Err(e) = super::parse_choice(&self.session, text) {
-                println!("{e}");
+                self.say(&format!("{e}\n"));
             }
             return;
         };
         if let Err(e) = self.apply_and_tell(&choice, "") {
-            println!("{e}");
+            self.say(&format!("{e}\n"));
             return;
         }
         if self.session.pending().is_some_and(|d| d.kind == DecisionKind::Question) {
@@ -326,7 +327,7 @@ impl Repl {
                 Some(found) => found,
                 None => {
                     if let Err(e) = super::parse_choice(&self.session, word) {
-                        println!("{e}");
+                        self.say(&format!("{e}\n"));
                     }
                     if taken > 0 {
                         println!(
@@ -339,7 +340,7 @@ impl Repl {
             match self.apply_and_tell(&choice, "") {
                 Ok(()) => {}
                 Err(e) => {
-                    println!("{e}; choose again ('options' lists what is possible)");
+                    self.say(&format!("{e}; choose again ('options' lists what is possible)\n"));
                     return;
                 }
             }
@@ -411,7 +412,7 @@ impl Repl {
             make_agent("normal", seed, content.setup().planets, Budget::Interactive, Some(engine_factory(content)));
         let choice = agent.ok().and_then(|mut a| a.choose(self.session.state(), &self.session.engine));
         match choice {
-            Some(c) => println!("hint (normal) for {p}: {}", render::option_text(&self.session, &c)),
+            Some(c) => self.say(&format!("hint (normal) for {p}: {}\n", render::option_text(&self.session, &c))),
             None => println!("no hint: the computer found nothing to suggest"),
         }
     }
@@ -488,7 +489,8 @@ impl Repl {
     }
 
     /// The command that continues the game saved in `file`: `--root` too when
-    /// `--load` alone would look for the deck elsewhere.
+    /// `--load` alone would look for the deck elsewhere. The file and the root
+    /// are shell words (text::shell_word): quoted unless plain, made visible.
     fn continue_command(&self, file: &Path) -> String {
         let root = self.session.engine.content().root.clone();
         let saved = root.outside_shipped();
@@ -497,16 +499,17 @@ impl Repl {
         let flag = match root.path().to_str() {
             _ if found.same_folder(&root) => String::new(),
             Some("") => " --root .".to_string(),
-            _ => format!(" --root {}", root.path().display()),
+            _ => format!(" --root {}", shell_word(&root.path().display().to_string())),
         };
-        format!("alien-checkers --load {}{flag}", file.display())
+        format!("alien-checkers --load {}{flag}", shell_word(&file.display().to_string()))
     }
 
     /// Start-up: the unfinished games of this deck autosaved in the current
     /// folder, newest first (at most three), each with the command that
     /// continues it. On standard error: what it says depends on the folder, not
     /// on the game, and standard output stays the game's alone (the same game
-    /// prints the same wherever it is played).
+    /// prints the same wherever it is played). A file's name may be anything:
+    /// it is made visible, and wrapped (render::wrap).
     pub(super) fn offer_autosaves(&self) {
         const SHOWN: usize = 3;
         let this = self.session.record(BTreeMap::new());
@@ -527,13 +530,14 @@ impl Repl {
             .collect();
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         for (_, file, saved) in found.iter().take(SHOWN) {
-            eprintln!(
-                "An unfinished game of this deck was saved in {} (seed {}, {} decisions); continue it with: {}",
-                file.display(),
+            let offer = format!(
+                "An unfinished game of this deck was saved in {} (seed {}, {} decisions); continue it with: {}\n",
+                visible(&file.display().to_string()),
                 saved.seed,
                 saved.decisions.len(),
                 self.continue_command(file)
             );
+            eprint!("{}", render::wrap(&offer, self.columns));
         }
         if found.len() > SHOWN {
             eprintln!("({} more unfinished games of this deck are autosaved in this folder)", found.len() - SHOWN);
@@ -562,7 +566,7 @@ impl Repl {
             Err(_) => "a file that is not a save of this game".to_string(),
         };
         if !self.interactive {
-            println!("{file} holds {held}; not saved ('save! {file}' saves over it)");
+            self.say(&format!("{file} holds {held}; not saved ('save! {file}' saves over it)\n"));
             return false;
         }
         match input.read(&format!("{file} holds {held}. Save over it? [y/N] ")) {

@@ -13,6 +13,7 @@ use super::{Ending, GameRow, Plan, Played};
 use crate::ai::Side;
 use crate::content::Content;
 use crate::kernel::Player;
+use crate::text::visible;
 
 /// The report file's format name and version.
 pub const REPORT_FORMAT: &str = "alien-checkers-simulation";
@@ -474,7 +475,7 @@ pub fn read_report(path: &Path) -> Result<Report, String> {
         serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON ({e}); a simulation report was expected"))?;
     match value.get("format").and_then(|f| f.as_str()) {
         Some(REPORT_FORMAT) => {}
-        Some(other) => return Err(format!("{name}: a '{other}' file, not a simulation report")),
+        Some(other) => return Err(format!("{name}: a '{}' file, not a simulation report", visible(other))),
         None => return Err(format!("{name}: not a simulation report (no \"format\": \"{REPORT_FORMAT}\")")),
     }
     let report: ReportIn =
@@ -550,6 +551,7 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
     for (name, part) in &parts[1..] {
         for ((what, mine), (_, theirs)) in key(&first.meta).iter().zip(key(&part.meta)) {
             if *mine != theirs {
+                let (theirs, mine) = (visible(&theirs), visible(mine));
                 return Err(format!(
                     "{name}: not part of the same run as {first_name}: its {what} is '{theirs}', not '{mine}'"
                 ));
@@ -871,7 +873,9 @@ fn pct_opt(p: Option<f64>) -> String {
 }
 
 /// The report as a table a designer reads. Every rate is followed by its 95 %
-/// interval in brackets.
+/// interval in brackets. What a report file may hold as text (its deck,
+/// players, program, the ways games ended, planets' and cards' ids) is made
+/// visible (text.rs): a report read back, or merged, may come from anywhere.
 pub fn table(r: &Report) -> String {
     let m = &r.meta;
     let f = figures(&r.counts, m.sprt);
@@ -881,23 +885,23 @@ pub fn table(r: &Report) -> String {
         out,
         "{} games on deck {} (seed {}, games {}): A = {}, B = {}",
         f.games,
-        m.deck,
+        visible(&m.deck),
         m.seed,
         if ranges.is_empty() { "none".into() } else { ranges.join(", ") },
-        m.a,
-        m.b
+        visible(&m.a),
+        visible(&m.b)
     );
     let _ = writeln!(
         out,
         "{}, content {}{}; A played Dark in {} games and Light in {} (Dark in even-numbered games)",
-        m.program,
-        m.content_hash,
+        visible(&m.program),
+        visible(&m.content_hash),
         if m.reproducible { "" } else { ", NOT reproducible (a player has a time limit)" },
         f.a_as_dark.games,
         f.a_as_light.games
     );
     if let Some(why) = &m.stopped {
-        let _ = writeln!(out, "stopped early: {why}");
+        let _ = writeln!(out, "stopped early: {}", visible(why));
     }
     let _ = writeln!(out, "every rate: per cent [95% interval]; score = (wins + draws/2) / games");
     let _ = writeln!(
@@ -951,7 +955,8 @@ pub fn table(r: &Report) -> String {
     for (way, w) in &f.ways {
         let _ = writeln!(
             out,
-            "{way:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {}",
+            "{:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {}",
+            visible(way),
             w.games,
             w.a_wins,
             w.b_wins,
@@ -970,7 +975,8 @@ pub fn table(r: &Report) -> String {
         for (planet, p) in &f.planets {
             let _ = writeln!(
                 out,
-                "{planet:<10} {:>5} {:>5}  {:<22} {:<22} {:<22} {:<22}",
+                "{:<10} {:>5} {:>5}  {:<22} {:<22} {:<22} {:<22}",
+                visible(planet),
                 p.all.held,
                 p.all.won_by_planet,
                 opt(&p.all.planet_win_rate, Estimate::percent),
@@ -990,7 +996,8 @@ pub fn table(r: &Report) -> String {
         for (card, c) in &f.cards {
             let _ = writeln!(
                 out,
-                "{card:<14} {:>6} {:>5} {:>6.2} {:>6} {:>6}  {:<22} {:<22} {:<22}",
+                "{:<14} {:>6} {:>5} {:>6.2} {:>6} {:>6}  {:<22} {:<22} {:<22}",
+                visible(card),
                 c.all.uses,
                 c.all.idle_uses,
                 c.uses_per_game,
@@ -1023,7 +1030,8 @@ pub fn table(r: &Report) -> String {
         for (card, a) in &f.ablations {
             let _ = writeln!(
                 out,
-                "{card:<14} {:>6}  {:<22} {:<22} {:<22} {:<22} {:<22} {:>6}",
+                "{:<14} {:>6}  {:<22} {:<22} {:<22} {:<22} {:<22} {:>6}",
+                visible(card),
                 a.pairs,
                 opt(&a.a_score_as_dealt, Estimate::percent),
                 opt(&a.a_score_without, Estimate::percent),
@@ -1195,16 +1203,18 @@ pub fn compare(old_name: &str, old: &Report, new: &Report) -> Result<Comparison,
     Ok(Comparison { old: old_name.to_string(), differences })
 }
 
+/// The comparison as a table; the old report's name and the figures' names
+/// (which name ways of ending, planets and cards) made visible (text.rs).
 pub fn compare_table(c: &Comparison) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "\ncompared with {} (new minus old; P = likelihood that new is above old)", c.old);
+    let _ = writeln!(out, "\ncompared with {} (new minus old; P = likelihood that new is above old)", visible(&c.old));
     let _ = writeln!(out, "{:<44} {:<22} {:<22} {:<22} {:>6}", "figure", "old", "new", "difference (points)", "P");
     for d in &c.differences {
         let significant = d.difference.is_some_and(|e| e.excludes(0.0));
         let _ = writeln!(
             out,
             "{:<44} {:<22} {:<22} {:<22} {:>6}{}",
-            d.figure,
+            visible(&d.figure),
             opt(&d.old, Estimate::percent),
             opt(&d.new, Estimate::percent),
             opt(&d.difference, Estimate::points),

@@ -237,6 +237,98 @@ fn control_characters_from_a_mod_are_made_visible() {
     assert!(!m.contains('\x1b') && m.contains("\\x1b[2Jboom"), "{m}");
 }
 
+/// The line a mod would forge: the game's own words for an ending.
+const FORGED: &str = "Dark wins: Light resigned.";
+
+/// A hot-seat game on a hostile deck, piped to a terminal 100 columns wide:
+/// its sides' names, a counter's label, a card's name (with a right-to-left
+/// override), its text (padded so that a terminal wrapping it would put
+/// [`FORGED`] at column 0) and its effect's data hold control and format
+/// characters. Dark moves, uses the card, lists the cards and quits. What
+/// it printed, run once for the tests below.
+fn hostile_table() -> &'static str {
+    static OUT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    OUT.get_or_init(|| {
+        let source =
+            "function play(ctx)\n  ctx:add_effect{ lasts = 'game', data = { note = '\\27[2J\\u{202E}e\\nx' } }\nend\n";
+        let root = common::scratch_content("texts", &[("mark", source)], &[]);
+        let pad = " ".repeat(120);
+        std::fs::write(
+            root.path().join("cards/mark.yaml"),
+            format!("name: \"Mark\\u202EkraM\"\ntext: \"Burns.{pad}{FORGED}\"\neffect: \"note {{note}}\"\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            root.path().join("cards/decks/test.yaml"),
+            "name: test\ncards: {mark: 3}\ncounters: [{name: fuses, label: \"fuses\\e[2J\\u202E\"}]\n\
+             rules: {crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200,\n\
+             \x20 notation: {sides: [\"Red\\e]0;pwned\\a\", \"Blue\\u2066\"]}}\n",
+        )
+        .unwrap();
+        let root = root.path().to_str().unwrap();
+        let dir = common::scratch_dir("mods", "hostile_table");
+        let args = ["--root", root, "--deck", "test", "--seed", "1", "--dark", "human", "--light", "human"];
+        let run = common::run_binary(&dir, &args, &[("COLUMNS", "100")], "c3-d4\nmark\ncards\ncard mark\nquit\n");
+        assert!(run.success, "{}\n{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("Dark uses Mark"), "the card was used: {}", run.stdout);
+        run.stdout
+    })
+}
+
+/// Whether `out` holds no character that acts on a terminal or reorders text.
+#[track_caller]
+fn nothing_obeyed(out: &str, shown: &str) {
+    for c in ['\x1b', '\x07', '\u{202e}', '\u{2066}'] {
+        assert!(!out.contains(c), "U+{:04X} reached the terminal: {out}", c as u32);
+    }
+    assert!(out.contains(shown), "{shown} is shown: {out}");
+}
+
+#[test]
+fn a_card_name_with_a_right_to_left_override_is_shown_escaped() {
+    nothing_obeyed(hostile_table(), "Mark\\u{202e}kraM");
+}
+
+#[test]
+fn a_decks_notation_sides_are_shown_escaped() {
+    nothing_obeyed(
+        hostile_table(),
+        "Dark plays Red\\x1b]0;pwned\\x07's checkers and moves first; Light plays Blue\\u{2066}'s.",
+    );
+}
+
+#[test]
+fn a_decks_counter_label_is_shown_escaped() {
+    nothing_obeyed(hostile_table(), "fuses\\x1b[2J\\u{202e}: Dark 0, Light 0");
+}
+
+/// Text a script keeps in its effect's data, put into the manifest's
+/// `effect:` line, is escaped and kept on the line.
+#[test]
+fn effect_data_in_an_effect_line_is_shown_escaped_on_its_line() {
+    nothing_obeyed(
+        hostile_table(),
+        "in force: Mark\\u{202e}kraM (Dark) (for the rest of the game): note \\x1b[2J\\u{202e}e\\x0ax",
+    );
+}
+
+/// Padding a card's text with spaces cannot put the game's words at the
+/// start of a line (`cards` and `card` print the text whole): no line is
+/// wider than the terminal, which would wrap it itself and put them at
+/// column 0, and the spaces that were to choose the break are collapsed.
+#[test]
+fn padding_cannot_put_a_forged_line_at_column_0() {
+    let out = hostile_table();
+    let listed = out.lines().skip_while(|l| !l.ends_with("> cards")).nth(1).unwrap_or_else(|| panic!("{out}"));
+    assert!(listed.starts_with("Mark\\u{202e}kraM") && listed.contains("Burns."), "{out}");
+    let card = out.lines().skip_while(|l| !l.ends_with("> card mark")).nth(1).unwrap_or_else(|| panic!("{out}"));
+    assert!(card.contains("Burns."), "{out}");
+    for line in out.lines().filter(|l| l.contains("Burns.") || l.contains(FORGED)) {
+        assert!(line.chars().count() <= 100, "wider than the terminal, which would wrap it: {line:?}");
+    }
+    assert!(!out.lines().any(|l| l.starts_with(FORGED)), "the forged words stand at column 0: {out}");
+}
+
 // ---- content files are plain files inside the content root ----
 
 #[cfg(unix)]

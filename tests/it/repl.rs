@@ -1013,6 +1013,27 @@ fn starting_offers_an_unfinished_autosave_of_the_deck() {
     assert!(!said.contains(&file) && !out.contains(&file), "another deck's game is not offered: {said}");
 }
 
+/// An autosave's name is whatever a file in the folder is called: the offer
+/// shows it made visible, and the command that continues it quotes it as a
+/// shell word (a name that is not plain in single quotes, `'\''` for a quote).
+#[test]
+fn an_autosaves_name_is_shown_escaped_and_its_command_quoted() {
+    let dir = common::scratch_dir("repl", "autosave_name");
+    let (out, _, _) = run_in(&dir, &["--seed", "7", "--light", "human"], "c3-d4\nquit\n");
+    let file = autosaved_to(&out);
+    let planted = "alien-checkers-autosave-\x1b[2J\u{202e}it's $(x).json";
+    std::fs::rename(dir.join(&file), dir.join(planted)).unwrap();
+    let (_, said, _) = run_in(&dir, &["--seed", "8", "--light", "human"], "quit\n");
+    for c in ['\x1b', '\u{202e}'] {
+        assert!(!said.contains(c), "U+{:04X} reached the terminal: {said}", c as u32);
+    }
+    let offer = said.lines().find(|l| l.contains("unfinished")).unwrap_or_else(|| panic!("no offer: {said}"));
+    let shown = "alien-checkers-autosave-\\x1b[2J\\u{202e}it's $(x).json";
+    assert!(offer.contains(&format!("saved in {shown} (seed 7")), "{offer}");
+    let quoted = r"'alien-checkers-autosave-\x1b[2J\u{202e}it'\''s $(x).json'";
+    assert!(offer.ends_with(&format!("continue it with: alien-checkers --load {quoted}")), "{offer}");
+}
+
 /// `save FILE` over a file that holds another game (or is no save at all)
 /// asks first; piped, nobody can answer, so it refuses and says how to insist
 /// (`save! FILE`). The same game played on is saved over silently.

@@ -617,6 +617,54 @@ fn a_save_whose_deck_is_another_file_is_refused_without_quoting_it() {
     }
 }
 
+/// Whether `out` holds no character that acts on a terminal or reorders text.
+#[track_caller]
+fn nothing_obeyed(out: &str) {
+    for c in ['\x1b', '\u{202e}'] {
+        assert!(!out.contains(c), "U+{:04X} reached the terminal: {out}", c as u32);
+    }
+}
+
+/// A save's seat that names no player is told as it is written, made
+/// visible: the file may hold anything.
+#[test]
+fn a_saves_seat_is_shown_escaped() {
+    let dir = scratch("evil_seat");
+    let good = game(&repo(), 4, 10).record(seats());
+    let save = edited(&good, |o| {
+        o["seats"].as_object_mut().unwrap().values_mut().for_each(|v| *v = "\u{1b}[2J\u{202e}namuh".into())
+    });
+    std::fs::write(dir.join("seat.json"), save).unwrap();
+    let run = common::run_binary(&dir, &["--load", "seat.json", "--light", "human"], &[], "quit\n");
+    nothing_obeyed(&run.stdout);
+    nothing_obeyed(&run.stderr);
+    let said = "The save's seat for Dark is not used: '\\x1b[2J\\u{202e}namuh' is not a player";
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+}
+
+/// A save's deck is quoted, made visible, wherever the save is read: when
+/// its deck does not load (`--load`, `replay`, `load`), and when saving over
+/// it would lose that other game.
+#[test]
+fn a_saves_deck_is_shown_escaped() {
+    let dir = scratch("evil_deck");
+    let good = game(&repo(), 4, 10).record(seats());
+    std::fs::write(dir.join("deck.json"), edited(&good, |o| o["deck"] = "no\u{1b}[2Jsuch\u{202e}deck".into())).unwrap();
+    let shown = "no\\x1b[2Jsuch\\u{202e}deck";
+    for args in [&["--load", "deck.json"][..], &["replay", "deck.json"]] {
+        let run = common::run_binary(&dir, args, &[], "quit\n");
+        assert!(!run.success, "{}", run.stdout);
+        nothing_obeyed(&run.stdout);
+        nothing_obeyed(&run.stderr);
+        assert!(run.stderr.contains(&format!("cannot load its deck '{shown}'")), "{}", run.stderr);
+    }
+    let run = common::run_binary(&dir, &["--seed", "7", "--light", "human"], &[], "load deck.json\nsave deck.json\n");
+    nothing_obeyed(&run.stdout);
+    nothing_obeyed(&run.stderr);
+    assert!(run.stdout.contains(&format!("cannot load its deck '{shown}'")), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("deck.json holds another game (deck {shown}, seed 4")), "{}", run.stdout);
+}
+
 /// An edited decision is not let in by claiming a script changed: when the
 /// saved position after a decision is the one another option gives, that
 /// option was played and the save was edited, whatever its hashes say.

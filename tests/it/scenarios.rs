@@ -150,3 +150,40 @@ fn a_scenes_default_draw_pile_leaves_out_the_cards_placed_elsewhere() {
     std::fs::write(&file, text).unwrap();
     assert_eq!(run_file(&root, &file).remove(0).failure, None);
 }
+
+/// What a scenario file says (its scenarios' names, expected lines, answers
+/// and decisions) is shown by `test`, never obeyed: made visible, a line of
+/// it (an expected line holding a line break) kept on its line, and nothing
+/// of it at column 0 where `test` reports results.
+#[test]
+fn what_a_scenario_says_is_shown_escaped_by_test() {
+    let root =
+        common::scratch_content("scenario-text", &[("hello", "function play(ctx)\n  ctx:log('hi')\nend\n")], &[]);
+    let board = lone_pawns(&[]);
+    let scene = format!("    board: |\n{board}");
+    let scenario = format!(
+        "card: hello\ndeck: test\nscenarios:\n\
+         \x20 - name: \"named\\e[2J\\u202E\\nok    cards/forged.test.yaml: passes\"\n{scene}    answers: [\"\\e[2Jx\\u202E\"]\n\
+         \x20 - name: narrated\n{scene}    expect:\n      narration: [\"\\e]0;x\\a\\u202Ehi\\nok    cards/forged.test.yaml: passes\"]\n\
+         \x20 - name: decided\n{scene}    decisions: [\"\\e[2Jc3-d4\\u202E\"]\n"
+    );
+    let file = root.path().join("cards/hello.test.yaml");
+    std::fs::write(&file, scenario).unwrap();
+    let dir = common::scratch_dir("scenarios", "text");
+    let run = common::run_binary(&dir, &["test", &file.display().to_string()], &[], "");
+    let out = run.stdout;
+    assert!(!run.success && out.ends_with("0 passed, 3 failed\n"), "{out}");
+    for c in ['\x1b', '\x07', '\u{202e}'] {
+        assert!(!out.contains(c), "U+{:04X} reached the terminal: {out}", c as u32);
+    }
+    let forged = "ok    cards/forged.test.yaml";
+    assert!(out.lines().all(|l| !l.starts_with(forged)), "a forged result line: {out}");
+    for shown in [
+        "hello.test.yaml: named\\x1b[2J\\u{202e}\\x0aok    cards/forged.test.yaml: passes\n",
+        "answer '\\x1b[2Jx\\u{202e}' was given but no question asked for it",
+        "\\x1b]0;x\\x07\\u{202e}hi\\x0aok    cards/forged.test.yaml: passes\n",
+        "'\\x1b[2Jc3-d4\\u{202e}'",
+    ] {
+        assert!(out.contains(shown), "{shown} is shown: {out}");
+    }
+}

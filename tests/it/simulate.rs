@@ -314,6 +314,38 @@ fn the_command_line_shards_merges_compares_and_replays_a_game() {
     }
 }
 
+/// A report file may come from anywhere: the ways of ending a part holds are
+/// shown by `merge` (and compared by `--compare`) made visible, never obeyed.
+#[test]
+fn ways_of_ending_in_merged_reports_are_shown_escaped() {
+    let dir = temp("ways");
+    std::fs::create_dir_all(&dir).unwrap();
+    let forged = "\u{1b}[2J\u{202e}Dark wins: Light resigned.";
+    for (k, first) in [0, 2].into_iter().enumerate() {
+        let shard = Plan { first_game: first, games: 2, ..plan("random", "random", 4, 3, 1) };
+        let path = dir.join(format!("part{k}.json"));
+        simulate::write_report(&path, &run(&shard, Sinks::none()).unwrap()).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let ways = v["counts"]["ways"].as_object_mut().unwrap();
+        let way = ways.keys().next().unwrap().clone();
+        let tally = ways.remove(&way).unwrap();
+        ways.insert(forged.to_string(), tally);
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    }
+    for args in [
+        &["simulate", "merge", "part0.json", "part1.json"][..],
+        &["simulate", "merge", "part1.json", "--compare", "part0.json"],
+    ] {
+        let (out, stderr, status) = cli(&dir, args);
+        assert_eq!(status, Some(0), "{stderr}");
+        for c in ['\x1b', '\u{202e}'] {
+            assert!(!out.contains(c), "U+{:04X} reached the terminal: {out}", c as u32);
+        }
+        assert!(out.contains("\\x1b[2J\\u{202e}Dark wins: Light resigned."), "{out}");
+        assert!(!out.lines().any(|l| l.starts_with("Dark wins")), "{out}");
+    }
+}
+
 /// The report is written as saves are (a new temporary file of a random name,
 /// links not followed, then renamed): a link planted at the temporary name the
 /// writer once used (`.NAME.<pid>.tmp`) is not followed, and its target stays as

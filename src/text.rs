@@ -43,7 +43,7 @@ const FORMAT: &[(char, char)] = &[
 /// Whether `c` is written as an escape by [`visible`]: a control character
 /// (C0, DEL, C1) or one of [`FORMAT`].
 fn hidden(c: char) -> bool {
-    c.is_control() || FORMAT.iter().any(|&(from, to)| (from..=to).contains(&c))
+    c.is_control() || (c >= '\u{ad}' && FORMAT.iter().any(|&(from, to)| (from..=to).contains(&c)))
 }
 
 /// `text` with every control character (C0, DEL, C1: ESC, BEL, CR, LF, …) and
@@ -60,7 +60,8 @@ fn hidden(c: char) -> bool {
 /// assert_eq!(visible("plain text"), "plain text");
 /// ```
 pub fn visible(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(hidden) {
+    // Most text is printable ASCII: one pass over the bytes tells.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(hidden) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

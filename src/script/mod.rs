@@ -480,9 +480,9 @@ impl ScriptEngine {
         self.coroutines.forget();
         self.enter(run);
         self.prelude.meter.borrow_mut().start(budget, 0, chunk.info().short_src);
-        sandbox::count_memory(&self.lua);
+        sandbox::count_memory(&self.lua, &self.prelude.meter.borrow());
         let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
-        let (stop, _) = self.prelude.meter.borrow_mut().end();
+        let (stop, _) = self.prelude.meter.borrow_mut().end(&self.lua);
         sandbox::reclaim(&self.lua, &self.collected_at);
         (self.leave(), stop, outcome(result))
     }
@@ -602,13 +602,13 @@ impl ScriptEngine {
             // The question call is made again: one call, as in a run afresh.
             self.prelude.meter.borrow_mut().refund_host_call();
         }
-        sandbox::count_memory(&self.lua);
+        sandbox::count_memory(&self.lua, &self.prelude.meter.borrow());
         let result = match resumed {
             _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx)),
             Some(value) => thread.resume::<(Value, Value)>((true, value)),
             None => thread.resume::<(Value, Value)>(()),
         };
-        let (stop, used) = self.prelude.meter.borrow_mut().end();
+        let (stop, used) = self.prelude.meter.borrow_mut().end(&self.lua);
         sandbox::reclaim(&self.lua, &self.collected_at);
         let run = self.leave();
         let status = thread.status();

@@ -102,10 +102,10 @@ pub struct Meter {
     /// of it on the stack (a tail call into the library replaced it).
     script: Option<String>,
     /// A table whose one weak entry [`count_memory`] fills with a new empty
-    /// table: the entry goes only if a collection runs while the collector
-    /// is stopped, which Lua does only when an allocation passed the run's
+    /// table when it is empty: the entry goes only when a collection runs,
+    /// which during a run Lua does only when an allocation passed the run's
     /// memory limit (an emergency collection). Kept between runs.
-    canary: Option<Table>,
+    canary: Option<Canary>,
 }
 
 pub type SharedMeter = Rc<RefCell<Meter>>;
@@ -200,16 +200,16 @@ impl Meter {
     /// emptied the canary. From that allocation on, what the run does
     /// depends on garbage earlier runs left, so the run ends for memory
     /// whatever it did next.
-    fn out_of_memory(&self) -> bool {
-        self.canary.as_ref().is_some_and(|c| matches!(c.raw_get::<Value>(1), Ok(Value::Nil)))
+    fn out_of_memory(&self, lua: &Lua) -> bool {
+        self.canary.as_ref().is_some_and(|c| c.is_empty(lua))
     }
 
     /// Ends a run; returns why it was stopped, if it was, and the instructions
     /// it used. A run that passed its memory limit ends for memory, however
     /// it went on. Outside runs no budget is left, so any stray Lua code
     /// (there should be none) stops at once.
-    pub fn end(&mut self) -> (Option<Stop>, u64) {
-        let stop = if self.out_of_memory() { Some(Stop::Memory) } else { self.stop.take() };
+    pub fn end(&mut self, lua: &Lua) -> (Option<Stop>, u64) {
+        let stop = if self.out_of_memory(lua) { Some(Stop::Memory) } else { self.stop.take() };
         let ended = (stop, self.used);
         *self = self.between_runs();
         ended
@@ -221,6 +221,44 @@ impl Meter {
         if self.stop.is_none() {
             self.stop = Some(stop);
         }
+    }
+}
+
+/// The weak table that shows an emergency collection ([`Meter::canary`]),
+/// and its place in the registry, where the check finds it cheaply.
+#[derive(Debug)]
+struct Canary {
+    table: Table,
+    key: mlua::RegistryKey,
+}
+
+impl Canary {
+    fn new(lua: &Lua) -> mlua::Result<Canary> {
+        let table = lua.create_table()?;
+        table.set_metatable(Some(lua.create_table_from([("__mode", "v")])?))?;
+        let key = lua.create_registry_value(&table)?;
+        Ok(Canary { table, key })
+    }
+
+    /// Whether the weak entry is gone. Checked at every hook, so through the
+    /// C API: two reads from the registry, without making a value.
+    fn is_empty(&self, lua: &Lua) -> bool {
+        let key = self.key.id();
+        lua.exec_raw_lua(|raw| {
+            let state = raw.state();
+            // SAFETY: `state` is the running thread (or the main one); two
+            // slots are made sure of, used and given back.
+            unsafe {
+                use mlua::ffi;
+                if ffi::lua_checkstack(state, 2) == 0 {
+                    return false;
+                }
+                ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, ffi::lua_Integer::from(key));
+                let empty = ffi::lua_rawgeti(state, -1, 1) == ffi::LUA_TNIL;
+                ffi::lua_settop(state, -3);
+                empty
+            }
+        })
     }
 }
 
@@ -269,9 +307,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     let lua = Lua::new_with(libs, LuaOptions::default())?;
     let meter = SharedMeter::default();
     lua.set_app_data(Rc::clone(&meter));
-    let canary = lua.create_table()?;
-    canary.set_metatable(Some(lua.create_table_from([("__mode", "v")])?))?;
-    meter.borrow_mut().canary = Some(canary);
+    meter.borrow_mut().canary = Some(Canary::new(&lua)?);
     let hook_meter = Rc::clone(&meter);
     lua.set_global_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |lua, debug| {
         let Ok(mut meter) = hook_meter.try_borrow_mut() else { return Ok(VmState::Continue) };
@@ -284,7 +320,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
             meter.counting = true;
         }
         if meter.stop.is_none() {
-            if meter.out_of_memory() {
+            if meter.out_of_memory(lua) {
                 meter.mark(Stop::Memory);
                 return Err(LuaError::runtime("the script was stopped"));
             }
@@ -334,6 +370,8 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
     // Card runs make many short-lived tables and strings: a generational
     // collector handles them far more cheaply than the incremental one.
     lua.gc_set_mode(mlua::prelude::LuaGcMode::Generational(mlua::prelude::LuaGcGenParams::default()));
+    // Collections happen between runs only (`reclaim`), or in an emergency.
+    lua.gc_stop();
     Ok((lua, prelude))
 }
 
@@ -408,22 +446,22 @@ fn meter(lua: &Lua) -> Option<SharedMeter> {
 pub fn begin(lua: &Lua, budget: u64) {
     if let Some(meter) = meter(lua) {
         meter.borrow_mut().start(budget, 0, None);
+        count_memory(lua, &meter.borrow());
     }
-    count_memory(lua);
 }
 
-/// From here the run may allocate [`RUN_MEMORY`] bytes. The collector stops
-/// until [`reclaim`], so the count is of what the run allocates, whatever
-/// garbage earlier runs left and wherever the collector was in its cycle; an
-/// allocation past it makes Lua collect in an emergency, which the canary
-/// shows ([`Meter::out_of_memory`]): the run ends for memory.
-pub fn count_memory(lua: &Lua) {
-    lua.gc_stop();
-    if let Some(meter) = meter(lua) {
-        let meter = meter.borrow();
-        if let (Some(canary), Ok(fresh)) = (&meter.canary, lua.create_table()) {
-            let _ = canary.raw_set(1, fresh);
-        }
+/// From here the run may allocate [`RUN_MEMORY`] bytes. The collector never
+/// runs on its own ([`new_state`] stops it; [`reclaim`] steps it between
+/// runs), so the count is of what the run allocates, whatever garbage
+/// earlier runs left and wherever the collector was in its cycle. An
+/// allocation past the limit makes Lua collect in an emergency, which
+/// empties the canary ([`Meter::out_of_memory`]): the run ends for memory.
+pub fn count_memory(lua: &Lua, meter: &Meter) {
+    if let Some(canary) = &meter.canary
+        && canary.is_empty(lua)
+        && let Ok(fresh) = lua.create_table()
+    {
+        let _ = canary.table.raw_set(1, fresh);
     }
     let _ = lua.set_memory_limit(lua.used_memory() + RUN_MEMORY);
 }
@@ -432,13 +470,13 @@ pub fn count_memory(lua: &Lua) {
 const COLLECT_IN_FULL: usize = 16 * 1024 * 1024;
 
 /// After a run: the memory limit is lifted (the host's own allocations are
-/// not counted) and the collector restarts. It then does the work it would
-/// have done meanwhile: a young collection once the heap has grown by a fifth
-/// (at least 256 KiB) since the last, a full one, twice so that finalized
-/// objects go too, past [`COLLECT_IN_FULL`].
+/// not counted), and the collector does the work it is paced for, as it
+/// would have done itself: a step (young in the generational mode) once the
+/// heap has grown by a fifth (at least 256 KiB) since the last, a full
+/// collection, twice so that finalized objects go too, past
+/// [`COLLECT_IN_FULL`].
 pub fn reclaim(lua: &Lua, collected_at: &std::cell::Cell<usize>) {
     let _ = lua.set_memory_limit(0);
-    lua.gc_restart();
     let used = lua.used_memory();
     if used > COLLECT_IN_FULL {
         let _ = lua.gc_collect();
@@ -453,7 +491,7 @@ pub fn reclaim(lua: &Lua, collected_at: &std::cell::Cell<usize>) {
 
 /// Ends a run; returns why it was stopped, if it was (see [`Meter::end`]).
 pub fn finish(lua: &Lua) -> Option<Stop> {
-    let stop = meter(lua).and_then(|m| m.borrow_mut().end().0);
+    let stop = meter(lua).and_then(|m| m.borrow_mut().end(lua).0);
     reclaim(lua, &std::cell::Cell::new(0));
     stop
 }
@@ -473,7 +511,7 @@ fn host_charge(lua: &Lua, meter: &SharedMeter, units: f64) -> mlua::Result<()> {
     if meter.stop.is_none() {
         // Library calls are where big strings go: a run past its memory
         // stops here rather than at the next hook.
-        if meter.out_of_memory() {
+        if meter.out_of_memory(lua) {
             meter.mark(Stop::Memory);
             return Err(LuaError::runtime("the script was stopped"));
         }

@@ -22,14 +22,13 @@
 //!   grows with their input (long strings, table ranges, patterns). Function
 //!   metamethods run through a Lua wrapper, so a C function looping over them
 //!   (`table.concat` with a C `__index`) is metered too.
-//! - A memory limit bounds the heap; after a run that came near it, a full
-//!   collection (finalizers included) gives the next run the memory back.
 //! - Every limit that decides what happens is counted in units that are the
 //!   same on every machine and in every history: instructions (in whole hook
 //!   periods, from a count restarted at the run's start and at every question,
 //!   so a run resumed at an answer counts exactly as one run afresh with it),
-//!   host-call charges, and the bytes the run allocates, counted with the
-//!   collector stopped so that what earlier runs left does not matter.
+//!   host-call charges, and the bytes the run allocates ([`RUN_MEMORY`]),
+//!   counted while the collector does not run (it is stepped between runs),
+//!   so that what earlier runs left does not matter.
 //! - The wall clock is only a guard against a bug in that metering
 //!   ([`TIME_GUARD`]): a run past it is stopped and the engine is marked
 //!   broken; it never refuses, skips or changes a decision (the session and
@@ -204,6 +203,15 @@ impl Meter {
         self.canary.as_ref().is_some_and(|c| c.is_empty(lua))
     }
 
+    /// Halts the run for memory if it passed its limit; whether it did.
+    fn stop_if_out_of_memory(&mut self, lua: &Lua) -> bool {
+        let out = self.out_of_memory(lua);
+        if out {
+            self.mark(Stop::Memory);
+        }
+        out
+    }
+
     /// Ends a run; returns why it was stopped, if it was, and the instructions
     /// it used. A run that passed its memory limit ends for memory, however
     /// it went on. Outside runs no budget is left, so any stray Lua code
@@ -320,8 +328,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
             meter.counting = true;
         }
         if meter.stop.is_none() {
-            if meter.out_of_memory(lua) {
-                meter.mark(Stop::Memory);
+            if meter.stop_if_out_of_memory(lua) {
                 return Err(LuaError::runtime("the script was stopped"));
             }
             if meter.spend(u64::from(HOOK_EVERY)) {
@@ -511,8 +518,7 @@ fn host_charge(lua: &Lua, meter: &SharedMeter, units: f64) -> mlua::Result<()> {
     if meter.stop.is_none() {
         // Library calls are where big strings go: a run past its memory
         // stops here rather than at the next hook.
-        if meter.out_of_memory(lua) {
-            meter.mark(Stop::Memory);
+        if meter.stop_if_out_of_memory(lua) {
             return Err(LuaError::runtime("the script was stopped"));
         }
         if meter.spend(units) {

@@ -240,16 +240,29 @@ impl Serialize for Preferences {
 }
 
 impl<'de> Deserialize<'de> for Preferences {
+    /// A list of at most four; a fifth is refused where it is written, so that
+    /// a deck's error names `prefer` and its line.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Preferences, D::Error> {
-        let list = Vec::<Preference>::deserialize(d)?;
-        if list.len() > 4 {
-            return Err(de::Error::custom("at most four preferences"));
+        struct List;
+        impl<'de> de::Visitor<'de> for List {
+            type Value = Preferences;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of at most four preferences")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Preferences, A::Error> {
+                let mut order = [None; 4];
+                let mut taken = 0;
+                while let Some(p) = seq.next_element::<Preference>()? {
+                    let Some(slot) = order.get_mut(taken) else {
+                        return Err(de::Error::custom("at most four preferences"));
+                    };
+                    *slot = Some(p);
+                    taken += 1;
+                }
+                Ok(Preferences { order })
+            }
         }
-        let mut order = [None; 4];
-        for (slot, p) in order.iter_mut().zip(list) {
-            *slot = Some(p);
-        }
-        Ok(Preferences { order })
+        d.deserialize_seq(List)
     }
 }
 
@@ -389,5 +402,18 @@ mod tests {
         assert!(e.contains("'upward' is not a direction"), "{e}");
         let e = serde_yaml::from_str::<Movement>("pawns: {reach: 9}").unwrap_err().to_string();
         assert!(e.contains("reach is 1 to 7"), "{e}");
+    }
+
+    #[test]
+    fn a_fifth_preference_is_refused_at_prefer() {
+        let text = "capture: compulsory\nprefer: [most_pieces, by_a_king, most_kings, kings_first, most_pieces]\n";
+        let e = serde_yaml::from_str::<Movement>(text).unwrap_err();
+        assert!(e.to_string().starts_with("prefer: at most four preferences"), "{e}");
+        assert_eq!(e.location().map(|l| l.line()), Some(2), "{e}");
+        let four = "prefer: [kings_first, most_kings, by_a_king, most_pieces]";
+        let m: Movement = serde_yaml::from_str(four).unwrap();
+        assert_eq!(m.prefer.iter().count(), 4);
+        let back: Movement = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back, m);
     }
 }

@@ -522,6 +522,18 @@ fn a_decks_rules_are_bounded_and_listed_once() {
 }
 
 #[test]
+fn a_fifth_capture_preference_is_refused_at_prefer() {
+    // Found by the scripts fuzz target's generated decks: the error named
+    // `rules.moves` and pointed at the first line of `moves:`.
+    let text = "name: test\ncards:\n  water: 1\nplanets: [venus, earth]\nrules:\n  crowning: free\n  cards: true\n  \
+                five_kings_win: true\n  when_stuck: skip\n  move_limit: 200\n  moves:\n    capture: compulsory\n    \
+                prefer: [most_pieces, by_a_king, most_kings, kings_first, most_pieces]\n";
+    let root = root_with("five-preferences", &[("cards/decks/test.yaml", text)]);
+    let found = problems(&root);
+    located(&found, &root, "cards/decks/test.yaml", 13, "rules.moves.prefer: at most four preferences");
+}
+
+#[test]
 fn an_exploding_capture_search_is_bounded_the_same_everywhere() {
     // Issue "no clock decides a game", item 6: flying kings capturing every
     // way, each path its own move, gave this position 265,410 moves (and

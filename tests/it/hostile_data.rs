@@ -519,6 +519,13 @@ fn a_decks_rules_are_bounded_and_listed_once() {
     let root = root_with("repeated-rule", &[("cards/decks/test.yaml", &deck(body))]);
     let found = problems(&root);
     located(&found, &root, "cards/decks/test.yaml", 6, "rule 'water' is listed twice in effects");
+
+    // Found by the scripts fuzz target's generated decks: an id that is not
+    // one said so without naming the field it is in.
+    let body = "cards:\n  water: 1\n  fire: 1\nplanets: [venus, earth]\neffects:\n  - water\n  - Bad-Id\n";
+    let root = root_with("bad-rule-id", &[("cards/decks/test.yaml", &deck(body))]);
+    let found = problems(&root);
+    located(&found, &root, "cards/decks/test.yaml", 6, "'Bad-Id' in effects is not a valid card id");
 }
 
 #[test]

@@ -1053,9 +1053,25 @@ pub fn deck_text(data: &[u8]) -> GeneratedDeck {
         }
     }
     let seed = g.byte() as u64;
-    let picks = (0..12).map(|_| g.b.next()).collect();
+    let picks = (0..DECISIONS).map(|_| g.b.next()).collect();
     GeneratedDeck { manifest: m, rule_manifest, rule_script: script, seed, picks }
 }
+
+/// The decisions a generated deck's game plays at most.
+const DECISIONS: usize = 8;
+
+/// The instruction budget of each run of a generated deck's scripts (its
+/// rules' handlers, `extra_moves`, its cards): smaller than a card's alone,
+/// for a decision may run many (every lasting effect reacts, and every option
+/// is tried before a step is given up).
+const DECK_BUDGET: u64 = 50_000;
+
+/// A game of a generated deck falls back from a failing option to the others
+/// ([`GameState::apply_or_fall_back`]) when the decision has at most this
+/// many, and gives a step up once at most: when every option fails, each is
+/// tried twice (by the fall back, then by giving up), each running every
+/// reaction, a cost the engine bounds only by the number of options.
+const FALL_BACK_OPTIONS: usize = 48;
 
 /// The line a problem points at, as written (empty past the end).
 fn line_at(text: &str, line: usize) -> &str {
@@ -1101,7 +1117,8 @@ fn check_refused(problems: &alien_checkers::content::Problems, root: &Path, deck
 /// ([`check_refused`]); a deck that loads deals a game (its rules'
 /// `game_begins` run) and plays the decisions picked, each offered option
 /// taken as the game takes a computer player's (it falls back when a script
-/// fails), with the board valid and supply and pieces conserved after each.
+/// fails, within [`FALL_BACK_OPTIONS`]), with the board valid and supply and
+/// pieces conserved after each.
 pub fn deck_outcome(data: &[u8]) -> String {
     let deck = deck_text(data);
     let root = &script_root();
@@ -1122,8 +1139,8 @@ pub fn deck_outcome(data: &[u8]) -> String {
         }
     };
     engine.set_budgets(alien_checkers::script::Budgets {
-        card: SCRIPT_BUDGET,
-        check: SCRIPT_BUDGET,
+        card: DECK_BUDGET,
+        check: DECK_BUDGET,
         wall_clock: std::time::Duration::from_secs(60),
         ..Default::default()
     });
@@ -1137,7 +1154,7 @@ pub fn deck_outcome(data: &[u8]) -> String {
     // Nothing has happened yet for a lasting effect to refuse.
     let _ = state.settle(&engine);
     let totals = state.board.totals();
-    let mut applied = 0;
+    let (mut applied, mut given_up, mut stopped) = (0, false, "");
     for (i, &pick) in deck.picks.iter().enumerate() {
         let Some(decision) = state.pending(&engine) else { break };
         if decision.options.is_empty() {
@@ -1147,9 +1164,19 @@ pub fn deck_outcome(data: &[u8]) -> String {
             );
         }
         let choice = decision.options[usize::from(pick) % decision.options.len()].clone();
-        match state.apply_or_fall_back(&engine, &choice) {
-            Ok(_) | Err(GameError::Over) => {}
-            Err(e) => panic!("{}", context(&format!("decision {i} ({choice}) and every other option failed: {e}"))),
+        // On error nothing changes (GameState::apply).
+        if state.apply(&engine, &choice).is_err() {
+            if given_up || decision.options.len() > FALL_BACK_OPTIONS {
+                stopped = "; stopped at a failing option";
+                break;
+            }
+            match state.apply_or_fall_back(&engine, &choice) {
+                Ok((taken, _)) => given_up |= taken == Choice::GiveUp,
+                Err(GameError::Over) => {}
+                Err(e) => {
+                    panic!("{}", context(&format!("decision {i} ({choice}) and every other option failed: {e}")))
+                }
+            }
         }
         applied += 1;
         if let Err(e) = state.board.validate() {
@@ -1158,7 +1185,7 @@ pub fn deck_outcome(data: &[u8]) -> String {
         check_invariants(&state, &totals, &|| context(&format!("decision {i} ({choice})")));
     }
     engine.take_errors();
-    format!("dealt {dealt:016x}; {applied} decisions; digest {:016x}", state.digest())
+    format!("dealt {dealt:016x}; {applied} decisions{stopped}; digest {:016x}", state.digest())
 }
 
 // ---- scenario: the scenario and diagram readers ----

@@ -59,7 +59,12 @@ pub enum SquareNames {
 #[serde(untagged, deny_unknown_fields)]
 enum WrittenNames {
     Word(String),
-    Numbered { numbered_from: Square },
+    /// The corner as written: read as a square in `try_from`, so that a
+    /// wrong one is refused by name (as a `Square` here, any mistake was
+    /// "data did not match any variant of untagged enum").
+    Numbered {
+        numbered_from: String,
+    },
 }
 
 impl TryFrom<WrittenNames> for SquareNames {
@@ -70,14 +75,12 @@ impl TryFrom<WrittenNames> for SquareNames {
             WrittenNames::Word(word) => {
                 Err(format!("squares are 'algebraic' or {{numbered_from: <corner>}}, not '{word}'"))
             }
-            WrittenNames::Numbered { numbered_from }
-                if [0, 7].contains(&numbered_from.file()) && [0, 7].contains(&numbered_from.rank()) =>
-            {
-                Ok(SquareNames::NumberedFrom(numbered_from))
-            }
-            WrittenNames::Numbered { numbered_from } => {
-                Err(format!("numbering starts at a corner (a1, h1, a8, h8), not {numbered_from}"))
-            }
+            WrittenNames::Numbered { numbered_from } => match numbered_from.parse::<Square>() {
+                Ok(corner) if [0, 7].contains(&corner.file()) && [0, 7].contains(&corner.rank()) => {
+                    Ok(SquareNames::NumberedFrom(corner))
+                }
+                _ => Err(format!("numbering starts at a corner (a1, h1, a8, h8), not '{numbered_from}'")),
+            },
         }
     }
 }
@@ -86,7 +89,7 @@ impl From<SquareNames> for WrittenNames {
     fn from(names: SquareNames) -> WrittenNames {
         match names {
             SquareNames::Algebraic => WrittenNames::Word("algebraic".into()),
-            SquareNames::NumberedFrom(corner) => WrittenNames::Numbered { numbered_from: corner },
+            SquareNames::NumberedFrom(corner) => WrittenNames::Numbered { numbered_from: corner.to_string() },
         }
     }
 }
@@ -368,6 +371,21 @@ pub fn random_playout(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_numbering_corner_that_is_not_one_is_refused_by_name() {
+        // Found by the scripts fuzz target's generated decks: a corner that was
+        // not a square said only "data did not match any variant".
+        for (corner, says) in [("z9", "not 'z9'"), ("d4", "not 'd4'")] {
+            let text = format!("squares: {{numbered_from: {corner}}}");
+            let e = serde_yaml::from_str::<Notation>(&text).unwrap_err().to_string();
+            assert!(e.contains("numbering starts at a corner (a1, h1, a8, h8)") && e.contains(says), "{e}");
+        }
+        let n: Notation = serde_yaml::from_str("squares: {numbered_from: a8}").unwrap();
+        assert_eq!(n.squares, SquareNames::NumberedFrom("a8".parse().unwrap()));
+        let back: Notation = serde_json::from_str(&serde_json::to_string(&n).unwrap()).unwrap();
+        assert_eq!(back, n);
+    }
 
     #[test]
     fn numbering_follows_r11() {

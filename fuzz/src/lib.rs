@@ -410,11 +410,11 @@ fn block(b: &mut Bytes, depth: u32, out: &mut String) {
     }
 }
 
-/// The card script the bytes stand for: a `play` of statements over the script
-/// library and `ctx`, from a small grammar (loops, pcall and coroutines
-/// nested three deep at most).
+/// The card script the bytes stand for (those before [`DECK_PART`], if it is
+/// there): a `play` of statements over the script library and `ctx`, from a
+/// small grammar (loops, pcall and coroutines nested three deep at most).
 pub fn script_text(data: &[u8]) -> String {
-    let mut b = Bytes(data, 0);
+    let mut b = Bytes(parts(data).0, 0);
     let mut body = String::new();
     while !b.done() && body.len() < 4000 {
         statement(&mut b, 0, &mut body);
@@ -425,30 +425,44 @@ pub fn script_text(data: &[u8]) -> String {
 /// The instruction budget of a generated card's run: small, so that runs are quick.
 const SCRIPT_BUDGET: u64 = 200_000;
 
-/// A private content root holding the card `fuzzscript` in a deck of its own.
-fn script_root() -> &'static Path {
-    static ROOT: OnceLock<PathBuf> = OnceLock::new();
-    ROOT.get_or_init(|| {
-        let root = std::env::temp_dir().join(format!("alien-fuzz-scripts-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        for dir in ["cards/decks", "planets"] {
-            std::fs::create_dir_all(root.join(dir)).expect("a scratch folder");
-        }
-        std::fs::write(root.join("cards/fuzzscript.yaml"), "name: Fuzz\ntext: a generated card\n").unwrap();
-        std::fs::write(root.join("cards/fuzzscript.lua"), "function play(ctx) end\n").unwrap();
-        for planet in ["venus", "earth"] {
-            for ext in ["yaml", "lua"] {
-                let from = repository().join(format!("planets/{planet}.{ext}"));
-                std::fs::copy(from, root.join(format!("planets/{planet}.{ext}"))).expect("copy");
+/// A private content root holding the card `fuzzscript` in a deck of its own
+/// (`fuzz`), the shipped cards and planets (without their scenarios), and the
+/// generated deck `fuzzdeck` with its rule card `fuzzrule` ([`deck_outcome`]).
+/// One for each thread: the tests run targets side by side.
+fn script_root() -> PathBuf {
+    thread_local! {
+        static ROOT: PathBuf = new_script_root();
+    }
+    ROOT.with(PathBuf::clone)
+}
+
+fn new_script_root() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let made = MADE.fetch_add(1, Ordering::Relaxed);
+    let root = std::env::temp_dir().join(format!("alien-fuzz-scripts-{}-{made}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for dir in ["cards/decks", "planets"] {
+        std::fs::create_dir_all(root.join(dir)).expect("a scratch folder");
+    }
+    for dir in ["cards", "planets"] {
+        for entry in std::fs::read_dir(repository().join(dir)).expect("shipped content").flatten() {
+            let path = entry.path();
+            let keep = path.extension().is_some_and(|e| e == "yaml" || e == "lua")
+                && !path.to_string_lossy().ends_with(".test.yaml");
+            if keep && path.is_file() {
+                std::fs::copy(&path, root.join(dir).join(entry.file_name())).expect("copy");
             }
         }
-        std::fs::write(
+    }
+    std::fs::write(root.join("cards/fuzzscript.yaml"), "name: Fuzz\ntext: a generated card\n").unwrap();
+    std::fs::write(root.join("cards/fuzzscript.lua"), "function play(ctx) end\n").unwrap();
+    std::fs::write(
             root.join("cards/decks/fuzz.yaml"),
             "name: fuzz\ncards: {fuzzscript: 1}\nplanets: [venus, earth]\nrules: {crowning: from_reserve, cards: true, five_kings_win: true, when_stuck: skip, move_limit: 200}\n",
         )
         .unwrap();
-        root
-    })
+    root
 }
 
 /// How long a run that spends the whole budget takes on this machine, on the
@@ -475,7 +489,7 @@ fn budget_time() -> std::time::Duration {
 /// An engine over the card `fuzzscript` with `source` as its script, or why
 /// the script was refused when it loaded (its top level runs then).
 fn script_engine(source: &str) -> Result<ScriptEngine, String> {
-    let root = script_root();
+    let root = &script_root();
     std::fs::write(root.join("cards/fuzzscript.lua"), source).expect("write the script");
     let mut engine = ScriptEngine::load(&ContentRoot::new(root), "fuzz").map_err(|p| p.to_string())?;
     engine.set_budgets(alien_checkers::script::Budgets {
@@ -531,12 +545,647 @@ pub fn script_outcome(data: &[u8]) -> (String, std::time::Duration) {
 /// longer than 1.1 times a run that spends the whole budget on plain work, plus
 /// 100 ms for the noise of a shared machine under sanitizers), and a second
 /// fresh engine (another hash seed, other addresses) gives the same outcome.
+/// Then the generated deck with that card ([`decks`]).
 pub fn scripts(data: &[u8]) {
     let (outcome, took) = script_outcome(data);
     let allowed = budget_time().mul_f64(1.1) + std::time::Duration::from_millis(100);
     assert!(took <= allowed, "the run took {took:?}, more than {allowed:?}:\n{}", script_text(data));
     let (again, _) = script_outcome(data);
     assert_eq!(outcome, again, "the same script gave another outcome:\n{}", script_text(data));
+    decks(data);
+}
+
+/// The deck part of a `scripts` input ([`deck_outcome`]): its checks, and the
+/// same outcome in a second fresh engine.
+pub fn decks(data: &[u8]) {
+    let deck = deck_outcome(data);
+    let again = deck_outcome(data);
+    assert_eq!(deck, again, "the same deck gave another game:\n{}", deck_text(data).manifest);
+}
+
+// ---- scripts, the deck part: generated move data and deck rules ----
+
+/// Where the deck part of a `scripts` input begins: the bytes before it make
+/// the card script, those after it the deck ([`deck_text`]). An input without
+/// it makes both from all of its bytes.
+pub const DECK_PART: &[u8] = b"--deck--";
+
+/// The script part and the deck part of a `scripts` input.
+fn parts(data: &[u8]) -> (&[u8], &[u8]) {
+    match data.windows(DECK_PART.len()).position(|w| w == DECK_PART) {
+        Some(at) => (&data[..at], &data[at + DECK_PART.len()..]),
+        None => (data, data),
+    }
+}
+
+/// The ids of the shipped cards or planets (`dir` is `cards` or `planets`), sorted.
+fn shipped(dir: &str) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(repository().join(dir))
+        .expect("shipped content")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".yaml").map(str::to_string))
+        .filter(|id| !id.ends_with(".test"))
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn shipped_cards() -> &'static [String] {
+    static IDS: OnceLock<Vec<String>> = OnceLock::new();
+    IDS.get_or_init(|| shipped("cards"))
+}
+
+fn shipped_planets() -> &'static [String] {
+    static IDS: OnceLock<Vec<String>> = OnceLock::new();
+    IDS.get_or_init(|| shipped("planets"))
+}
+
+/// Whether the shipped card or planet `dir/id` says what it `needs:` of the
+/// supply, or (`play`) its script defines `play`.
+fn shipped_says(dir: &str, id: &str, what: &str) -> bool {
+    let file = if what == "play" { format!("{dir}/{id}.lua") } else { format!("{dir}/{id}.yaml") };
+    let text = std::fs::read_to_string(repository().join(file)).unwrap_or_default();
+    text.lines().any(|l| if what == "play" { l.starts_with("function play(") } else { l.starts_with("needs:") })
+}
+
+/// A deck's choices read from the bytes: valid values, and in a deck that is
+/// `slack` (about one in three) now and then a slightly invalid one.
+struct DeckBytes<'a> {
+    b: Bytes<'a>,
+    slack: bool,
+}
+
+impl DeckBytes<'_> {
+    fn byte(&mut self) -> usize {
+        usize::from(self.b.next())
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.byte() % n
+    }
+
+    /// True one time in `n`.
+    fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == n - 1
+    }
+
+    /// One of `good`, or now and then (in a slack deck) one of `bad`.
+    fn value<'s>(&mut self, good: &[&'s str], bad: &[&'s str]) -> &'s str {
+        let n = self.byte();
+        if self.slack && n >= 232 && !bad.is_empty() { bad[n % bad.len()] } else { good[n % good.len()] }
+    }
+
+    fn shipped_card(&mut self) -> String {
+        let cards = shipped_cards();
+        cards[self.byte() % cards.len()].clone()
+    }
+
+    /// A shipped card for the draw pile: one with a `play` (a card that is
+    /// only a deck's rule has none), but for now and then in a slack deck.
+    fn shipped_playable_card(&mut self) -> String {
+        static PLAYABLE: OnceLock<Vec<String>> = OnceLock::new();
+        let cards = PLAYABLE
+            .get_or_init(|| shipped_cards().iter().filter(|id| shipped_says("cards", id, "play")).cloned().collect());
+        if self.slack && self.one_in(8) { self.shipped_card() } else { cards[self.byte() % cards.len()].clone() }
+    }
+
+    /// A shipped planet; with `any_supply`, one that needs nothing of the
+    /// supply, but for now and then in a slack deck.
+    fn shipped_planet(&mut self, any_supply: bool) -> &'static str {
+        static NEEDLESS: OnceLock<Vec<String>> = OnceLock::new();
+        let needless = NEEDLESS.get_or_init(|| {
+            shipped_planets().iter().filter(|id| !shipped_says("planets", id, "needs")).cloned().collect()
+        });
+        let from = if any_supply && !(self.slack && self.one_in(4)) { needless } else { shipped_planets() };
+        from[self.byte() % from.len()].as_str()
+    }
+}
+
+const WAYS: &[&str] = &[
+    "forward_diagonals",
+    "diagonals",
+    "backward_diagonals",
+    "forward",
+    "backward",
+    "left",
+    "right",
+    "forward_left",
+    "forward_right",
+    "backward_left",
+    "backward_right",
+    "sideways",
+    "forward_and_sideways",
+    "orthogonals",
+    "all",
+    "none",
+];
+
+/// Ways as YAML and as Lua: one name or a list of names.
+fn ways(g: &mut DeckBytes) -> (String, String) {
+    let n = g.byte();
+    match n % 10 {
+        0..=5 => {
+            let way = WAYS[n / 10 % WAYS.len()];
+            (way.to_string(), format!("'{way}'"))
+        }
+        6..=8 => {
+            let names: Vec<&str> = (0..1 + g.below(3)).map(|_| WAYS[g.byte() % WAYS.len()]).collect();
+            let lua: Vec<String> = names.iter().map(|w| format!("'{w}'")).collect();
+            (format!("[{}]", names.join(", ")), format!("{{ {} }}", lua.join(", ")))
+        }
+        _ if g.slack => {
+            let bad = [
+                ("upward", "'upward'"),
+                ("Diagonals", "'Diagonals'"),
+                ("3", "3"),
+                ("[forward, 7]", "{ 'forward', 7 }"),
+            ];
+            let (yaml, lua) = bad[n / 10 % bad.len()];
+            (yaml.to_string(), lua.to_string())
+        }
+        _ => ("diagonals".to_string(), "'diagonals'".to_string()),
+    }
+}
+
+/// How one kind of checker moves (`steps`, `reach`, `captures`, `flying`),
+/// as a YAML flow map and a Lua table.
+fn piece_moves(g: &mut DeckBytes) -> (String, String) {
+    let mut fields: Vec<(&str, String, String)> = Vec::new();
+    if !g.one_in(4) {
+        let (yaml, lua) = ways(g);
+        fields.push(("steps", yaml, lua));
+    }
+    if g.one_in(3) {
+        let n = g.byte();
+        let (yaml, lua) = match n % 10 {
+            0..=6 => ((n % 7 + 1).to_string(), (n % 7 + 1).to_string()),
+            7 | 8 => ("any".to_string(), "'any'".to_string()),
+            _ if g.slack => {
+                let bad = [("0", "0"), ("8", "8"), ("far", "'far'"), ("-1", "-1"), ("1.5", "1.5")];
+                let (yaml, lua) = bad[n / 10 % bad.len()];
+                (yaml.to_string(), lua.to_string())
+            }
+            _ => ("2".to_string(), "2".to_string()),
+        };
+        fields.push(("reach", yaml, lua));
+    }
+    if !g.one_in(4) {
+        let (yaml, lua) = ways(g);
+        fields.push(("captures", yaml, lua));
+    }
+    if g.one_in(3) {
+        let flying = g.value(&["true", "false"], &["yes", "'true'", "1"]);
+        let lua = if flying == "yes" { "'yes'".to_string() } else { flying.to_string() };
+        fields.push(("flying", flying.to_string(), lua));
+    }
+    if g.slack && g.one_in(16) {
+        fields.push(("range", "2".to_string(), "2".to_string()));
+    }
+    let yaml: Vec<String> = fields.iter().map(|(k, v, _)| format!("{k}: {v}")).collect();
+    let lua: Vec<String> = fields.iter().map(|(k, _, v)| format!("{k} = {v}")).collect();
+    (format!("{{{}}}", yaml.join(", ")), format!("{{ {} }}", lua.join(", ")))
+}
+
+/// A deck's `moves:` (cards/README.md, "Moves as data"): its lines, four
+/// spaces in.
+fn deck_moves(g: &mut DeckBytes, out: &mut String) {
+    let mut line = |key: &str, value: &str| out.push_str(&format!("    {key}: {value}\n"));
+    for kind in ["pawns", "kings"] {
+        if !g.one_in(4) {
+            line(kind, &piece_moves(g).0);
+        }
+    }
+    if g.one_in(2) {
+        line("capture", g.value(&["compulsory", "optional"], &["sometimes", "Optional"]));
+    }
+    if g.one_in(2) {
+        const PREFER: &[&str] = &["most_pieces", "by_a_king", "most_kings", "kings_first"];
+        let count = g.below(if g.slack { 6 } else { 5 });
+        let names: Vec<&str> = (0..count).map(|_| g.value(PREFER, &["most_captures", "[]", "longest"])).collect();
+        line("prefer", &format!("[{}]", names.join(", ")));
+    }
+    if g.one_in(2) {
+        let value = g.value(&["ends_the_move", "goes_on_as_king", "goes_on_as_pawn"], &["goes_on", "true"]);
+        line("crowned_mid_capture", value);
+    }
+    if g.one_in(2) {
+        line("captured_removed", g.value(&["at_the_end", "at_once"], &["never", "at_end"]));
+    }
+    for key in ["pawns_capture_kings", "turn_back"] {
+        if g.one_in(3) {
+            line(key, g.value(&["true", "false"], &["'false'", "no", "2"]));
+        }
+    }
+    if g.one_in(2) {
+        line("capture_paths", g.value(&["one", "each"], &["all", "both"]));
+    }
+    if g.slack && g.one_in(16) {
+        line("jumps", "diagonals");
+    }
+}
+
+/// The `moves` of a lasting effect as a Lua table (cards/README.md, "Lasting
+/// effects"), valid but for a key now and then.
+fn effect_moves(g: &mut DeckBytes) -> String {
+    let mut fields = Vec::new();
+    for kind in ["pawns", "kings"] {
+        if g.one_in(2) {
+            fields.push(format!("{kind} = {}", piece_moves(g).1));
+        }
+    }
+    if g.one_in(3) {
+        fields.push("pawns_step_back = true".to_string());
+    }
+    if g.one_in(3) {
+        fields.push("capture_optional = true".to_string());
+    }
+    if g.one_in(3) {
+        fields.push(format!("closed = {{ {} }}", g.value(&["'d4'", "'e5', 'c3'", "s", "'z9'"], &[])));
+    }
+    if g.one_in(32) {
+        fields.push("jumps = 'diagonals'".to_string());
+    }
+    format!("{{ {} }}", fields.join(", "))
+}
+
+/// A square a deck rule's handler names: from its event, or a name.
+const RULE_SQUARES: &[&str] = &["event.to", "event.at", "event.from", "'d4'", "'c3'", "'f6'", "'a1'", "s"];
+
+/// One statement of a deck rule's handler: a change a rule makes, or one of
+/// the card grammar's statements.
+fn rule_statement(g: &mut DeckBytes, out: &mut String) {
+    let line = match g.below(20) {
+        0 => "ctx:end_effect()".to_string(),
+        1 => format!("ctx:set_effect_data{{ n = n, s = {} }}", g.value(STRINGS, &[])),
+        2 => format!("pcall(ctx.crown, ctx, {})", g.value(RULE_SQUARES, &[])),
+        3 => format!("ctx:remove_checker({})", g.value(RULE_SQUARES, &[])),
+        4 => format!("ctx:relocate({}, {})", g.value(RULE_SQUARES, &[]), g.value(RULE_SQUARES, &[])),
+        5 | 6 => format!(
+            "ctx:add_effect{{ lasts = {}, affects = {}, moves = {} }}",
+            g.value(&["1", "2", "'game'"], &[]),
+            g.value(&["'user'", "'opponent'", "'both'"], &[]),
+            effect_moves(g)
+        ),
+        7 => format!("ctx:jump({}, {})", g.value(RULE_SQUARES, &[]), g.value(RULE_SQUARES, &[])),
+        8 => "ctx:rotate('clockwise')".to_string(),
+        9 => format!("ctx:place_from_reserve({})", g.value(RULE_SQUARES, &[])),
+        10 => format!("ctx:add_counter(ctx:player(), 'fuzz_count', {})", g.value(NUMBERS, &[])),
+        11 => "ctx:log(tostring(event.kind) .. ' ' .. tostring(effect and effect.id))".to_string(),
+        12 => "n = ctx:count_moves{} + #ctx:legal_moves{}".to_string(),
+        13 => format!("ctx:place_terrain({}, '{}')", g.value(RULE_SQUARES, &[]), g.value(&["fire", "water"], &[])),
+        _ => return statement(&mut g.b, 0, out),
+    };
+    out.push_str("  ");
+    out.push_str(&line);
+    out.push('\n');
+}
+
+/// A function of the rule card's script, with a body of rule statements.
+fn rule_function(g: &mut DeckBytes, head: &str, event: bool, out: &mut String) {
+    out.push_str(&format!("function {head}\n  local s, n, t, u = 'x', 1, {{ 'a', 'b', 'c' }}, {{}}\n"));
+    if !event {
+        out.push_str("  local event, effect = { kind = 'deal', from = 'c3', to = 'd4', at = 'e5' }, nil\n");
+    }
+    for _ in 0..1 + g.below(4) {
+        if g.b.done() {
+            break;
+        }
+        rule_statement(g, out);
+    }
+    out.push_str("end\n");
+}
+
+/// `extra_moves` (cards/README.md, "Moves a script offers"): moves of one
+/// kind for each of the player's checkers, and now and then one that is not a move.
+fn extra_moves(g: &mut DeckBytes, out: &mut String) {
+    let dir = g.value(&["n", "ne", "e", "se", "s", "sw", "w", "nw"], &[]);
+    let offer = g.value(
+        &[
+            "if to and ctx:is_empty(to) then moves[#moves + 1] = sq .. '-' .. to end",
+            "if to and ctx:checker(to) and ctx:checker(to).owner ~= ctx:player() then \
+             moves[#moves + 1] = { path = { sq, to, sq }, takes = { to } } end",
+            "moves[#moves + 1] = { path = { sq }, off = true }",
+            "moves[#moves + 1] = sq .. 'x' .. (to or sq)",
+        ],
+        &[],
+    );
+    let junk = g.value(
+        &["", "", "moves[#moves + 1] = 'z9-a1'", "moves[#moves + 1] = 42", "moves[#moves + 1] = { path = {} }"],
+        &[],
+    );
+    out.push_str(&format!(
+        "function extra_moves(ctx, effect)\n  local moves = {{}}\n  \
+         for _, sq in ipairs(ctx:checker_squares{{ owner = ctx:player() }}) do\n    \
+         local to = ctx:neighbour(sq, '{dir}')\n    {offer}\n  end\n  {junk}\n  return moves\nend\n"
+    ));
+}
+
+/// The files of a generated deck ([`deck_text`]).
+pub struct GeneratedDeck {
+    /// `cards/decks/fuzzdeck.yaml`.
+    pub manifest: String,
+    /// `cards/fuzzrule.yaml` and `cards/fuzzrule.lua`: a card made to be one
+    /// of the deck's rules (`game_begins`, handlers, `extra_moves`).
+    pub rule_manifest: String,
+    pub rule_script: String,
+    /// The deal's seed and the picks of the decisions played after it.
+    pub seed: u64,
+    pub picks: Vec<u8>,
+}
+
+/// The deck the deck part of a `scripts` input stands for: its movement
+/// (pawns' and kings' steps, reach, captures and flight, the capture rules),
+/// its start and notation now and then, its cards (the generated card
+/// `fuzzscript`, shipped cards, the rule card `fuzzrule`) and planets, and a
+/// list of deck rules (`effects:`, 0 to 10 of the generated and shipped
+/// cards). One deck in three is slack: a value here and there slightly wrong,
+/// rules repeated or unknown.
+pub fn deck_text(data: &[u8]) -> GeneratedDeck {
+    let bytes = parts(data).1;
+    let mut g = DeckBytes { b: Bytes(bytes, 0), slack: false };
+    g.slack = g.below(3) == 2;
+    let mut m = String::new();
+    m.push_str(&format!("name: {}\n", g.value(&["Fuzz deck", "'Fuzz: deck'"], &["[a, b]", "{x: 1}"])));
+    // Cards: the generated one, shipped ones, now and then the rule card.
+    m.push_str("cards:\n");
+    m.push_str(&format!("  fuzzscript: {}\n", g.value(&["1", "2", "3"], &["0", "101", "-1", "one"])));
+    let mut listed = vec!["fuzzscript".to_string()];
+    for _ in 0..g.below(5) {
+        let id = g.shipped_playable_card();
+        let copies = g.value(&["1", "2"], &["0"]);
+        if !listed.contains(&id) || g.slack {
+            m.push_str(&format!("  {id}: {copies}\n"));
+            listed.push(id);
+        }
+    }
+    // In the draw pile the rule card needs a `play`.
+    let rule_played = g.one_in(4);
+    if rule_played {
+        m.push_str("  fuzzrule: 1\n");
+    }
+    if g.slack && g.one_in(8) {
+        m.push_str(&format!("  {}: 1\n", g.value(&["nosuchcard", "Bad-Id", "none"], &[])));
+    }
+    let cards = g.value(&["true", "true", "false"], &["maybe"]);
+    // A supply of the deck's own, now and then (written below).
+    let own_supply = g.one_in(4);
+    // Planets: two or more when cards are on.
+    if cards == "false" {
+        m.push_str(&format!("planets: {}\n", g.value(&["[]"], &["[venus, earth]"])));
+    } else {
+        let mut chosen: Vec<&str> = Vec::new();
+        for _ in 0..2 + g.below(3) {
+            let planet = g.shipped_planet(own_supply);
+            if !chosen.contains(&planet) {
+                chosen.push(planet);
+            }
+        }
+        if chosen.len() < 2 {
+            chosen = vec!["earth", "mars"];
+        }
+        let written = format!("[{}]", chosen.join(", "));
+        m.push_str(&format!("planets: {}\n", g.value(&[&written], &["[venus]", "[venus, venus]", "[venus, nowhere]"])));
+    }
+    if own_supply {
+        const COUNTS: &[&str] = &["0", "1", "2", "3", "4", "8", "15"];
+        let mut supply = Vec::new();
+        for kind in ["walls", "rings", "snookles", "water", "fire", "hippos"] {
+            supply.push(format!("{kind}: {}", g.value(COUNTS, &["300", "many", "-1"])));
+        }
+        supply.push(format!("monolith: {}", g.value(&["0", "1"], &["2"])));
+        m.push_str(&format!("supply: {{{}}}\n", supply.join(", ")));
+    }
+    // The deck's rules: 0 to 8, and in a slack deck up to 10, repeated or unknown.
+    let count = g.below(if g.slack { 11 } else { 9 });
+    let mut rules: Vec<String> = Vec::new();
+    for _ in 0..count {
+        let n = g.byte();
+        let id = match n % 16 {
+            0..=3 => "fuzzrule".to_string(),
+            4 => "fuzzscript".to_string(),
+            13 if g.slack => rules.last().cloned().unwrap_or_else(|| "fuzzrule".to_string()),
+            14 if g.slack => g.value(&["nosuchcard", "fuzzcard"], &[]).to_string(),
+            15 if g.slack => g.value(&["Bad-Id", "none", "''", "../water"], &[]).to_string(),
+            _ => g.shipped_card(),
+        };
+        if g.slack || !rules.contains(&id) {
+            rules.push(id);
+        }
+    }
+    if !rules.is_empty() || g.one_in(2) {
+        if g.one_in(2) {
+            m.push_str(&format!("effects: [{}]\n", rules.join(", ")));
+        } else {
+            m.push_str("effects:\n");
+            rules.iter().for_each(|id| m.push_str(&format!("  - {id}\n")));
+        }
+    }
+    let counter = "[{name: fuzz_count, label: fuzz count}]";
+    if g.one_in(4) {
+        m.push_str(&format!("counters: {}\n", g.value(&[counter], &["[{name: Fuzz Count, label: x}]"])));
+    }
+    m.push_str("rules:\n");
+    m.push_str(&format!("  crowning: {}\n", g.value(&["from_reserve", "free"], &["sometimes"])));
+    m.push_str(&format!("  cards: {cards}\n"));
+    m.push_str(&format!("  five_kings_win: {}\n", g.value(&["true", "false"], &["5"])));
+    m.push_str(&format!("  when_stuck: {}\n", g.value(&["skip", "lose"], &["pass"])));
+    m.push_str(&format!("  move_limit: {}\n", g.value(&["200", "50", "1", "10000"], &["0", "10001", "-5"])));
+    if g.one_in(4) {
+        m.push_str(&format!("  first_card_step: {}\n", g.value(&["true", "false"], &["later"])));
+    }
+    if g.one_in(4) {
+        let squares = g.value(&["dark", "light", "all"], &["red"]);
+        let rows = g.value(&["[1, 2, 3]", "[1]", "[1, 2]", "[2, 3]", "[1, 3, 4]", "[4]"], &["[5]", "[0]", "[]"]);
+        m.push_str(&format!("  start: {{squares: {squares}, rows: {rows}}}\n"));
+    }
+    if g.one_in(8) {
+        let notation = g.value(
+            &["{sides: [White, Black], squares: algebraic}", "{squares: {numbered_from: a8}}", "{sides: [Red, White]}"],
+            &["{squares: {numbered_from: z9}}", "{sides: [One]}"],
+        );
+        m.push_str(&format!("  notation: {notation}\n"));
+    }
+    if !g.one_in(4) {
+        m.push_str("  moves:\n");
+        deck_moves(&mut g, &mut m);
+    }
+    // The rule card: a manifest, and a script of game_begins, handlers, play
+    // and extra_moves, each now and then.
+    let mut rule_manifest = String::from("name: Fuzz rule\ntext: a generated deck rule\n");
+    if g.one_in(4) {
+        rule_manifest
+            .push_str(&format!("counters: {}\n", g.value(&[counter], &["[{name: fuzz_count, label: other}]"])));
+    }
+    if g.one_in(4) {
+        rule_manifest.push_str("effect: \"{user}'s rule, n = {n}\"\n");
+    }
+    let mut script = String::new();
+    let parts = g.byte() | if rule_played && !g.slack { 2 } else { 0 };
+    if parts & 1 == 1 {
+        rule_function(&mut g, "game_begins(ctx)", false, &mut script);
+    }
+    if parts & 2 == 2 {
+        rule_function(&mut g, "play(ctx)", false, &mut script);
+    }
+    if parts & 4 == 4 {
+        extra_moves(&mut g, &mut script);
+    }
+    const EVENTS: &[&str] = &[
+        "moved",
+        "captured",
+        "crowned",
+        "removed",
+        "turn_began",
+        "turn_ended",
+        "card_used",
+        "effect_started",
+        "effect_ended",
+        "message",
+        "terrain_placed",
+        "game_over",
+    ];
+    let mut handled = Vec::new();
+    for _ in 0..g.below(4) {
+        let kind = g.value(EVENTS, &["moove", "capture"]);
+        if !handled.contains(&kind) && script.len() < 6000 {
+            handled.push(kind);
+            rule_function(&mut g, &format!("on_{kind}(ctx, event, effect)"), true, &mut script);
+        }
+    }
+    let seed = g.byte() as u64;
+    let picks = (0..DECISIONS).map(|_| g.b.next()).collect();
+    GeneratedDeck { manifest: m, rule_manifest, rule_script: script, seed, picks }
+}
+
+/// The decisions a generated deck's game plays at most.
+const DECISIONS: usize = 8;
+
+/// The instruction budget of each run of a generated deck's scripts (its
+/// rules' handlers, `extra_moves`, its cards): smaller than a card's alone,
+/// for a decision may run many (every lasting effect reacts, and every option
+/// is tried before a step is given up).
+const DECK_BUDGET: u64 = 50_000;
+
+/// A game of a generated deck falls back from a failing option to the others
+/// ([`GameState::apply_or_fall_back`]) when the decision has at most this
+/// many, and gives a step up once at most: when every option fails, each is
+/// tried twice (by the fall back, then by giving up), each running every
+/// reaction, a cost the engine bounds only by the number of options.
+const FALL_BACK_OPTIONS: usize = 48;
+
+/// The line a problem points at, as written (empty past the end).
+fn line_at(text: &str, line: usize) -> &str {
+    text.lines().nth(line.saturating_sub(1)).unwrap_or("")
+}
+
+/// A refused deck: every problem names a file inside the content root, and a
+/// problem with the deck's manifest points at a line of it (checked as for
+/// `manifest`) and names its field: the key written on that line, or a
+/// field's name in the message.
+fn check_refused(problems: &alien_checkers::content::Problems, root: &Path, deck: &GeneratedDeck) {
+    let file = root.join("cards/decks/fuzzdeck.yaml");
+    assert!(!problems.0.is_empty(), "a refusal without a problem");
+    for p in &problems.0 {
+        assert!(p.file.starts_with(root), "a problem outside the content root: {p}");
+        assert!(!p.message.is_empty(), "a problem without a message: {p}");
+        // Serde's words for a Rust type the modder never wrote.
+        assert!(!p.message.contains("untagged enum"), "a problem that names a Rust type: {p}");
+        if p.file != file {
+            continue;
+        }
+        let (Some(line), Some(column)) = (p.line, p.column) else {
+            panic!("a problem with the deck's manifest that does not say where: {p}\n{}", deck.manifest)
+        };
+        check_location(&deck.manifest, line, column, &p.message);
+        let written = line_at(&deck.manifest, line).trim().trim_start_matches("- ");
+        let key = written.split(':').next().unwrap_or("").trim();
+        // `planets` may be named as "planet", `counters` as "counter".
+        let named = !key.is_empty() && p.message.contains(key.strip_suffix('s').unwrap_or(key));
+        assert!(
+            named,
+            "a problem that does not name its field ({key}, line {line}: {written}): {p}\n{}",
+            deck.manifest
+        );
+    }
+}
+
+/// What the generated deck of a `scripts` input ([`deck_text`]) does, with
+/// the generated card, in a fresh engine: why it was refused, or the digests
+/// of the game it deals and of that game after a few random decisions.
+///
+/// Loading never panics; a refused deck's problems name their file and field
+/// ([`check_refused`]); a deck that loads deals a game (its rules'
+/// `game_begins` run) and plays the decisions picked, each offered option
+/// taken as the game takes a computer player's (it falls back when a script
+/// fails, within [`FALL_BACK_OPTIONS`]), with the board valid and supply and
+/// pieces conserved after each.
+pub fn deck_outcome(data: &[u8]) -> String {
+    let deck = deck_text(data);
+    let root = &script_root();
+    for (file, text) in [
+        ("cards/fuzzscript.lua", script_text(data)),
+        ("cards/fuzzrule.yaml", deck.rule_manifest.clone()),
+        ("cards/fuzzrule.lua", deck.rule_script.clone()),
+        ("cards/decks/fuzzdeck.yaml", deck.manifest.clone()),
+    ] {
+        std::fs::write(root.join(file), text).expect("write the generated deck");
+    }
+    let mut engine = match ScriptEngine::load(&ContentRoot::new(root), "fuzzdeck") {
+        Ok(engine) => engine,
+        Err(problems) => {
+            check_refused(&problems, root, &deck);
+            // The same in every process: the root's name holds its id.
+            return format!("refused: {}", problems.to_string().replace(&root.display().to_string(), "<root>"));
+        }
+    };
+    engine.set_budgets(alien_checkers::script::Budgets {
+        card: DECK_BUDGET,
+        check: DECK_BUDGET,
+        time_guard: std::time::Duration::from_secs(60),
+        ..Default::default()
+    });
+    let context = |what: &str| format!("{what}\n{}\n{}", deck.manifest, deck.rule_script);
+    let setup = engine.content().setup();
+    let mut state = GameState::deal(&setup, deck.seed, &engine);
+    if let Err(e) = state.board.validate() {
+        panic!("{}", context(&format!("the dealt board is not valid: {e}")));
+    }
+    let dealt = state.digest();
+    // Nothing has happened yet for a lasting effect to refuse.
+    let _ = state.settle(&engine);
+    let totals = state.board.totals();
+    let (mut applied, mut given_up, mut stopped) = (0, false, "");
+    for (i, &pick) in deck.picks.iter().enumerate() {
+        let Some(decision) = state.pending(&engine) else { break };
+        if decision.options.is_empty() {
+            panic!(
+                "{}",
+                context(&format!("a pending decision without options after {applied}: {decision:?}, {:?}", state.step))
+            );
+        }
+        let choice = decision.options[usize::from(pick) % decision.options.len()].clone();
+        // On error nothing changes (GameState::apply).
+        if state.apply(&engine, &choice).is_err() {
+            if given_up || decision.options.len() > FALL_BACK_OPTIONS {
+                stopped = "; stopped at a failing option";
+                break;
+            }
+            match state.apply_or_fall_back(&engine, &choice) {
+                Ok((taken, _)) => given_up |= taken == Choice::GiveUp,
+                Err(GameError::Over) => {}
+                Err(e) => {
+                    panic!("{}", context(&format!("decision {i} ({choice}) and every other option failed: {e}")))
+                }
+            }
+        }
+        applied += 1;
+        if let Err(e) = state.board.validate() {
+            panic!("{}", context(&format!("after decision {i} ({choice}) the board is not valid: {e}")));
+        }
+        check_invariants(&state, &totals, &|| context(&format!("decision {i} ({choice})")));
+    }
+    engine.take_errors();
+    format!("dealt {dealt:016x}; {applied} decisions{stopped}; digest {:016x}", state.digest())
 }
 
 // ---- scenario: the scenario and diagram readers ----

@@ -384,7 +384,9 @@ impl Content {
                 at(
                     &mut problems,
                     "effects",
-                    &format!("'{id}' is not a valid card id (use a-z, 0-9 and _; none and keep are kept for answers)"),
+                    &format!(
+                        "'{id}' in effects is not a valid card id (use a-z, 0-9 and _; none and keep are kept for answers)"
+                    ),
                 );
             } else if root.card_manifest(id).exists() {
                 content.load_card(id, &mut problems);

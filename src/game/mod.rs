@@ -874,7 +874,8 @@ impl GameState {
     /// game:
     ///
     /// - the lasting effects in force whose handlers failed are removed (then
-    ///   the decision is asked again: its options may work now);
+    ///   the decision is asked again: its options may work now; if it has
+    ///   none left, play goes on as [`GameState::settle`] goes on);
     /// - otherwise, at a card step the face-up cards that can be used are
     ///   discarded unused; at a card's question the card is discarded unused
     ///   with the state as before it; at a lasting effect's question the
@@ -899,14 +900,19 @@ impl GameState {
                 _ => None,
             })
             .collect();
-        if !in_force.is_empty() {
-            for (id, message) in in_force {
-                self.remove_failing_effect(host, id, &message);
-            }
-            return Ok(());
-        }
         let before = self.clone();
         let went_on = match &self.position.step {
+            _ if !in_force.is_empty() => {
+                for (id, message) in in_force {
+                    self.remove_failing_effect(host, id, &message);
+                }
+                // Without them the step may have no option left (an effect
+                // offered the only moves): then play goes on as it settles.
+                if self.pending(host).is_none_or(|d| !d.options.is_empty()) {
+                    return Ok(());
+                }
+                self.go_on(host, |state, host| state.carry_on(host, Then::Settle, u32::MAX))
+            }
             Step::Card => {
                 let given_up: Vec<CardId> =
                     self.hidden.piles.face_up.iter().copied().filter(|&c| host.playable(self, c)).collect();

@@ -194,8 +194,10 @@ pub struct MonolithReport {
 /// Tests and fuzz targets compare it before and after play.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Totals {
-    /// Each player's pieces on the board and in the reserve: always 12 with
-    /// crowning from the reserve (R1.3, R4.9, R6.1); free crowning (R11) adds one.
+    /// Each player's pieces on the board and in the reserve: always as many as
+    /// were dealt with crowning from the reserve (R1.3, R4.9, R6.1; 12 on R2.1's
+    /// start, as many as a deck's `start:` places otherwise); free crowning
+    /// (R11) adds one.
     pub pieces: [u32; 2],
     /// On the board plus in the supply (R1.5): rings, snookles, hippos, water,
     /// fire, the monolith, Dark's walls, Light's walls.
@@ -502,10 +504,10 @@ impl Board {
 
     /// The kernel's invariants against the totals of the deal (`dealt`, from
     /// [`Board::totals`] then): [`Board::validate`]; tokens and walls conserved
-    /// (R1.5), and the deck's own markers; with crowning from the reserve, 12
-    /// pieces per player on the board or in the reserve (R1.3, R4.9, R6.1; free
-    /// crowning, R11, makes kings without one). The one check every test and
-    /// fuzz target makes after each change.
+    /// (R1.5), and the deck's own markers; with crowning from the reserve, the
+    /// pieces dealt to each player on the board or in the reserve (R1.3, R4.9,
+    /// R6.1: 12 on R2.1's start; free crowning, R11, makes kings without one).
+    /// The one check every test and fuzz target makes after each change.
     pub fn check_conservation(&self, dealt: &Totals) -> RuleResult<()> {
         self.validate()?;
         let now = self.totals();
@@ -515,8 +517,11 @@ impl Board {
         if now.markers != dealt.markers {
             return Err(RuleError(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers)));
         }
-        if self.crowning == Crowning::FromReserve && now.pieces != [12, 12] {
-            return Err(RuleError(format!("pieces on the board and in the reserves: {:?}, not 12 each", now.pieces)));
+        if self.crowning == Crowning::FromReserve && now.pieces != dealt.pieces {
+            return Err(RuleError(format!(
+                "pieces on the board and in the reserves: {:?}, dealt {:?}",
+                now.pieces, dealt.pieces
+            )));
         }
         Ok(())
     }

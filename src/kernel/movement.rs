@@ -93,26 +93,49 @@ impl Serialize for Ways {
 }
 
 impl<'de> Deserialize<'de> for Ways {
-    /// One name or a list of names.
+    /// One name or a list of names; anything else is refused saying so (an
+    /// untagged enum said only "data did not match any variant").
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ways, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Written {
-            One(String),
-            Many(Vec<String>),
-        }
-        let names = match Written::deserialize(d)? {
-            Written::One(name) => vec![name],
-            Written::Many(names) => names,
-        };
-        names.iter().try_fold(Ways::NONE, |ways, name| {
-            Ways::named(name).map(|w| ways.union(w)).ok_or_else(|| {
-                de::Error::custom(format!(
-                    "'{name}' is not a direction; use {}",
-                    Ways::names().collect::<Vec<_>>().join(", ")
-                ))
+        fn named<E: de::Error>(name: &str) -> Result<Ways, E> {
+            Ways::named(name).ok_or_else(|| {
+                E::custom(format!("'{name}' is not a direction; use {}", Ways::names().collect::<Vec<_>>().join(", ")))
             })
-        })
+        }
+        struct Written;
+        impl<'de> de::Visitor<'de> for Written {
+            type Value = Ways;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a direction or a list of directions")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Ways, E> {
+                named(name)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Ways, A::Error> {
+                let mut ways = Ways::NONE;
+                while let Some(name) = seq.next_element::<Direction>()? {
+                    ways = ways.union(name.0);
+                }
+                Ok(ways)
+            }
+        }
+        /// One name in a list.
+        struct Direction(Ways);
+        impl<'de> Deserialize<'de> for Direction {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Direction, D::Error> {
+                struct One;
+                impl de::Visitor<'_> for One {
+                    type Value = Direction;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a direction")
+                    }
+                    fn visit_str<E: de::Error>(self, name: &str) -> Result<Direction, E> {
+                        named(name).map(Direction)
+                    }
+                }
+                d.deserialize_str(One)
+            }
+        }
+        d.deserialize_any(Written)
     }
 }
 
@@ -138,18 +161,34 @@ pub struct PieceMoves {
     pub flying: bool,
 }
 
+/// A reach: 1 to [`FLYING`] squares, or `any`; anything else is refused
+/// saying so, whatever its type.
 fn reach<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Written {
-        Squares(u8),
-        Word(String),
+    struct Written;
+    impl Written {
+        fn refused<E: de::Error>(written: impl fmt::Display) -> E {
+            E::custom(format!("reach is 1 to {FLYING} squares, or any, not {written}"))
+        }
     }
-    match Written::deserialize(d)? {
-        Written::Squares(n @ 1..=FLYING) => Ok(n),
-        Written::Word(w) if w == "any" => Ok(FLYING),
-        _ => Err(de::Error::custom(format!("reach is 1 to {FLYING} squares, or any"))),
+    impl de::Visitor<'_> for Written {
+        type Value = u8;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "1 to {FLYING} squares, or any")
+        }
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<u8, E> {
+            if (1..=u64::from(FLYING)).contains(&n) { Ok(n as u8) } else { Err(Written::refused(n)) }
+        }
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<u8, E> {
+            u64::try_from(n).map_or_else(|_| Err(Written::refused(n)), |n| self.visit_u64(n))
+        }
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<u8, E> {
+            Err(Written::refused(n))
+        }
+        fn visit_str<E: de::Error>(self, word: &str) -> Result<u8, E> {
+            if word == "any" { Ok(FLYING) } else { Err(Written::refused(format!("'{word}'"))) }
+        }
     }
+    d.deserialize_any(Written)
 }
 
 impl Default for PieceMoves {
@@ -240,16 +279,29 @@ impl Serialize for Preferences {
 }
 
 impl<'de> Deserialize<'de> for Preferences {
+    /// A list of at most four; a fifth is refused where it is written, so that
+    /// a deck's error names `prefer` and its line.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Preferences, D::Error> {
-        let list = Vec::<Preference>::deserialize(d)?;
-        if list.len() > 4 {
-            return Err(de::Error::custom("at most four preferences"));
+        struct List;
+        impl<'de> de::Visitor<'de> for List {
+            type Value = Preferences;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of at most four preferences")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Preferences, A::Error> {
+                let mut order = [None; 4];
+                let mut taken = 0;
+                while let Some(p) = seq.next_element::<Preference>()? {
+                    let Some(slot) = order.get_mut(taken) else {
+                        return Err(de::Error::custom("at most four preferences"));
+                    };
+                    *slot = Some(p);
+                    taken += 1;
+                }
+                Ok(Preferences { order })
+            }
         }
-        let mut order = [None; 4];
-        for (slot, p) in order.iter_mut().zip(list) {
-            *slot = Some(p);
-        }
-        Ok(Preferences { order })
+        d.deserialize_seq(List)
     }
 }
 
@@ -389,5 +441,46 @@ mod tests {
         assert!(e.contains("'upward' is not a direction"), "{e}");
         let e = serde_yaml::from_str::<Movement>("pawns: {reach: 9}").unwrap_err().to_string();
         assert!(e.contains("reach is 1 to 7"), "{e}");
+    }
+
+    #[test]
+    fn ways_and_reach_of_any_other_kind_are_refused_saying_what_they_are() {
+        // Found by the scripts fuzz target's generated decks: these said only
+        // "data did not match any variant of untagged enum Written".
+        let refused = |text: &str| serde_yaml::from_str::<Movement>(text).unwrap_err().to_string();
+        for (text, says) in [
+            ("pawns: {reach: -1}", "pawns.reach: reach is 1 to 7 squares, or any, not -1"),
+            ("pawns: {reach: 1.5}", "pawns.reach: reach is 1 to 7 squares, or any, not 1.5"),
+            ("pawns: {reach: 0}", "pawns.reach: reach is 1 to 7 squares, or any, not 0"),
+            ("kings: {reach: far}", "kings.reach: reach is 1 to 7 squares, or any, not 'far'"),
+            ("kings: {reach: [1]}", "kings.reach: invalid type: sequence, expected 1 to 7 squares, or any"),
+            (
+                "pawns: {steps: 3}",
+                "pawns.steps: invalid type: integer `3`, expected a direction or a list of directions",
+            ),
+            ("pawns: {captures: [forward, 7]}", "pawns.captures[1]: '7' is not a direction; use forward,"),
+            ("pawns: {captures: [forward, upward]}", "pawns.captures[1]: 'upward' is not a direction; use forward,"),
+        ] {
+            let e = refused(text);
+            assert!(e.starts_with(says), "{text}: {e}");
+        }
+        let m: Movement =
+            serde_yaml::from_str("pawns: {steps: [forward, left], reach: any}\nkings: {reach: 3}").unwrap();
+        assert_eq!((m.pawns.steps, m.pawns.reach, m.kings.reach), (Ways(0b0100_0001), FLYING, 3));
+        let back: Movement = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn a_fifth_preference_is_refused_at_prefer() {
+        let text = "capture: compulsory\nprefer: [most_pieces, by_a_king, most_kings, kings_first, most_pieces]\n";
+        let e = serde_yaml::from_str::<Movement>(text).unwrap_err();
+        assert!(e.to_string().starts_with("prefer: at most four preferences"), "{e}");
+        assert_eq!(e.location().map(|l| l.line()), Some(2), "{e}");
+        let four = "prefer: [kings_first, most_kings, by_a_king, most_pieces]";
+        let m: Movement = serde_yaml::from_str(four).unwrap();
+        assert_eq!(m.prefer.iter().count(), 4);
+        let back: Movement = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back, m);
     }
 }

@@ -99,6 +99,13 @@ fn script_seeds_and_mutations() {
     run_all("scripts", checks::scripts, 150);
 }
 
+/// The generated decks of the script seeds and of more mutations of them
+/// (decks are quicker to check than the scripts' timing).
+#[test]
+fn deck_seeds_and_mutations() {
+    run_all("scripts", checks::decks, 400);
+}
+
 /// Prints the outcome of every script seed and mutation, one a line; run by
 /// [`generated_scripts_do_the_same_in_fresh_processes`] in two processes.
 #[test]
@@ -107,11 +114,12 @@ fn print_script_outcomes() {
     let seeds = inputs("scripts");
     for input in seeds.iter().chain(mutations(&seeds, 60, 9).iter()) {
         println!("OUTCOME {}", checks::script_outcome(input).0.replace('\n', " "));
+        println!("OUTCOME deck {}", checks::deck_outcome(input).replace('\n', " "));
     }
 }
 
-/// The same generated scripts give the same outcomes in two fresh processes
-/// (other hash seeds, addresses and Lua string seeds).
+/// The same generated scripts and decks give the same outcomes in two fresh
+/// processes (other hash seeds, addresses and Lua string seeds).
 #[test]
 fn generated_scripts_do_the_same_in_fresh_processes() {
     let run = || {
@@ -145,5 +153,21 @@ proptest! {
         let mut data = vec![seed, steps];
         data.extend_from_slice(line.as_bytes());
         checks::command_line(&data);
+    }
+}
+
+proptest! {
+    // Each case loads a deck and plays a game twice.
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn decks_of_any_bytes(
+        script in proptest::collection::vec(any::<u8>(), 0..40),
+        deck in proptest::collection::vec(any::<u8>(), 0..200),
+    ) {
+        let mut data = script;
+        data.extend_from_slice(checks::DECK_PART);
+        data.extend_from_slice(&deck);
+        checks::decks(&data);
     }
 }

@@ -519,6 +519,25 @@ fn a_decks_rules_are_bounded_and_listed_once() {
     let root = root_with("repeated-rule", &[("cards/decks/test.yaml", &deck(body))]);
     let found = problems(&root);
     located(&found, &root, "cards/decks/test.yaml", 6, "rule 'water' is listed twice in effects");
+
+    // Found by the scripts fuzz target's generated decks: an id that is not
+    // one said so without naming the field it is in.
+    let body = "cards:\n  water: 1\n  fire: 1\nplanets: [venus, earth]\neffects:\n  - water\n  - Bad-Id\n";
+    let root = root_with("bad-rule-id", &[("cards/decks/test.yaml", &deck(body))]);
+    let found = problems(&root);
+    located(&found, &root, "cards/decks/test.yaml", 6, "'Bad-Id' in effects is not a valid card id");
+}
+
+#[test]
+fn a_fifth_capture_preference_is_refused_at_prefer() {
+    // Found by the scripts fuzz target's generated decks: the error named
+    // `rules.moves` and pointed at the first line of `moves:`.
+    let text = "name: test\ncards:\n  water: 1\nplanets: [venus, earth]\nrules:\n  crowning: free\n  cards: true\n  \
+                five_kings_win: true\n  when_stuck: skip\n  move_limit: 200\n  moves:\n    capture: compulsory\n    \
+                prefer: [most_pieces, by_a_king, most_kings, kings_first, most_pieces]\n";
+    let root = root_with("five-preferences", &[("cards/decks/test.yaml", text)]);
+    let found = problems(&root);
+    located(&found, &root, "cards/decks/test.yaml", 13, "rules.moves.prefer: at most four preferences");
 }
 
 #[test]

@@ -312,6 +312,38 @@ fn a_card_whose_effect_fails_by_its_own_making_is_given_up_not_retried() {
 }
 
 #[test]
+fn giving_up_the_effect_that_offered_the_only_moves_goes_on_to_the_end() {
+    // Found by the scripts fuzz target's generated decks: a deck's rule
+    // offers the only moves (pawns here neither step nor capture), and its
+    // handler fails on each. Giving up removes the rule; the move step was
+    // then left pending with no option at all, and the game could not go on.
+    let root = common::scratch_dir("one-game", "only-offers");
+    std::fs::create_dir_all(root.join("cards/decks")).unwrap();
+    std::fs::create_dir_all(root.join("planets")).unwrap();
+    let leave = "function extra_moves(ctx, effect)\n  local moves = {}\n  \
+                 for _, sq in ipairs(ctx:checker_squares{ owner = ctx:player() }) do\n    \
+                 moves[#moves + 1] = { path = { sq }, off = true }\n  end\n  return moves\nend\n\
+                 function on_removed(ctx, event, effect)\n  error('the exit is shut')\nend\n";
+    std::fs::write(root.join("cards/leave.yaml"), "name: Leave\ntext: checkers may leave the board\n").unwrap();
+    std::fs::write(root.join("cards/leave.lua"), leave).unwrap();
+    let deck = "name: test\ncards: {}\nplanets: []\neffects: [leave]\n\
+                rules:\n  crowning: free\n  cards: false\n  five_kings_win: false\n  when_stuck: lose\n  \
+                move_limit: 200\n  moves: {pawns: {steps: none, captures: none}}\n";
+    std::fs::write(root.join("cards/decks/test.yaml"), deck).unwrap();
+    let engine = ScriptEngine::load(&ContentRoot::new(&root), "test").unwrap_or_else(|p| panic!("{p}"));
+    let mut state = GameState::deal(&engine.content().setup(), 1, &engine);
+    state.settle(&engine).unwrap();
+    let options = state.pending(&engine).expect("a move to make").options;
+    assert_eq!(options.len(), 12, "each checker may leave, and nothing else moves: {options:?}");
+    let (applied, refused) = state.apply_or_fall_back(&engine, &options[0]).unwrap();
+    assert_eq!((applied, refused), (Choice::GiveUp, 12));
+    assert!(state.effects.is_empty(), "the failing rule is removed");
+    assert_eq!(state.pending(&engine).map(|d| d.options), None, "no decision is left without options");
+    let outcome = state.outcome().expect("Dark cannot move, and loses");
+    assert_eq!(outcome.winner, Some(Player::Light), "{outcome:?}");
+}
+
+#[test]
 fn games_with_a_card_that_always_fails_all_end() {
     let engine = engine("offers");
     for seed in 0..6u64 {

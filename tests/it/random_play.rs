@@ -486,3 +486,18 @@ fn the_conservation_check_names_what_is_not_conserved() {
     let e = b.check_conservation(&dealt).unwrap_err();
     assert!(e.0.contains("pieces") && e.0.contains("13"), "{e}");
 }
+
+/// A deck's own start (`start:` in its rules) deals other than 12 pieces
+/// each: what is conserved is what was dealt.
+#[test]
+fn the_conservation_check_counts_the_pieces_dealt() {
+    use alien_checkers::kernel::{Checker, Crowning, Kind, Movement, PlayingSquares, StartLayout, Supply};
+    let one_row = StartLayout { squares: PlayingSquares::Dark, rows: vec![1] };
+    let mut b = Board::start_as(Supply::STANDARD, Crowning::FromReserve, &one_row, Movement::AMERICAN);
+    let dealt = b.totals();
+    assert_eq!(dealt.pieces, [4, 4]);
+    assert_eq!(b.check_conservation(&dealt), Ok(()), "four pieces each, as dealt");
+    b.set_checker(common::sq("d4"), Checker::new(Player::Dark, Kind::Pawn)).unwrap();
+    let e = b.check_conservation(&dealt).unwrap_err();
+    assert!(e.0.contains("[5, 4]") && e.0.contains("dealt [4, 4]"), "{e}");
+}

@@ -138,11 +138,12 @@ local string_lib = {
   lower = function(s) s = str_arg(s, 1, "lower"); charge(#s / 16); return CS.lower(s) end,
   reverse = function(s) s = str_arg(s, 1, "reverse"); charge(#s / 16); return CS.reverse(s) end,
   -- (#s + #sep + 1) * count: every copy costs a step, also an empty one
+  -- (in floats: an integer product could wrap around to a small charge)
   rep = function(s, count, sep)
     s = str_arg(s, 1, "rep")
     count = int_arg(count, 2, "rep")
     sep = str_arg(sep, 3, "rep", "")
-    if count > 0 then charge((#s + #sep + 1) * count / 16) end
+    if count > 0 then charge((#s + #sep + 1.0) * count / 16) end
     return CS.rep(s, count, sep)
   end,
   -- plain: (#s + 1) * (#p + 1); a pattern: its bound (above)
@@ -181,8 +182,9 @@ local string_lib = {
 
 -- Lists: loops in Lua, so the hook counts their work whatever the table's
 -- metamethods do; only a plain copy goes to C.
+-- Sizes in floats: `j - i` in integers wraps around for far-apart bounds.
 local function check_range_size(i, j, fname)
-  if j >= i and j - i >= 1e6 then error("too many results to " .. fname, 3) end
+  if j >= i and (j + 0.0) - i >= 1e6 then error("too many results to " .. fname, 3) end
 end
 local table_lib = {
   -- n = j - i + 1, plus the characters copied
@@ -246,7 +248,7 @@ local table_lib = {
     i = int_arg(i, 2, "unpack", 1)
     if j == nil then j = len_arg(t, 1, "unpack") else j = int_arg(j, 3, "unpack") end
     check_range_size(i, j, "unpack")
-    if j >= i then charge((j - i + 1) / 16) end
+    if j >= i then charge(((j + 0.0) - i + 1) / 16) end
     return CT.unpack(t, i, j)
   end,
   -- n = the number of arguments

@@ -56,8 +56,9 @@ pub const TIME_GUARD: std::time::Duration = std::time::Duration::from_secs(30);
 /// about as long as this many VM instructions, so a loop of calls is metered
 /// for what it costs.
 pub const HOST_CALL_COST: u64 = 64;
-/// What a `ctx` call that fails costs on top: raising its error (a message, a
-/// traceback) takes about as long as this many VM instructions.
+/// What an error costs on top, raised by a `ctx` call or caught by a script's
+/// `pcall`: raising it (a message, a traceback) takes about as long as this
+/// many VM instructions.
 pub const HOST_ERROR_COST: u64 = 1024;
 /// The bytes one run may allocate (the collector is stopped while it runs, so
 /// this counts every allocation, whatever earlier runs left behind).
@@ -171,8 +172,9 @@ impl Meter {
         self.used = self.used.saturating_sub(HOST_CALL_COST);
     }
 
-    /// Charges the raising of a `ctx` call's error ([`HOST_ERROR_COST`]); the
-    /// next hook or charge stops a run this took past its budget.
+    /// Charges the raising of an error a `ctx` call raised or a script's
+    /// `pcall` caught ([`HOST_ERROR_COST`]); the next hook or charge stops a
+    /// run this took past its budget.
     pub fn charge_host_error(&mut self) {
         self.used = self.used.saturating_add(HOST_ERROR_COST);
     }
@@ -654,6 +656,10 @@ fn caught(lua: &Lua, meter: &SharedMeter, e: LuaError) -> mlua::Result<Value> {
     if meter.borrow().halted() {
         return Err(e);
     }
+    // Raising and catching costs what a failing ctx call's error costs (the
+    // stack walked for its traceback, its message made), however few
+    // instructions the failing code ran.
+    meter.borrow_mut().charge_host_error();
     Ok(Value::String(lua.create_string(describe_error(&e))?))
 }
 

@@ -1475,6 +1475,23 @@ fn the_second_round_of_unmetered_work_is_charged_too() {
     engine_still_works(&engine);
 }
 
+/// Found by fuzzing (issue 36): an error a script's `pcall` catches costs what
+/// raising it costs, not the few instructions the failing code ran; and a
+/// repeat count whose charge wrapped round in integers (4 * 2^62 = 0) is
+/// charged in full.
+#[test]
+fn caught_errors_and_huge_repeat_counts_are_charged_in_full() {
+    // 10,000 caught errors: about 0.8 M instructions, 11 M with their raising.
+    let caught = "function play(ctx)\n  for i = 1, 10000 do pcall(error, 'x') end\nend";
+    let wrapping = "function play(ctx)\n  local s = string.rep('%', 2^62, 'd4')\nend";
+    let engine = engine(&[("caught", caught), ("wrapping", wrapping), GOOD_CARD], &[]);
+    for id in ["caught", "wrapping"] {
+        let m = failure(&engine, id);
+        assert!(m.contains(&format!("cards/{id}.lua:2")) && m.contains("ran too long"), "{id}: {m}");
+    }
+    engine_still_works(&engine);
+}
+
 /// What `pairs` costs does not depend on the hash seed of the Lua state (each
 /// engine's differs): the smallest budget a check needs is the same in fresh
 /// engines.

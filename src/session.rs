@@ -985,52 +985,73 @@ pub fn write_safely(path: &Path, bytes: &[u8]) -> Result<(), SessionError> {
     write_atomically(path, bytes, &mut |_| Ok(()))
 }
 
-/// A file written as it goes and given its name only when done, through the
-/// same safe path as saves: a new temporary file of a random name beside it
-/// (links not followed), synced and renamed by [`SafeFile::commit`]. Dropped
-/// uncommitted, it leaves nothing behind and the old file as it was.
+/// A file written as it goes and given its name only when done: a new
+/// temporary file of a random name beside it (links not followed), synced and
+/// renamed by [`SafeFile::commit`]. Dropped uncommitted, it leaves nothing
+/// behind and the old file as it was. Every file this program writes goes
+/// through it.
 pub struct SafeFile {
     path: PathBuf,
     tmp: PathBuf,
     file: Option<std::io::BufWriter<File>>,
+    /// How its errors name what failed: "write" or "save to".
+    verb: &'static str,
 }
 
 impl SafeFile {
     pub fn create(path: &Path) -> Result<SafeFile, SessionError> {
-        let failed = |e: std::io::Error| SessionError::Write(format!("cannot write {}: {e}", path.display()));
-        if path.is_dir() {
-            return Err(SessionError::Write(format!("cannot write {}: that is a folder", path.display())));
-        }
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name =
-            path.file_name().ok_or_else(|| SessionError::Write(format!("{} is not a file name", path.display())))?;
-        remove_stale_temporaries(dir);
-        let (tmp, file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
-        Ok(SafeFile { path: path.to_path_buf(), tmp, file: Some(std::io::BufWriter::new(file)) })
+        SafeFile::open(path, "write")
     }
 
-    /// Syncs the file and gives it its name.
-    pub fn commit(mut self) -> Result<(), SessionError> {
-        let failed = |e: std::io::Error| SessionError::Write(format!("cannot write {}: {e}", self.path.display()));
-        let file = self.file.take().expect("a file not committed yet");
-        let file = file.into_inner().map_err(|e| failed(e.into_error()))?;
-        file.sync_all().map_err(failed)?;
-        fs::rename(&self.tmp, &self.path).map_err(failed)?;
-        let dir = self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+    fn open(path: &Path, verb: &'static str) -> Result<SafeFile, SessionError> {
+        if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
+            return Err(SessionError::Write(format!(
+                "cannot {verb} {}: that is a folder; give a file name, such as game.json",
+                path.display()
+            )));
         }
-        Ok(())
+        let name =
+            path.file_name().ok_or_else(|| SessionError::Write(format!("{} is not a file name", path.display())))?;
+        let dir = folder_of(path);
+        remove_stale_temporaries(dir);
+        let (tmp, file) = create_temporary(dir, &name.to_string_lossy()).map_err(|e| write_error(verb, path, e))?;
+        Ok(SafeFile { path: path.to_path_buf(), tmp, file: Some(std::io::BufWriter::new(file)), verb })
+    }
+
+    /// Syncs the file and gives it its name, in place of any file that had it.
+    pub fn commit(self) -> Result<(), SessionError> {
+        self.place(Replace::Yes).map(|_| ())
+    }
+
+    /// Syncs the file and gives it its name; with `Replace::No`, `Ok(false)`
+    /// and nothing placed when a file has it.
+    fn place(mut self, replace: Replace) -> Result<bool, SessionError> {
+        let file = self.file.take().expect("a file not placed yet");
+        let placed = (|| -> std::io::Result<bool> {
+            let file = file.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            let placed = match replace {
+                Replace::Yes => fs::rename(&self.tmp, &self.path).map(|()| true)?,
+                Replace::No => place_new(&self.tmp, &self.path)?,
+            };
+            if let Ok(dir) = File::open(folder_of(&self.path)) {
+                let _ = dir.sync_all();
+            }
+            Ok(placed)
+        })();
+        // After a rename the temporary name is gone; otherwise it goes now.
+        let _ = fs::remove_file(&self.tmp);
+        placed.map_err(|e| write_error(self.verb, &self.path, e))
     }
 }
 
 impl Write for SafeFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.file.as_mut().expect("a file not committed yet").write(buf)
+        self.file.as_mut().expect("a file not placed yet").write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.file.as_mut().expect("a file not committed yet").flush()
+        self.file.as_mut().expect("a file not placed yet").flush()
     }
 }
 
@@ -1040,6 +1061,15 @@ impl Drop for SafeFile {
             let _ = fs::remove_file(&self.tmp);
         }
     }
+}
+
+fn write_error(verb: &str, path: &Path, e: std::io::Error) -> SessionError {
+    SessionError::Write(format!("cannot {verb} {}: {e}", path.display()))
+}
+
+/// The folder a file goes in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 /// The prefix of this program's temporary files beside `name`; a random token
@@ -1057,37 +1087,17 @@ fn write_file(
     replace: Replace,
     fail_after: &mut dyn FnMut(usize) -> std::io::Result<()>,
 ) -> Result<bool, SessionError> {
-    if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
-        return Err(SessionError::Write(format!(
-            "cannot save to {}: that is a folder; give a file name, such as game.json",
-            path.display()
-        )));
+    let mut file = SafeFile::open(path, "save to")?;
+    let mut written = 0;
+    // Chunk by chunk to the disk, so that a failure midway is a real one.
+    for chunk in bytes.chunks(4096) {
+        file.write_all(chunk)
+            .and_then(|()| file.flush())
+            .and_then(|()| fail_after(written + chunk.len()))
+            .map_err(|e| write_error("save to", path, e))?;
+        written += chunk.len();
     }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| SessionError::Write(format!("{} is not a file name", path.display())))?;
-    remove_stale_temporaries(dir);
-    let failed = |e: std::io::Error| SessionError::Write(format!("cannot save to {}: {e}", path.display()));
-    let (tmp, mut file) = create_temporary(dir, &name.to_string_lossy()).map_err(failed)?;
-    let result = (|| -> std::io::Result<bool> {
-        let mut written = 0;
-        for chunk in bytes.chunks(4096) {
-            file.write_all(chunk)?;
-            written += chunk.len();
-            fail_after(written)?;
-        }
-        file.sync_all()?;
-        let placed = match replace {
-            Replace::Yes => fs::rename(&tmp, path).map(|()| true)?,
-            Replace::No => place_new(&tmp, path)?,
-        };
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(placed)
-    })();
-    // After a rename the temporary name is gone; otherwise it goes now.
-    let _ = fs::remove_file(&tmp);
-    result.map_err(failed)
+    file.place(replace)
 }
 
 /// Gives the written temporary file `tmp` the name `path` unless a file has it:

@@ -123,8 +123,9 @@ fn a_write_failing_halfway_leaves_the_old_save_whole() {
     assert_eq!(files_in(&dir), ["game.json"], "the partial file is removed");
     assert_loads_as(&path, &old);
 
-    // A crash halfway (no clean-up at all) leaves a stray partial file, which
-    // neither harms the save nor stops the next one.
+    // A panic halfway unwinds and takes its partial file with it; the save is
+    // whole. (A crash that does not unwind leaves the file, which the next save
+    // removes once it is stale: stale_temporary_files_are_removed_by_the_next_save.)
     let crashed = catch_unwind(AssertUnwindSafe(|| {
         let _ = write_atomically(&path, text.as_bytes(), &mut |written| {
             if written >= half {
@@ -135,7 +136,7 @@ fn a_write_failing_halfway_leaves_the_old_save_whole() {
     }));
     assert!(crashed.is_err());
     assert_eq!(std::fs::read(&path).unwrap(), old_bytes, "the old save is whole after a crash");
-    assert_eq!(files_in(&dir).len(), 2, "the crash left its partial file");
+    assert_eq!(files_in(&dir), ["game.json"], "the panic took its partial file with it");
     assert_loads_as(&path, &old);
     new.save(&path, seats()).unwrap();
     assert_loads_as(&path, &new);

@@ -1166,18 +1166,19 @@ struct MonolithPlan {
 }
 
 impl Board {
-    /// R4.9: the checker starting on `by` captures the checkers on `squares`,
+    /// R4.9: the checker starting on `by` captures the checkers on `captures`
+    /// (each a taken square and where its capturer stood once it took it),
     /// which go to the reserves, without crowning; told in the order given.
     pub(super) fn capture_all(
         &mut self,
-        squares: impl IntoIterator<Item = Square>,
+        captures: impl IntoIterator<Item = (Square, Square)>,
         by: Square,
         log: &mut impl Journal,
     ) {
-        for sq in squares {
+        for (sq, landed) in captures {
             if let Some(checker) = self.checker(sq) {
                 self.lift(sq, checker);
-                log.record(|| BoardEvent::Captured { at: sq, checker, by });
+                log.record(|| BoardEvent::Captured { at: sq, checker, by, landed });
             }
         }
     }

@@ -94,7 +94,7 @@ impl Board {
         };
         let mid = from.step(dir).expect("a landing has a middle square");
         log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new() });
-        self.capture_all([mid], from, log);
+        self.capture_all([(mid, land)], from, log);
         self.shift_checker(from, land);
         self.settle_crowns(log);
         Ok((land, Played { captures: 1, by_emperor: checker.kind == Kind::Emperor }))

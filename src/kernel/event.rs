@@ -58,11 +58,14 @@ pub enum BoardEvent {
         to: Square,
         via: Vec<Square>,
     },
-    /// R4.2, R4.9: the checker on `at` was jumped by the checker that started on `by`.
+    /// R4.2, R4.9: the checker on `at` was jumped by the checker that started on
+    /// `by`, which stood on `landed` once it had taken it (the landing of that
+    /// jump; for a capture in place, the square it went back to).
     Captured {
         at: Square,
         checker: Checker,
         by: Square,
+        landed: Square,
     },
     /// R4.9: the checker on `at` left the board for its owner's reserve.
     Removed {

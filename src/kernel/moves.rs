@@ -108,14 +108,27 @@ impl Move {
     /// The captured squares in the order the move jumps them: along each hop
     /// from the square before it (a flying king's too).
     pub fn captured_in_order(&self) -> smallvec::SmallVec<[Square; MAX_JUMPS]> {
+        self.captures_in_order().into_iter().map(|(taken, _)| taken).collect()
+    }
+
+    /// [`Move::captured_in_order`], each taken square with the square its
+    /// capturer stood on once it had taken it: the landing of that hop, or,
+    /// for a capture in place (a hop that lands on the taken square and a next
+    /// one that goes back), the next landing.
+    pub fn captures_in_order(&self) -> smallvec::SmallVec<[(Square, Square); MAX_JUMPS]> {
         // One or none needs no path walked (most captures, in play's hot path).
         if self.captured.count() <= 1 {
-            return self.captured.collect();
+            return self.captured.into_iter().map(|taken| (taken, self.to())).collect();
         }
         let mut left = self.captured;
         let mut at = self.from;
-        let mut ordered = smallvec::SmallVec::new();
+        let mut ordered: smallvec::SmallVec<[(Square, Square); MAX_JUMPS]> = smallvec::SmallVec::new();
+        // A capture in place whose capturer has not landed beyond it yet.
+        let mut in_place: Option<usize> = None;
         for landing in self.landings() {
+            if let Some(i) = in_place.take() {
+                ordered[i].1 = landing;
+            }
             let (df, dr) = ((landing.file() - at.file()).signum(), (landing.rank() - at.rank()).signum());
             let mut sq = at;
             while sq != landing {
@@ -123,13 +136,16 @@ impl Move {
                 sq = next;
                 if left.contains(sq) {
                     left.remove(sq);
-                    ordered.push(sq);
+                    ordered.push((sq, landing));
+                    if sq == landing {
+                        in_place = Some(ordered.len() - 1);
+                    }
                 }
             }
             at = landing;
         }
         // Whatever a path does not pass (none, for a move the generator made).
-        ordered.extend(left);
+        ordered.extend(left.into_iter().map(|taken| (taken, self.to())));
         ordered
     }
 
@@ -726,7 +742,7 @@ impl Board {
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
         });
-        self.capture_all(mv.captured_in_order(), mv.from(), log);
+        self.capture_all(mv.captures_in_order(), mv.from(), log);
         self.shift_checker(mv.from(), mv.to());
         self.settle_crowns(log);
         Ok(played)
@@ -758,7 +774,7 @@ impl Board {
         if !ends_where_one_stood {
             log.record(moved);
         }
-        self.capture_all(mv.captured_in_order(), mv.from(), log);
+        self.capture_all(mv.captures_in_order(), mv.from(), log);
         if ends_where_one_stood {
             log.record(moved);
         }

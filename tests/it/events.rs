@@ -11,7 +11,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use alien_checkers::content::ContentRoot;
 use alien_checkers::game::{Choice, Event, EventKind, EventLog, GameEvent, GameState, Logged, Step};
-use alien_checkers::kernel::{BoardEvent, Player};
+use alien_checkers::kernel::{Board, BoardEvent, Checker, Crowning, Kind, Move, Player, Square, Supply};
 use alien_checkers::script::ScriptEngine;
 use alien_checkers::session::Session;
 
@@ -276,4 +276,43 @@ fn replay_into_a_closed_pipe_ends_quietly() {
         let stderr = String::from_utf8_lossy(&done.stderr);
         assert!(done.status.success() && !stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+/// Each capture says where its capturer stood once it had taken it (issue 37):
+/// the landing of that hop, a flying king's too, and after a capture in place
+/// the square the capturer went back to.
+#[test]
+fn a_capture_says_where_its_capturer_landed() {
+    let sq = |s: &str| s.parse::<Square>().unwrap();
+    let offered = |from: &str, landings: &[&str], taken: &[&str]| {
+        let landings: Vec<Square> = landings.iter().map(|s| sq(s)).collect();
+        Move::offered(sq(from), &landings, taken.iter().map(|s| sq(s)).collect(), false).unwrap()
+    };
+    let pairs = |l: &[(&str, &str)]| l.iter().map(|(a, b)| (sq(a), sq(b))).collect::<Vec<_>>();
+    let chain = offered("c3", &["e5", "g7"], &["d4", "f6"]);
+    assert_eq!(chain.captures_in_order().to_vec(), pairs(&[("d4", "e5"), ("f6", "g7")]));
+    let flying = offered("a1", &["e5", "c7"], &["c3", "d6"]);
+    assert_eq!(flying.captures_in_order().to_vec(), pairs(&[("c3", "e5"), ("d6", "c7")]));
+    let in_place = offered("d4", &["e5", "d4"], &["e5"]);
+    assert_eq!(in_place.captures_in_order().to_vec(), pairs(&[("e5", "d4")]));
+    let in_place_then_a_jump = offered("d4", &["e5", "d4", "b6"], &["e5", "c5"]);
+    assert_eq!(in_place_then_a_jump.captures_in_order().to_vec(), pairs(&[("e5", "d4"), ("c5", "b6")]));
+
+    // Played, the events carry it.
+    let mut board = Board::empty(Supply::default(), Crowning::Free);
+    board.set_checker(sq("c3"), Checker::new(Player::Dark, Kind::Pawn)).unwrap();
+    for at in ["d4", "f6"] {
+        board.set_checker(sq(at), Checker::new(Player::Light, Kind::Pawn)).unwrap();
+    }
+    let mut events: Vec<BoardEvent> = Vec::new();
+    board.play(&chain, &mut events).unwrap();
+    let landed: Vec<(Square, Square, Square)> = events
+        .iter()
+        .filter_map(|e| match e {
+            BoardEvent::Captured { at, by, landed, .. } => Some((*at, *by, *landed)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(landed, [(sq("d4"), sq("c3"), sq("e5")), (sq("f6"), sq("c3"), sq("g7"))]);
+    assert_eq!(board.checker(sq("g7")).map(|c| c.owner), Some(Player::Dark));
 }

@@ -1087,6 +1087,28 @@ end"#;
     agrees_and_refuses(agree, "ctx:checker_squares{ can_step = \"up-left\" }", "up-left");
 }
 
+/// `wall_blocks` answers for any one step, not only a checker's (issue 37):
+/// a diagonal step is blocked by two walls at its vertex (R5.4), an orthogonal
+/// one by the wall on its edge (R5.6), and a player's own walls never block
+/// its checkers (R5.3); it agrees with `step_targets` where a checker stands.
+#[test]
+fn wall_blocks_answers_for_any_step() {
+    let agree = r#"function play(ctx)
+  ctx:relocate("c3", "d4")
+  ctx:place_walls("d4/d5+d4/e4")
+  assert(ctx:wall_blocks("d4", "ne") and ctx:wall_blocks("e5", "sw"), "both ways across the vertex")
+  assert(not ctx:wall_blocks("d4", "ne", "dark"), "the user's own walls do not block its checkers")
+  assert(ctx:wall_blocks("d4", "ne", "light"), "they block the other player's")
+  assert(ctx:wall_blocks("d4", "n", "light") and ctx:wall_blocks("e4", "w", "light"), "orthogonal steps cross the edge")
+  assert(not ctx:wall_blocks("d4", "nw") and not ctx:wall_blocks("d4", "se"), "one wall at a vertex blocks no diagonal")
+  assert(not ctx:wall_blocks("f6", "ne") and not ctx:wall_blocks("h8", "ne"), "away from the walls, and at the edge")
+  assert(#ctx:step_targets("d4", { "ne" }) == 1, "the owner's checker steps through")
+  ctx:remove_wall("d4/e4")
+  assert(not ctx:wall_blocks("d4", "ne"), "one wall left at the vertex")
+end"#;
+    agrees_and_refuses(agree, "ctx:wall_blocks(\"d4\", \"sideways\")", "sideways");
+}
+
 /// `ask_square_where` offers exactly the squares `squares` lists for the same
 /// filter (board order), and `count_squares` counts them; a bad filter is
 /// refused by name, where the script made the call.

@@ -223,6 +223,26 @@ pub(super) fn register(m: &mut ApiBuilder) {
         },
         |lua, edges| list(lua, edges),
     );
+    // Whether walls stand in the way of one step from `sq` towards `dir`:
+    // of `mover`'s checker (the other player's walls, R5.3-R5.6), or, with no
+    // player named, of anything (either player's walls, as for the monolith's
+    // push, R7.4). The board's edge is not a wall (`neighbour` tells that).
+    query(
+        m,
+        "wall_blocks",
+        Sees::Position,
+        |_, (sq, dir, mover): (String, String, Option<String>)| {
+            Ok((square(&sq)?, self::dir(&dir)?, mover.map(|p| player(&p)).transpose()?))
+        },
+        |s, _, (sq, dir, mover): &(Square, Dir, Option<Player>)| {
+            let blocked = match mover {
+                Some(p) => s.board.blocked_for(*p, *dir),
+                None => s.board.blocked_by_any(*dir),
+            };
+            blocked.contains(*sq)
+        },
+        same,
+    );
     query(m, "count_wall_spots", Sees::Position, none, |s, _, _| s.board.wall_spots().count(), same);
     query(
         m,

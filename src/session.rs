@@ -1005,8 +1005,9 @@ impl SafeFile {
 
     fn open(path: &Path, verb: &'static str) -> Result<SafeFile, SessionError> {
         if path.is_dir() || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
+            let example = if verb == "save to" { ", such as game.json" } else { "" };
             return Err(SessionError::Write(format!(
-                "cannot {verb} {}: that is a folder; give a file name, such as game.json",
+                "cannot {verb} {}: that is a folder; give a file name{example}",
                 path.display()
             )));
         }

@@ -137,9 +137,23 @@ impl Default for Budgets {
     }
 }
 
-/// A compiled card: its chunk, run afresh for every run (see sandbox.rs).
+/// A compiled script's chunk, run afresh for every run (see sandbox.rs), and
+/// its file as Lua names it, read once here rather than at every run.
+struct Chunk {
+    function: Function,
+    file: Option<Rc<str>>,
+}
+
+impl Chunk {
+    fn new(function: Function) -> Chunk {
+        let file = function.info().short_src.map(Rc::from);
+        Chunk { function, file }
+    }
+}
+
+/// A compiled card.
 struct CardScript {
-    chunk: Function,
+    chunk: Chunk,
     has_can_play: bool,
     /// Whether the script defines `extra_moves(ctx, effect)`: moves its
     /// lasting effects offer beside the kernel's.
@@ -151,7 +165,7 @@ struct CardScript {
 }
 
 struct PlanetScript {
-    chunk: Function,
+    chunk: Chunk,
     /// Whether the script defines `progress(ctx, player)`.
     has_progress: bool,
     /// Whether it defines `squares(ctx, player)`, the squares that make it hold.
@@ -299,7 +313,7 @@ impl ScriptEngine {
             }
             match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins", "extra_moves"]) {
                 Ok((chunk, defined, handlers)) => cards.push(CardScript {
-                    chunk,
+                    chunk: Chunk::new(chunk),
                     has_can_play: defined.contains(&"can_play"),
                     has_extra_moves: defined.contains(&"extra_moves"),
                     has_begins: defined.contains(&"game_begins"),
@@ -312,7 +326,7 @@ impl ScriptEngine {
             let name = name_of(&planet.script.path);
             match self.compile_one(&name, &planet.script.source, &["check"], &["progress", "squares", "game_begins"]) {
                 Ok((chunk, defined, handlers)) => planets.push(PlanetScript {
-                    chunk,
+                    chunk: Chunk::new(chunk),
                     has_progress: defined.contains(&"progress"),
                     has_squares: defined.contains(&"squares"),
                     has_begins: defined.contains(&"game_begins"),
@@ -468,7 +482,7 @@ impl ScriptEngine {
     /// Returns the run, why it was stopped (if it was), and the result.
     fn invoke(
         &self,
-        chunk: &Function,
+        chunk: &Chunk,
         function: &str,
         run: Box<Run>,
         budget: u64,
@@ -479,9 +493,10 @@ impl ScriptEngine {
         // need: an answer normally follows its question with nothing in between.
         self.coroutines.forget();
         self.enter(run);
-        self.prelude.meter.borrow_mut().start(budget, 0, chunk.info().short_src);
+        self.prelude.meter.borrow_mut().start(budget, 0, chunk.file.clone());
         sandbox::count_memory(&self.lua, &self.prelude.meter.borrow());
-        let result = self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, chunk, function, args));
+        let result =
+            self.prelude.runner.call::<(Value, Value)>((&self.prelude.call_script, &chunk.function, function, args));
         let (stop, _) = self.prelude.meter.borrow_mut().end(&self.lua);
         sandbox::reclaim(&self.lua, &self.collected_at);
         (self.leave(), stop, outcome(result))
@@ -499,7 +514,7 @@ impl ScriptEngine {
 
     fn call(
         &self,
-        chunk: &Function,
+        chunk: &Chunk,
         function: &str,
         run: Box<Run>,
         budget: u64,
@@ -597,14 +612,14 @@ impl ScriptEngine {
         };
         let fresh = snapshot.is_none();
         self.enter(run);
-        self.prelude.meter.borrow_mut().start(self.budgets.card, used, script.chunk.info().short_src);
+        self.prelude.meter.borrow_mut().start(self.budgets.card, used, script.chunk.file.clone());
         if !fresh && resumed.is_none() {
             // The question call is made again: one call, as in a run afresh.
             self.prelude.meter.borrow_mut().refund_host_call();
         }
         sandbox::count_memory(&self.lua, &self.prelude.meter.borrow());
         let result = match resumed {
-            _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk, &self.ctx)),
+            _ if fresh => thread.resume::<(Value, Value)>((&thread, &script.chunk.function, &self.ctx)),
             Some(value) => thread.resume::<(Value, Value)>((true, value)),
             None => thread.resume::<(Value, Value)>(()),
         };

@@ -100,7 +100,7 @@ pub struct Meter {
     broken: Option<String>,
     /// The file of the script that runs, to name when a stop finds no frame
     /// of it on the stack (a tail call into the library replaced it).
-    script: Option<String>,
+    script: Option<Rc<str>>,
     /// A table whose one weak entry [`count_memory`] fills with a new empty
     /// table when it is empty: the entry goes only when a collection runs,
     /// which during a run Lua does only when an allocation passed the run's
@@ -117,7 +117,7 @@ impl Meter {
 
     /// Starts metering a run of `script` (its file) with an instruction
     /// budget, `used` already spent.
-    pub fn start(&mut self, budget: u64, used: u64, script: Option<String>) {
+    pub fn start(&mut self, budget: u64, used: u64, script: Option<Rc<str>>) {
         RESTARTED.set(false);
         let began = Some(std::time::Instant::now());
         *self = Meter { used, limit: budget, began, script, ..self.between_runs() };
@@ -130,7 +130,7 @@ impl Meter {
 
     /// Where a stop is told: the script's innermost line, else its file.
     fn place(&self, lua: &Lua) -> String {
-        innermost_script_place(lua).unwrap_or_else(|| self.script.clone().unwrap_or_else(|| "?".into()))
+        innermost_script_place(lua).unwrap_or_else(|| self.script.as_deref().unwrap_or("?").to_string())
     }
 
     /// Sets the time guard of every run from now on.
@@ -336,11 +336,13 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
             if meter.spend(u64::from(HOOK_EVERY)) {
                 return Ok(VmState::Continue);
             }
-            let place = innermost_script_place(lua).or_else(|| meter.script.clone()).unwrap_or_else(|| {
-                let source = debug.source();
-                let file = source.short_src.as_deref().unwrap_or("?").to_string();
-                format!("{file}:{}", debug.current_line().map_or(String::from("?"), |l| l.to_string()))
-            });
+            let place = innermost_script_place(lua)
+                .or_else(|| meter.script.as_deref().map(String::from))
+                .unwrap_or_else(|| {
+                    let source = debug.source();
+                    let file = source.short_src.as_deref().unwrap_or("?").to_string();
+                    format!("{file}:{}", debug.current_line().map_or(String::from("?"), |l| l.to_string()))
+                });
             meter.stop_at(place);
         }
         Err(LuaError::runtime("the script was stopped"))

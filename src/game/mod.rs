@@ -458,10 +458,19 @@ impl GameState {
         if player == self.position.to_move {
             return if self.moves_are_offered(host) { self.offered_moves(host) } else { Vec::new() };
         }
-        let mut theirs = self.clone();
-        theirs.position_mut().to_move = player;
-        theirs.position_mut().constraint = None;
+        let theirs = self.with_to_move(player);
         if theirs.moves_are_offered(host) { theirs.offered_moves(host) } else { Vec::new() }
+    }
+
+    /// This state with `player` to move and no constraint (R4.8: it binds only
+    /// the mover), and no event log: where to ask what that player could do
+    /// now ([`GameState::offered_to`], R10.3's check).
+    fn with_to_move(&self, player: Player) -> GameState {
+        let mut theirs =
+            GameState { position: self.position.clone(), hidden: self.hidden.clone(), journal: EventLog::default() };
+        theirs.position.to_move = player;
+        theirs.position.constraint = None;
+        theirs
     }
 
     /// The moves effects in force for the player to move offer from their

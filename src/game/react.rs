@@ -161,10 +161,7 @@ impl GameState {
                 }
                 // R10.3: neither player can move, by the kernel's moves or
                 // those scripts offer (a constraint only narrows, R4.8).
-                let mut theirs = self.clone();
-                theirs.position_mut().to_move = !self.position.to_move;
-                theirs.position_mut().constraint = None;
-                if !theirs.has_move(host) {
+                if !self.with_to_move(!self.position.to_move).has_move(host) {
                     self.finish(Outcome { winner: None, reason: EndReason::NoMoves });
                     return None;
                 }

@@ -145,12 +145,8 @@ pub type Outcome = anyhow::Result<()>;
 /// game the REPL plays is as it was autosaved before the decision, and the
 /// simulator writes no report.
 fn stop_at_time_guard(place: &str) {
-    eprintln!(
-        "error: a script ran past the {} s time guard at {place}. The instruction budget should have stopped it \
-         first, so this is a bug in the engine's metering, not in the game: please report it with this deck. \
-         Nothing of this decision was kept.",
-        alien_checkers::script::TIME_GUARD.as_secs()
-    );
+    let told = alien_checkers::script::time_guard_message(place, alien_checkers::script::TIME_GUARD);
+    eprintln!("error: {told}. Nothing of this decision was kept.");
     std::process::exit(70);
 }
 

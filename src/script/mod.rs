@@ -46,7 +46,7 @@ use mlua::{Function, Lua, Table, Value};
 
 pub use ctx::Access;
 pub use error::ScriptError;
-pub use sandbox::{RUN_MEMORY, TIME_GUARD, on_time_guard};
+pub use sandbox::{RUN_MEMORY, TIME_GUARD, on_time_guard, time_guard_message};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{
@@ -259,9 +259,10 @@ impl ScriptEngine {
             counters,
         });
         let api = ctx::api(&lua, Rc::clone(&shared)).map_err(fail)?;
+        let collected_at = Cell::new(0);
         sandbox::begin(&lua, Budgets::default().load);
         let ctx = prelude.make_ctx.call::<Table>((api.table, api.shapes));
-        sandbox::finish(&lua);
+        sandbox::finish(&lua, &collected_at);
         let ctx = ctx.map_err(fail)?;
         let mut engine = ScriptEngine {
             lua,
@@ -280,7 +281,7 @@ impl ScriptEngine {
             progress_memos: Memos::new(0),
             card_memos: Memos::new(0),
             taken: Cell::new(ShortcutsTaken::default()),
-            collected_at: Cell::new(0),
+            collected_at,
         };
         engine.compile()?;
         engine.forget();
@@ -355,7 +356,7 @@ impl ScriptEngine {
         let unplaced = |message: String| CompileError { at: None, message };
         sandbox::begin(&self.lua, self.budgets.load);
         let env = self.prelude.instantiate.call::<Table>(&chunk);
-        let stop = sandbox::finish(&self.lua);
+        let stop = sandbox::finish(&self.lua, &self.collected_at);
         let env = match (stop, env) {
             (Some(stop), _) => return Err(unplaced(describe_stop(&stop))),
             (None, result) => result.map_err(|e| unplaced(describe_error(&e)))?,
@@ -449,13 +450,7 @@ impl ScriptEngine {
     /// then the metering has a bug, what the runs did may differ on another
     /// machine, and nothing this engine works out may be used.
     pub fn broken(&self) -> Option<String> {
-        self.prelude.meter.borrow().broken().map(|place| {
-            format!(
-                "a script ran past the {} s time guard at {place}; the instruction budget should have stopped it \
-                 first, so this is a bug in the engine's metering (please report it with this deck)",
-                self.budgets.time_guard.as_secs_f64()
-            )
-        })
+        self.prelude.meter.borrow().broken().map(|place| sandbox::time_guard_message(place, self.budgets.time_guard))
     }
 
     /// Keeps a `can_play`, hook or planet failure for `take_problems`, at

@@ -278,6 +278,15 @@ thread_local! {
     static RESTARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// What is told when the time guard stopped a run at `place` (`file:line`).
+pub fn time_guard_message(place: &str, guard: std::time::Duration) -> String {
+    format!(
+        "a script ran past the {} s time guard at {place}; the instruction budget should have stopped it first, \
+         so this is a bug in the engine's metering (please report it with this deck)",
+        guard.as_secs_f64()
+    )
+}
+
 /// What the program does when the time guard stops a run, set once
 /// ([`on_time_guard`]).
 static TIME_GUARD_ACTION: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
@@ -367,7 +376,7 @@ pub fn new_state() -> mlua::Result<(Lua, Prelude)> {
         rethrow_stop,
         locate,
     ))?;
-    finish(&lua);
+    finish(&lua, &std::cell::Cell::new(0));
     let prelude = Prelude {
         call_script: parts.get("call_script")?,
         instantiate: parts.get("instantiate")?,
@@ -501,9 +510,9 @@ pub fn reclaim(lua: &Lua, collected_at: &std::cell::Cell<usize>) {
 }
 
 /// Ends a run; returns why it was stopped, if it was (see [`Meter::end`]).
-pub fn finish(lua: &Lua) -> Option<Stop> {
+pub fn finish(lua: &Lua, collected_at: &std::cell::Cell<usize>) -> Option<Stop> {
     let stop = meter(lua).and_then(|m| m.borrow_mut().end(lua).0);
-    reclaim(lua, &std::cell::Cell::new(0));
+    reclaim(lua, collected_at);
     stop
 }
 

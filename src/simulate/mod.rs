@@ -536,7 +536,6 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
             if let (Some((path, every)), true) = (&partial, folded_any)
                 && last_write.elapsed() >= *every
             {
-                report.set_threads(plan.threads);
                 if let Some(out) = rows.as_deref_mut() {
                     let _ = out.flush();
                 }
@@ -554,7 +553,6 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     if let Some(out) = rows {
         out.flush().map_err(|e| format!("cannot write the games' rows: {e}"))?;
     }
-    report.set_threads(plan.threads);
     if let Some((path, _)) = &partial {
         write_report(path, &report)?;
     }

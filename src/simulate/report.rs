@@ -400,10 +400,6 @@ impl Report {
         self.meta.stopped.is_some()
     }
 
-    pub(super) fn set_threads(&mut self, threads: usize) {
-        self.meta.threads = threads;
-    }
-
     /// The games planned but not in the report, as `[from, to)` ranges: what
     /// is left to play after an interruption.
     pub fn missing(&self) -> Vec<[u32; 2]> {

@@ -225,7 +225,7 @@ impl<'a> Narrator<'a> {
 
     fn board_line(&self, event: &BoardEvent) -> String {
         match event {
-            BoardEvent::Moved { from, to, via } if self.card.is_some() && via.is_empty() => {
+            BoardEvent::Moved { from, to, via, .. } if self.card.is_some() && via.is_empty() => {
                 // A card's move: told with its direction when it goes in a line.
                 let line = Dir::ALL.into_iter().find(|&d| {
                     let mut at = *from;
@@ -242,7 +242,7 @@ impl<'a> Narrator<'a> {
                     None => format!("{} moves from {from} to {to}", self.at(*from)),
                 }
             }
-            BoardEvent::Moved { from, to, via } => {
+            BoardEvent::Moved { from, to, via, .. } => {
                 let mut path = vec![from.to_string()];
                 path.extend(via.iter().chain([to]).map(Square::to_string));
                 format!("{} moves {}", self.at(*from), path.join("-"))
@@ -263,15 +263,15 @@ impl<'a> Narrator<'a> {
                 };
                 format!("{} {how}", self.piece(checker, *at))
             }
-            BoardEvent::Pushed { from, to } => {
+            BoardEvent::Pushed { from, to, .. } => {
                 let dir = Dir::ALL.into_iter().find(|&d| from.step(d) == Some(*to)).unwrap_or(Dir::N);
                 format!("{} is pushed {} to {to}", self.at(*from), self.direction(dir))
             }
-            BoardEvent::Crowned { at, owner } => format!("{} pawn on {at} is crowned king", self.whose(*owner)),
+            BoardEvent::Crowned { at, owner, .. } => format!("{} pawn on {at} is crowned king", self.whose(*owner)),
             BoardEvent::MadeEmperor { king, pawn } => {
                 format!("{} becomes an emperor with the piece of the pawn from {pawn}", self.at(*king))
             }
-            BoardEvent::Revived { at, owner } => format!("{} pawn comes back on {at}", self.whose(*owner)),
+            BoardEvent::Revived { at, owner, .. } => format!("{} pawn comes back on {at}", self.whose(*owner)),
             BoardEvent::TokenPlaced { at, token } => format!("a {} goes on {}", token.name(), self.at(*at)),
             BoardEvent::TokenRemoved { at, token, reason: cause } => {
                 let why = if *cause == Clearing::Snookle { " (a snookle arrived, R8.8)" } else { "" };

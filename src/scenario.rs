@@ -530,6 +530,8 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             let mut drawn = diagram::parse_with(text, setup.supply, setup.crowning, &content.marker_glyphs())
                 .map_err(|e| format!("board: {e}"))?;
             drawn.set_movement(setup.movement);
+            // Numbered as a deal numbers them: in square order, a1 first.
+            drawn.number_checkers();
             drawn
         }
         (None, Some(dealt)) => dealt.board,

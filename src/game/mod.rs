@@ -341,6 +341,7 @@ impl GameState {
             planets = [deck.first().copied(), deck.get(1).copied()];
         }
         let mut board = Board::start_as(setup.supply, setup.crowning, &setup.start, setup.movement);
+        board.number_checkers();
         if !setup.markers.is_empty() {
             board.declare_markers(&setup.markers);
         }

@@ -107,17 +107,20 @@ pub struct Checker {
     pub snookle: bool,
     pub hippo: bool,
     /// Riding markers of a modder's kinds (bit `i` for kind `i`, marks.rs).
-    #[serde(default, skip_serializing_if = "no_marks")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub marks: u8,
+    /// Which checker this is ([`Ids`]); 0 on a board whose checkers are not numbered.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub id: u8,
 }
 
-fn no_marks(marks: &u8) -> bool {
-    *marks == 0
+fn is_zero(value: &u8) -> bool {
+    *value == 0
 }
 
 impl Checker {
     pub const fn new(owner: Player, kind: Kind) -> Checker {
-        Checker { owner, kind, ring: false, snookle: false, hippo: false, marks: 0 }
+        Checker { owner, kind, ring: false, snookle: false, hippo: false, marks: 0, id: 0 }
     }
 
     pub const fn has(&self, token: Token) -> bool {
@@ -240,6 +243,86 @@ pub struct Board {
     /// R4's: `None` is American checkers, the one the hot paths test for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     movement: Option<Movement>,
+    /// Which checker is which, once numbered (a game's deal numbers them).
+    #[serde(default, skip_serializing_if = "Ids::is_unnumbered")]
+    ids: Ids,
+}
+
+/// The identity of each checker on the board: a number from 1 to 255 that a
+/// checker keeps while it stays on the board (moves, chains, pushes, card
+/// moves, crowning, rotation, being set aside and put back). A checker that
+/// comes onto the board from a reserve is a new one and gets the next number
+/// not on the board, counting on from the last one given, so a number is not
+/// given again soon after its checker left.
+///
+/// Invariant: `at` is non-zero exactly on occupied squares once numbered, and
+/// zero everywhere before; no two squares share a number.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(into = "IdsForm", try_from = "IdsForm")]
+pub struct Ids {
+    at: [u8; 64],
+    numbered: bool,
+    /// The last number given.
+    last: u8,
+}
+
+/// How [`Ids`] are saved, once numbered: `{last: 7, on: {a1: 1, c1: 2, …}}`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdsForm {
+    last: u8,
+    on: std::collections::BTreeMap<Square, u8>,
+}
+
+impl From<Ids> for IdsForm {
+    fn from(ids: Ids) -> IdsForm {
+        let on = Square::all().filter(|sq| ids.at[sq.index()] != 0).map(|sq| (sq, ids.at[sq.index()])).collect();
+        IdsForm { last: ids.last, on }
+    }
+}
+
+impl TryFrom<IdsForm> for Ids {
+    type Error = String;
+
+    fn try_from(form: IdsForm) -> Result<Ids, String> {
+        let mut ids = Ids { at: [0; 64], numbered: true, last: form.last };
+        for (sq, id) in form.on {
+            if id == 0 || ids.at.contains(&id) {
+                return Err(format!("checker number {id} on {sq} is 0 or given twice"));
+            }
+            ids.at[sq.index()] = id;
+        }
+        Ok(ids)
+    }
+}
+
+impl Default for Ids {
+    fn default() -> Ids {
+        Ids { at: [0; 64], numbered: false, last: 0 }
+    }
+}
+
+impl Ids {
+    fn is_unnumbered(&self) -> bool {
+        !self.numbered
+    }
+
+    /// The number for a checker coming onto the board: 0 on an unnumbered
+    /// board; else the next after `last` (1 follows 255) not on the board.
+    fn fresh(&mut self) -> u8 {
+        if self.is_unnumbered() {
+            return 0;
+        }
+        let mut id = self.last;
+        loop {
+            id = id.checked_add(1).unwrap_or(1);
+            // At most 64 numbers are on the board, so one of 65 tries is free.
+            if !self.at.contains(&id) {
+                self.last = id;
+                return id;
+            }
+        }
+    }
 }
 
 /// Which squares checkers are set out on and numbered over: the dark ones
@@ -337,6 +420,7 @@ impl Board {
             crowning,
             marks: Marks::default(),
             movement: None,
+            ids: Ids::default(),
         }
     }
 
@@ -356,6 +440,36 @@ impl Board {
         }
         board.set_movement(movement);
         board
+    }
+
+    /// Gives every checker on the board its number, 1 up in square order (`a1`
+    /// first), and numbers every checker that comes onto the board from now on
+    /// ([`Ids`]). A game's deal and a scenario's scene do this once.
+    pub fn number_checkers(&mut self) {
+        let mut ids = Ids { numbered: true, ..Ids::default() };
+        for sq in self.occupied() {
+            ids.last += 1;
+            ids.at[sq.index()] = ids.last;
+        }
+        self.ids = ids;
+    }
+
+    /// A number for a checker coming onto the board ([`Ids`]).
+    pub(super) fn fresh_id(&mut self) -> u8 {
+        self.ids.fresh()
+    }
+
+    /// Whether the checkers are numbered ([`Board::number_checkers`]).
+    pub fn numbered(&self) -> bool {
+        self.ids.numbered
+    }
+
+    /// The square of the checker numbered `id`, if it is on the board.
+    pub fn find_checker(&self, id: u8) -> Option<Square> {
+        if id == 0 {
+            return None;
+        }
+        self.ids.at.iter().position(|&at| at == id).and_then(|i| Square::new(i as u8))
     }
 
     // ---- reading ----
@@ -461,7 +575,7 @@ impl Board {
         Player::BOTH.into_iter().find(|p| self.checkers[p.index()].contains(sq))
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn checker(&self, sq: Square) -> Option<Checker> {
         let owner = self.owner(sq)?;
         let kind = if self.emperors.contains(sq) {
@@ -478,6 +592,7 @@ impl Board {
             snookle: self.snookles.contains(sq),
             hippo: self.hippos.contains(sq),
             marks: self.marks.riders(sq),
+            id: self.ids.at[sq.index() & 63],
         })
     }
 
@@ -553,7 +668,9 @@ impl Board {
         if checker.hippo && checker.snookle {
             refuse!("a checker cannot carry both a hippo and a snookle (R8.8)");
         }
-        self.write_checker(sq, Some(checker));
+        // On a numbered board it is a new checker, whatever number it carried.
+        let id = self.ids.fresh();
+        self.write_checker(sq, Some(Checker { id, ..checker }));
         Ok(())
     }
 
@@ -629,6 +746,7 @@ impl Board {
         self.snookles.set(sq, c.is_some_and(|c| c.snookle));
         self.hippos.set(sq, c.is_some_and(|c| c.hippo));
         self.marks.set_riders(sq, c.map_or(0, |c| c.marks));
+        self.ids.at[sq.index() & 63] = c.map_or(0, |c| c.id);
     }
 
     fn write_terrain(&mut self, sq: Square, terrain: Option<Terrain>) {
@@ -692,15 +810,18 @@ impl Board {
         if !self.is_empty(sq) {
             refuse!("{sq} is not empty (R4.5)");
         }
-        self.revive(sq, player);
-        log.record(|| BoardEvent::Revived { at: sq, owner: player });
+        let id = self.revive(sq, player);
+        log.record(|| BoardEvent::Revived { at: sq, owner: player, id });
         self.settle_crowns(log);
         Ok(())
     }
 
-    pub(super) fn revive(&mut self, sq: Square, player: Player) {
+    /// A new checker (a new number, [`Ids`]) from the reserve; returns its number.
+    pub(super) fn revive(&mut self, sq: Square, player: Player) -> u8 {
         self.reserve[player.index()] -= 1;
-        self.write_checker(sq, Some(Checker::new(player, Kind::Pawn)));
+        let id = self.ids.fresh();
+        self.write_checker(sq, Some(Checker { id, ..Checker::new(player, Kind::Pawn) }));
+        id
     }
 
     /// Moves a checker with its tokens to an empty square (a card's move; no walls
@@ -716,7 +837,7 @@ impl Board {
         }
         self.write_checker(from, None);
         self.write_checker(to, Some(checker));
-        log.record(|| BoardEvent::Moved { from, to, via: Vec::new() });
+        log.record(|| BoardEvent::Moved { from, to, via: Vec::new(), id: checker.id });
         self.settle_crowns(log);
         Ok(())
     }
@@ -762,7 +883,7 @@ impl Board {
                     break;
                 }
                 self.crown(sq, player);
-                log.record(|| BoardEvent::Crowned { at: sq, owner: player });
+                log.record(|| BoardEvent::Crowned { at: sq, owner: player, id: self.ids.at[sq.index()] });
             }
         }
     }
@@ -780,7 +901,7 @@ impl Board {
             refuse!("{owner} has no piece in reserve to crown with (R6.1)");
         }
         self.crown(sq, owner);
-        log.record(|| BoardEvent::Crowned { at: sq, owner });
+        log.record(|| BoardEvent::Crowned { at: sq, owner, id: checker.id });
         Ok(())
     }
 
@@ -1030,7 +1151,7 @@ impl Board {
             for &sq in moving.iter().rev() {
                 let to = sq.step(dir).expect("planned push stays on the board");
                 self.shift_checker(sq, to);
-                log.record(|| BoardEvent::Pushed { from: sq, to });
+                log.record(|| BoardEvent::Pushed { from: sq, to, id: self.ids.at[to.index()] });
                 report.pushed.push((sq, to));
             }
         }
@@ -1125,6 +1246,16 @@ impl Board {
         if (self.hippos & self.snookles).any() {
             refuse!("a checker carries both a hippo and a snookle (R8.8)");
         }
+        let numbered = Bitboard(self.ids.at.iter().enumerate().fold(0, |b, (i, &id)| b | u64::from(id != 0) << i));
+        if numbered != if self.ids.numbered { occupied } else { Bitboard::EMPTY } {
+            refuse!("the checkers' numbers do not match the checkers on the board");
+        }
+        let mut seen = [false; 256];
+        for &id in self.ids.at.iter().filter(|&&id| id != 0) {
+            if std::mem::replace(&mut seen[usize::from(id)], true) {
+                refuse!("two checkers have number {id}");
+            }
+        }
         let layers = [occupied, self.water, self.fire, self.monolith_block()];
         for (i, a) in layers.iter().enumerate() {
             if layers[i + 1..].iter().any(|b| (*a & *b).any()) {
@@ -1175,10 +1306,11 @@ impl Board {
         by: Square,
         log: &mut impl Journal,
     ) {
+        let capturer = self.ids.at[by.index()];
         for (sq, landed) in captures {
             if let Some(checker) = self.checker(sq) {
                 self.lift(sq, checker);
-                log.record(|| BoardEvent::Captured { at: sq, checker, by, landed });
+                log.record(|| BoardEvent::Captured { at: sq, checker, by, landed, capturer });
             }
         }
     }

@@ -93,7 +93,7 @@ impl Board {
             refuse!("the checker on {from} cannot jump {dir} (R4.2, R4.6, R5.5)");
         };
         let mid = from.step(dir).expect("a landing has a middle square");
-        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new() });
+        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new(), id: checker.id });
         self.capture_all([(mid, land)], from, log);
         self.shift_checker(from, land);
         self.settle_crowns(log);
@@ -114,7 +114,10 @@ impl Board {
         if !self.is_empty(sq) {
             refuse!("{sq} is not empty, so the lifted checker cannot return (R8.16)");
         }
-        self.set_checker(sq, checker)?;
+        // It keeps its number, unless a checker that came on meanwhile has it.
+        let checker =
+            if self.find_checker(checker.id).is_some() { Checker { id: self.fresh_id(), ..checker } } else { checker };
+        self.write_checker(sq, Some(checker));
         log.record(|| BoardEvent::PutBack { at: sq, checker });
         self.settle_crowns(log);
         Ok(())

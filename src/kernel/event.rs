@@ -51,21 +51,27 @@ pub enum Clearing {
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BoardEvent {
-    /// A checker went from `from` to `to`; `via` holds the squares it landed on
-    /// in between (jump chains), empty for a step or a card's move.
+    /// The checker numbered `id` went from `from` to `to`; `via` holds the
+    /// squares it landed on in between (jump chains), empty for a step or a
+    /// card's move.
     Moved {
         from: Square,
         to: Square,
         via: Vec<Square>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        id: u8,
     },
-    /// R4.2, R4.9: the checker on `at` was jumped by the checker that started on
-    /// `by`, which stood on `landed` once it had taken it (the landing of that
-    /// jump; for a capture in place, the square it went back to).
+    /// R4.2, R4.9: the checker on `at` was jumped by the checker numbered
+    /// `capturer` that started on `by`, which stood on `landed` once it had
+    /// taken it (the landing of that jump; for a capture in place, the square
+    /// it went back to).
     Captured {
         at: Square,
         checker: Checker,
         by: Square,
         landed: Square,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        capturer: u8,
     },
     /// R4.9: the checker on `at` left the board for its owner's reserve.
     Removed {
@@ -73,17 +79,21 @@ pub enum BoardEvent {
         checker: Checker,
         reason: Removal,
     },
-    /// R7.4: the monolith pushed a checker one square.
+    /// R7.4: the monolith pushed the checker numbered `id` one square.
     Pushed {
         from: Square,
         to: Square,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        id: u8,
     },
-    /// R6: `owner`'s pawn on `at` became a king, with a piece from the reserve
-    /// unless crowning is free (R11). (Not `player`: that is whose turn it was,
-    /// in the JSON of events and in a script's event table.)
+    /// R6: `owner`'s pawn on `at`, numbered `id`, became a king, with a piece
+    /// from the reserve unless crowning is free (R11). (Not `player`: that is
+    /// whose turn it was, in the JSON of events and in a script's event table.)
     Crowned {
         at: Square,
         owner: Player,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        id: u8,
     },
     /// R8.3: the king on `king` became an emperor with the piece of the pawn that
     /// was on `pawn` (whose removal, reason `sacrificed`, comes just before).
@@ -91,10 +101,13 @@ pub enum BoardEvent {
         king: Square,
         pawn: Square,
     },
-    /// R8.4: a piece from `owner`'s reserve came onto `at` as a pawn.
+    /// R8.4: a piece from `owner`'s reserve came onto `at` as a pawn, a new
+    /// checker numbered `id`.
     Revived {
         at: Square,
         owner: Player,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        id: u8,
     },
     TokenPlaced {
         at: Square,
@@ -165,6 +178,10 @@ pub enum BoardEvent {
     },
 }
 
+fn is_zero(id: &u8) -> bool {
+    *id == 0
+}
+
 /// Where kernel operations tell what they did. An operation passes the event
 /// as a closure, so a journal that keeps nothing never builds it.
 pub trait Journal {
@@ -192,14 +209,16 @@ impl BoardEvent {
     /// assumed to be the one the event was recorded on.
     pub fn redo(&self, board: &mut Board) {
         match *self {
-            BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to } => board.shift_checker(from, to),
+            BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to, .. } => board.shift_checker(from, to),
             BoardEvent::Removed { at, checker, reason: Removal::Sacrificed } => board.sacrifice(at, checker),
             BoardEvent::Captured { at, checker, .. } | BoardEvent::Removed { at, checker, .. } => {
                 board.lift(at, checker)
             }
-            BoardEvent::Crowned { at, owner } => board.crown(at, owner),
+            BoardEvent::Crowned { at, owner, .. } => board.crown(at, owner),
             BoardEvent::MadeEmperor { king, .. } => board.crown_emperor(king),
-            BoardEvent::Revived { at, owner } => board.revive(at, owner),
+            BoardEvent::Revived { at, owner, .. } => {
+                board.revive(at, owner);
+            }
             BoardEvent::TokenPlaced { at, token } => board.set_token(at, token, true),
             BoardEvent::TokenRemoved { at, token, .. } => board.set_token(at, token, false),
             BoardEvent::TerrainPlaced { at, terrain } => board.move_terrain(at, terrain, true),
@@ -223,13 +242,13 @@ impl BoardEvent {
     /// The squares this event concerns, first the main one.
     pub fn squares(&self) -> Vec<Square> {
         match self {
-            BoardEvent::Moved { from, to, via } => {
+            BoardEvent::Moved { from, to, via, .. } => {
                 let mut out = vec![*from];
                 out.extend(via.iter().copied());
                 out.push(*to);
                 out
             }
-            BoardEvent::Pushed { from, to } => vec![*from, *to],
+            BoardEvent::Pushed { from, to, .. } => vec![*from, *to],
             BoardEvent::MonolithMoved { from, to, .. } => vec![*from, *to],
             BoardEvent::MadeEmperor { pawn, king, .. } => vec![*king, *pawn],
             BoardEvent::Captured { at, .. }

@@ -741,6 +741,7 @@ impl Board {
             from: mv.from(),
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
+            id: checker.id,
         });
         self.capture_all(mv.captures_in_order(), mv.from(), log);
         self.shift_checker(mv.from(), mv.to());
@@ -769,6 +770,7 @@ impl Board {
             from: mv.from(),
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
+            id: checker.id,
         };
         let ends_where_one_stood = mv.captured().contains(mv.to());
         if !ends_where_one_stood {

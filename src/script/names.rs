@@ -195,10 +195,18 @@ pub(super) fn square_list(lua: &Cx, squares: impl IntoIterator<Item = Square>) -
     lua.create_sequence_from(list[..n].iter().chain(&more).map(|s| &names.squares[s.index()]))
 }
 
-/// A checker as the six values the prelude's `ctx` makes a table of: square,
-/// owner, kind, ring, snookle, hippo.
-pub(super) type CheckerValues = (LuaString, LuaString, LuaString, bool, bool, bool);
+/// A checker as the seven values the prelude's `ctx` makes a table of: square,
+/// owner, kind, ring, snookle, hippo, id (0 where checkers are not numbered).
+pub(super) type CheckerValues = (LuaString, LuaString, LuaString, bool, bool, bool, u8);
 
 pub(super) fn checker_values(names: &Names, sq: Square, c: &Checker) -> CheckerValues {
-    (names.square(sq), names.player(c.owner), names.kinds[c.kind as usize - 1].clone(), c.ring, c.snookle, c.hippo)
+    (
+        names.square(sq),
+        names.player(c.owner),
+        names.kinds[c.kind as usize - 1].clone(),
+        c.ring,
+        c.snookle,
+        c.hippo,
+        c.id,
+    )
 }

@@ -596,22 +596,25 @@ local function suspend()
   return given, answer
 end
 
--- The host gives a checker as six values (checkers: six per checker in one list);
--- the tables scripts see are made here, which is cheaper than making them in Rust.
+-- The host gives a checker as seven values (checkers: seven per checker in one
+-- list); the tables scripts see are made here, which is cheaper than making them
+-- in Rust. The number is 0 where checkers are not numbered, and then no `id`.
 local function checker_of(f)
   return function(self, sq)
-    local square, owner, kind, ring, snookle, hippo = f(self, sq)
+    local square, owner, kind, ring, snookle, hippo, id = f(self, sq)
     if square == nil then return nil end
-    return { square = square, owner = owner, kind = kind, ring = ring, snookle = snookle, hippo = hippo }
+    return { square = square, owner = owner, kind = kind, ring = ring, snookle = snookle, hippo = hippo,
+      id = id ~= 0 and id or nil }
   end
 end
 local function checkers_of(f)
   return function(self, filter)
     local flat = f(self, filter)
     local out = {}
-    for i = 1, #flat, 6 do
+    for i = 1, #flat, 7 do
+      local id = flat[i + 6]
       out[#out + 1] = { square = flat[i], owner = flat[i + 1], kind = flat[i + 2], ring = flat[i + 3],
-        snookle = flat[i + 4], hippo = flat[i + 5] }
+        snookle = flat[i + 4], hippo = flat[i + 5], id = id ~= 0 and id or nil }
     end
     return out
   end

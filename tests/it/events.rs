@@ -19,6 +19,34 @@ fn engine(deck: &str) -> ScriptEngine {
     ScriptEngine::load(&common::repo(), deck).unwrap_or_else(|p| panic!("{p}"))
 }
 
+/// What an event says about which checker is which agrees with the board it
+/// happened on (`board`, before the event): a mover, a pushed or crowned checker
+/// and a capturer are the checkers that stood there, a taken or removed checker
+/// is the one on its square, and a checker from the reserve is a new one.
+/// With `redo` keeping numbers, the board's equality after redoing then shows
+/// that every checker kept its number through the decision.
+#[track_caller]
+fn keeps_identity(board: &Board, event: &BoardEvent, seed: u64) {
+    let id_at = |sq: Square| board.checker(sq).map(|c| c.id);
+    let fine = match event {
+        BoardEvent::Moved { from, id, .. } | BoardEvent::Pushed { from, id, .. } => id_at(*from) == Some(*id),
+        // A move is told before its captures, so the capturer may stand on its
+        // last landing already.
+        BoardEvent::Captured { at, checker, capturer, .. } => {
+            board.checker(*at) == Some(*checker)
+                && board.find_checker(*capturer).and_then(|sq| board.owner(sq)) == Some(!checker.owner)
+        }
+        BoardEvent::Removed { at, checker, .. } | BoardEvent::SetAside { at, checker } => {
+            board.checker(*at) == Some(*checker)
+        }
+        BoardEvent::Crowned { at, id, .. } => id_at(*at) == Some(*id),
+        BoardEvent::Revived { id, .. } => *id != 0 && board.find_checker(*id).is_none(),
+        BoardEvent::PutBack { checker, .. } => checker.id != 0 && board.find_checker(checker.id).is_none(),
+        _ => true,
+    };
+    assert!(fine, "seed {seed}: {event:?} does not name the checkers of the board it happened on");
+}
+
 /// Plays a random game with recording on and checks, after every decision,
 /// that redoing its board events on the board before gives the board after.
 /// Returns the events, one list per decision.
@@ -36,6 +64,7 @@ fn explained_game(engine: &ScriptEngine, seed: u64) -> Vec<Vec<Logged>> {
         let mut redone = before;
         for event in &events {
             if let Event::Board(e) = &event.event {
+                keeps_identity(&redone, e, seed);
                 e.redo(&mut redone);
             }
         }

@@ -1539,3 +1539,31 @@ fn what_pairs_costs_is_the_same_in_every_engine() {
     let budgets: Vec<u64> = (0..4).map(|_| smallest()).collect();
     assert!(budgets.iter().all(|&b| b == budgets[0]), "{budgets:?}");
 }
+
+/// Checkers are numbered (issue 37): every checker once, `a1` first at the
+/// deal; a checker keeps its number when it moves; a removed one is gone and
+/// a checker from the reserve (R8.4) is a new one; a bad number is refused at
+/// the script's line.
+#[test]
+fn find_checker_follows_a_checker_by_its_number() {
+    let agree = r#"function play(ctx)
+  assert(ctx:checker("a1").id == 1, "a1 is numbered first")
+  local seen = {}
+  for _, c in ipairs(ctx:checkers{}) do
+    assert(c.id and not seen[c.id], "every checker has its own number")
+    seen[c.id] = true
+  end
+  local mine = ctx:checker_squares{ owner = ctx:player() }
+  local a, b = mine[1], mine[2]
+  local ida, idb = ctx:checker(a).id, ctx:checker(b).id
+  ctx:remove_checker(b)
+  assert(ctx:find_checker(idb) == nil, "a removed checker is gone")
+  ctx:relocate(a, b)
+  assert(ctx:find_checker(ida) == b and ctx:checker(b).id == ida, "a moved checker keeps its number")
+  ctx:place_from_reserve(a)
+  local new = ctx:checker(a).id
+  assert(new and not seen[new], "a checker from the reserve is a new one")
+  assert(ctx:find_checker(new) == a, "found by its new number")
+end"#;
+    agrees_and_refuses(agree, "ctx:find_checker(0)", "0 is not a checker's number");
+}

@@ -55,10 +55,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
         |lua, found: Option<(Square, Checker)>| {
             Ok(match found {
                 Some((sq, c)) => {
-                    let (square, owner, kind, ring, snookle, hippo) = checker_values(names(lua), sq, &c);
-                    (Some(square), Some(owner), Some(kind), ring, snookle, hippo)
+                    let (square, owner, kind, ring, snookle, hippo, id) = checker_values(names(lua), sq, &c);
+                    (Some(square), Some(owner), Some(kind), ring, snookle, hippo, id)
                 }
-                None => (None, None, None, false, false, false),
+                None => (None, None, None, false, false, false, 0),
             })
         },
     );
@@ -73,19 +73,33 @@ pub(super) fn register(m: &mut ApiBuilder) {
         },
         |lua, found: Vec<(Square, Checker)>| {
             let names = names(lua);
-            let t = lua.create_table_with_capacity(found.len() * 6, 0)?;
+            let t = lua.create_table_with_capacity(found.len() * 7, 0)?;
             for (i, (sq, c)) in found.iter().enumerate() {
-                let (square, owner, kind, ring, snookle, hippo) = checker_values(names, *sq, c);
-                let at = i * 6;
+                let (square, owner, kind, ring, snookle, hippo, id) = checker_values(names, *sq, c);
+                let at = i * 7;
                 t.raw_set(at + 1, square)?;
                 t.raw_set(at + 2, owner)?;
                 t.raw_set(at + 3, kind)?;
                 t.raw_set(at + 4, ring)?;
                 t.raw_set(at + 5, snookle)?;
                 t.raw_set(at + 6, hippo)?;
+                t.raw_set(at + 7, id)?;
             }
             Ok(t)
         },
+    );
+    query(
+        m,
+        "find_checker",
+        Sees::Position,
+        |_, id: i64| {
+            u8::try_from(id)
+                .ok()
+                .filter(|&id| id != 0)
+                .ok_or_else(|| err(format!("{id} is not a checker's number (1 to 255)")))
+        },
+        |s, _, id: &u8| s.board.find_checker(*id),
+        |lua, found: Option<Square>| Ok(found.map(|sq| names(lua).square(sq))),
     );
     query(
         m,

@@ -307,6 +307,9 @@ impl<'a> Narrator<'a> {
             }
             BoardEvent::SetAside { at, checker } => format!("{} is lifted off the board", self.piece(checker, *at)),
             BoardEvent::PutBack { at, checker } => format!("{} comes back", self.piece(checker, *at)),
+            BoardEvent::OwnerChanged { at, owner, .. } => {
+                format!("{} changes sides: it is now {owner}'s", self.at(*at))
+            }
         }
     }
 

@@ -84,6 +84,9 @@ pub struct Scenario {
     /// Pieces in reserve (default: 12 less those on the board).
     #[serde(default)]
     pub reserve: Option<BTreeMap<Player, u8>>,
+    /// Pieces in the deck's pools by name (`{dark: {captured: 3}}`; default: none).
+    #[serde(default)]
+    pub pools: Option<PoolCounts>,
     /// Tokens left in the supply (default: the deck's less those on the board).
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
@@ -245,6 +248,9 @@ pub struct Expect {
     pub progress: Option<f64>,
     #[serde(default)]
     pub reserve: Option<BTreeMap<Player, u8>>,
+    /// Pieces in the deck's pools; only the pools named are compared.
+    #[serde(default)]
+    pub pools: Option<PoolCounts>,
     /// Tokens left in the supply; only the kinds named are compared.
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
@@ -517,6 +523,15 @@ fn cardinal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Dir>, D::Er
 }
 
 /// Builds the scene a scenario describes.
+/// Pieces per player per pool name.
+pub type PoolCounts = BTreeMap<Player, BTreeMap<String, u8>>;
+
+fn pool_index(content: &crate::content::Content, name: &str) -> Result<usize, String> {
+    content
+        .pool_index(name)
+        .ok_or_else(|| format!("pools: '{name}' is not a pool of this deck ({})", content.pool_names().join(", ")))
+}
+
 fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameState, String> {
     let content = engine.content();
     let setup = content.setup();
@@ -530,6 +545,9 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             let mut drawn = diagram::parse_with(text, setup.supply, setup.crowning, &content.marker_glyphs())
                 .map_err(|e| format!("board: {e}"))?;
             drawn.set_movement(setup.movement);
+            if let Some(routes) = setup.routes {
+                drawn.declare_pools(routes);
+            }
             // Numbered as a deal numbers them: in square order, a1 first.
             drawn.number_checkers();
             drawn
@@ -549,6 +567,12 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             ));
         }
         board.set_reserve(p, n);
+    }
+    for (&p, counts) in s.pools.iter().flatten() {
+        for (name, &n) in counts {
+            let pool = pool_index(content, name)?;
+            board.set_pool(p, pool, n).map_err(|e| format!("pools: {e}"))?;
+        }
     }
     if let Some(counts) = &s.supply {
         board.set_supply(counts.apply(*board.supply()));
@@ -703,6 +727,7 @@ fn given(e: &Expect) -> Vec<&'static str> {
         ("holds", e.holds.is_some()),
         ("progress", e.progress.is_some()),
         ("reserve", e.reserve.is_some()),
+        ("pools", e.pools.is_some()),
         ("supply", e.supply.is_some()),
         ("counters", e.counters.is_some()),
         ("planet_data", e.planet_data.is_some()),
@@ -729,6 +754,7 @@ fn given(e: &Expect) -> Vec<&'static str> {
 const STATE_CHECKS: &[&str] = &[
     "board",
     "reserve",
+    "pools",
     "supply",
     "counters",
     "planet_data",
@@ -1120,6 +1146,19 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
                 let (got, want) = (diagram::render_with(&after.board, &glyphs), diagram::render_with(&wanted, &glyphs));
                 if got != want {
                     let _ = writeln!(problems, "the board differs:\n{}", side_by_side(&want, &got));
+                }
+            }
+        }
+    }
+    for (&p, counts) in expect.pools.iter().flatten() {
+        for (name, &n) in counts {
+            match pool_index(content, name) {
+                Ok(pool) if after.board.pool(p, pool) != n => {
+                    let _ = writeln!(problems, "expected {p}'s {name} {n}, got {}", after.board.pool(p, pool));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let _ = writeln!(problems, "{e}");
                 }
             }
         }

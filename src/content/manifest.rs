@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use super::pools::PiecesGo;
 use crate::game::{RuleOptions, WhenStuck};
 use crate::kernel::{Crowning, Movement, StartLayout, Supply};
 use crate::plain::Notation;
@@ -214,6 +215,17 @@ pub struct RulesManifest {
     /// How positions of this deck are written (FEN, square numbers).
     #[serde(default)]
     pub notation: Notation,
+    /// The players' piece pools by name, the reserve first (pools.rs;
+    /// default: `reserve` alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pools: Vec<String>,
+    /// Whose pool of which the pieces of a checker leaving the board go to.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pieces_go: PiecesGo,
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 fn yes() -> bool {

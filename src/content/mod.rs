@@ -10,6 +10,7 @@
 mod counters;
 mod manifest;
 mod markers;
+pub mod pools;
 mod problem;
 
 use std::collections::BTreeMap;
@@ -303,6 +304,9 @@ impl Content {
             );
             at(&mut problems, "move_limit", &message);
         }
+        if let Err((key, message)) = pools::routes(&rules.pools, &rules.pieces_go) {
+            at(&mut problems, key, &message);
+        }
         if deck_manifest.supply.monolith > 1 {
             at(&mut problems, "supply", "the supply holds at most one monolith (R1.5, R7)");
         }
@@ -542,7 +546,18 @@ impl Content {
             markers,
             movement: rules.moves,
             start: rules.start.clone(),
+            routes: pools::routes(&rules.pools, &rules.pieces_go).ok().flatten(),
         }
+    }
+
+    /// The players' pools by name, the reserve first (pools.rs).
+    pub fn pool_names(&self) -> Vec<String> {
+        pools::names(&self.deck.rules.pools)
+    }
+
+    /// The index of the pool called `name`.
+    pub fn pool_index(&self, name: &str) -> Option<usize> {
+        self.pool_names().iter().position(|n| n == name)
     }
 
     /// The deck's board: how checkers move and start, and how positions are written.

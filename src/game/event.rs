@@ -197,6 +197,7 @@ event_kinds! {
         MarkerRemoved = "marker_removed",
         SetAside = "set_aside",
         PutBack = "put_back",
+        OwnerChanged = "owner_changed",
     }
     game {
         TurnBegan = "turn_began",

@@ -33,7 +33,7 @@ pub use state::{
 };
 
 use crate::kernel::{
-    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Movement, Player, Square, StartLayout, Supply,
+    Bitboard, Board, Crowning, MarkerRules, Move, MoveRules, Movement, Player, Routes, Square, StartLayout, Supply,
     any_jump_under, any_legal_move_under, is_legal_under, legal_moves_under,
 };
 
@@ -290,6 +290,8 @@ pub struct Setup {
     pub movement: Movement,
     /// Where the checkers stand at the start (R2.1 unless the deck says otherwise).
     pub start: StartLayout,
+    /// The deck's piece pools' routes (kernel/pools.rs); `None`: the reserves alone.
+    pub routes: Option<Routes>,
 }
 
 impl Setup {
@@ -305,6 +307,7 @@ impl Setup {
             effects: Vec::new(),
             movement: Movement::AMERICAN,
             start: StartLayout::default(),
+            routes: None,
         }
     }
 
@@ -320,6 +323,7 @@ impl Setup {
             effects: Vec::new(),
             movement: Movement::AMERICAN,
             start: StartLayout::default(),
+            routes: None,
         }
     }
 }
@@ -342,6 +346,9 @@ impl GameState {
         }
         let mut board = Board::start_as(setup.supply, setup.crowning, &setup.start, setup.movement);
         board.number_checkers();
+        if let Some(routes) = setup.routes {
+            board.declare_pools(routes);
+        }
         if !setup.markers.is_empty() {
             board.declare_markers(&setup.markers);
         }

@@ -15,6 +15,7 @@ use super::event::{BoardEvent, Clearing, Journal, Removal};
 use super::marks::{MAX_MARKER_KINDS, MarkerKind, MarkerRules, Marks};
 use super::movement::Movement;
 use super::player::{Orientation, Player, Rotation};
+use super::pools::{Leaving, MAX_POOLS, Pools, Routes};
 use super::square::{Dir, Square};
 use super::walls::{Edge, EdgePair, Walls};
 
@@ -197,10 +198,12 @@ pub struct MonolithReport {
 /// Tests and fuzz targets compare it before and after play.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Totals {
-    /// Each player's pieces on the board and in the reserve: always as many as
-    /// were dealt with crowning from the reserve (R1.3, R4.9, R6.1; 12 on R2.1's
-    /// start, as many as a deck's `start:` places otherwise); free crowning
-    /// (R11) adds one.
+    /// Each player's pieces on the board and in their pools (the reserve and a
+    /// deck's own, pools.rs). With crowning from the reserve both together are
+    /// always as many as were dealt (R1.3, R4.9, R6.1; 24 on R2.1's start, as
+    /// many as a deck's `start:` places otherwise); one player's alone change
+    /// when pieces go to the other's pool or a checker changes sides. Free
+    /// crowning (R11) adds one.
     pub pieces: [u32; 2],
     /// On the board plus in the supply (R1.5): rings, snookles, hippos, water,
     /// fire, the monolith, Dark's walls, Light's walls.
@@ -246,6 +249,10 @@ pub struct Board {
     /// Which checker is which, once numbered (a game's deal numbers them).
     #[serde(default, skip_serializing_if = "Ids::is_unnumbered")]
     ids: Ids,
+    /// A deck's pools beyond the reserves and where pieces go (pools.rs);
+    /// `None`: every piece goes to its owner's reserve (R4.9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pools: Option<Pools>,
 }
 
 /// The identity of each checker on the board: a number from 1 to 255 that a
@@ -421,6 +428,7 @@ impl Board {
             marks: Marks::default(),
             movement: None,
             ids: Ids::default(),
+            pools: None,
         }
     }
 
@@ -539,6 +547,26 @@ impl Board {
         self.reserve[player.index()]
     }
 
+    /// Pieces in `player`'s pool `pool` (pools.rs): 0 is the reserve; a pool
+    /// the deck does not have holds nothing.
+    pub fn pool(&self, player: Player, pool: usize) -> u8 {
+        match (pool, &self.pools) {
+            (0, _) => self.reserve(player),
+            (_, Some(pools)) if pool < MAX_POOLS => pools.held[player.index()][pool - 1],
+            _ => 0,
+        }
+    }
+
+    /// How many pools each player has, the reserve included.
+    pub fn pool_count(&self) -> usize {
+        if self.pools.is_some() { MAX_POOLS } else { 1 }
+    }
+
+    /// Where the pieces of each way of leaving the board go.
+    pub fn routes(&self) -> Routes {
+        self.pools.map_or(Routes::RESERVE, |p| p.routes)
+    }
+
     pub fn supply(&self) -> &Supply {
         &self.supply
     }
@@ -602,7 +630,8 @@ impl Board {
         let s = &self.supply;
         let n = |x: u8| u32::from(x);
         Totals {
-            pieces: Player::BOTH.map(|p| self.pieces_on_board(p) + n(self.reserve(p))),
+            pieces: Player::BOTH
+                .map(|p| self.pieces_on_board(p) + (0..self.pool_count()).map(|i| n(self.pool(p, i))).sum::<u32>()),
             supply: [
                 n(s.rings) + self.rings.count(),
                 n(s.snookles) + self.snookles.count(),
@@ -620,8 +649,8 @@ impl Board {
     /// The kernel's invariants against the totals of the deal (`dealt`, from
     /// [`Board::totals`] then): [`Board::validate`]; tokens and walls conserved
     /// (R1.5), and the deck's own markers; with crowning from the reserve, the
-    /// pieces dealt to each player on the board or in the reserve (R1.3, R4.9,
-    /// R6.1: 12 on R2.1's start; free crowning, R11, makes kings without one).
+    /// pieces dealt on the board or in the pools (R1.3, R4.9, R6.1: 24 on
+    /// R2.1's start; free crowning, R11, makes kings without one).
     /// The one check every test and fuzz target makes after each change.
     pub fn check_conservation(&self, dealt: &Totals) -> RuleResult<()> {
         self.validate()?;
@@ -632,9 +661,10 @@ impl Board {
         if now.markers != dealt.markers {
             return Err(RuleError(format!("markers are not conserved: {:?}, dealt {:?}", now.markers, dealt.markers)));
         }
-        if self.crowning == Crowning::FromReserve && now.pieces != dealt.pieces {
+        if self.crowning == Crowning::FromReserve && now.pieces.iter().sum::<u32>() != dealt.pieces.iter().sum::<u32>()
+        {
             return Err(RuleError(format!(
-                "pieces on the board and in the reserves: {:?}, dealt {:?}",
+                "pieces on the board and in the pools: {:?}, dealt {:?}",
                 now.pieces, dealt.pieces
             )));
         }
@@ -676,6 +706,21 @@ impl Board {
 
     pub fn set_reserve(&mut self, player: Player, pieces: u8) {
         self.reserve[player.index()] = pieces;
+    }
+
+    /// Gives the board a deck's pools (empty) and routes (pools.rs).
+    pub fn declare_pools(&mut self, routes: Routes) {
+        self.pools = Some(Pools::new(routes));
+    }
+
+    /// Sets `player`'s pool `pool` (0: the reserve) to `pieces`, for scenes.
+    pub fn set_pool(&mut self, player: Player, pool: usize, pieces: u8) -> RuleResult<()> {
+        match (pool, self.pools.as_mut()) {
+            (0, _) => self.reserve[player.index()] = pieces,
+            (_, Some(pools)) if pool < MAX_POOLS => pools.held[player.index()][pool - 1] = pieces,
+            _ => refuse!("this deck has no pool {pool}"),
+        }
+        Ok(())
     }
 
     pub fn set_supply(&mut self, supply: Supply) {
@@ -780,16 +825,29 @@ impl Board {
     /// supply. Then waiting pawns are crowned (R6.2).
     pub fn remove_checker(&mut self, sq: Square, cause: Removal, log: &mut impl Journal) -> RuleResult<Checker> {
         let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
-        self.lift(sq, checker);
+        self.lift(sq, checker, cause.leaving());
         log.record(|| BoardEvent::Removed { at: sq, checker, reason: cause });
         self.settle_crowns(log);
         Ok(checker)
     }
 
-    /// Takes a checker off the board into the reserve and supply, without crowning.
-    pub(super) fn lift(&mut self, sq: Square, checker: Checker) {
+    /// Takes a checker off the board, its pieces into the pool its way of
+    /// leaving goes to (the owner's reserve unless the deck routes it, pools.rs),
+    /// its tokens and markers to the supply; without crowning.
+    pub(super) fn lift(&mut self, sq: Square, checker: Checker, why: Leaving) {
         self.write_checker(sq, None);
-        self.reserve[checker.owner.index()] += checker.kind.pieces();
+        let pieces = checker.kind.pieces();
+        match self.pools.as_mut() {
+            None => self.reserve[checker.owner.index()] += pieces,
+            Some(pools) => {
+                let route = pools.routes.route(why);
+                let to = route.player(checker.owner).index();
+                match usize::from(route.pool) {
+                    0 => self.reserve[to] += pieces,
+                    i => pools.held[to][i - 1] += pieces,
+                }
+            }
+        }
         for token in Token::ALL {
             if checker.has(token) {
                 *self.supply.token(token) += 1;
@@ -799,6 +857,26 @@ impl Board {
             for kind in MarkerKind::all().filter(|k| checker.marks & k.bit() != 0) {
                 self.marks.supply[usize::from(kind.0)] += 1;
             }
+        }
+    }
+
+    /// The checker on `sq` changes sides: it becomes `player`'s, keeping its kind,
+    /// tokens, markers and number. Then waiting pawns are crowned (R6.2), from
+    /// the new owner's reserve.
+    pub fn set_owner(&mut self, sq: Square, player: Player, log: &mut impl Journal) -> RuleResult<()> {
+        let Some(checker) = self.checker(sq) else { refuse!("there is no checker on {sq}") };
+        if checker.owner == player {
+            refuse!("the checker on {sq} is {player}'s already");
+        }
+        self.write_checker(sq, Some(Checker { owner: player, ..checker }));
+        log.record(|| BoardEvent::OwnerChanged { at: sq, id: checker.id, owner: player });
+        self.settle_crowns(log);
+        Ok(())
+    }
+
+    pub(super) fn change_owner(&mut self, sq: Square, player: Player) {
+        if let Some(checker) = self.checker(sq) {
+            self.write_checker(sq, Some(Checker { owner: player, ..checker }));
         }
     }
 
@@ -1142,7 +1220,7 @@ impl Board {
         for chain in &plan.chains {
             if let (Some(&last), Some(cause)) = (chain.squares.last(), chain.removal) {
                 let checker = self.checker(last).expect("planned chain holds checkers");
-                self.lift(last, checker);
+                self.lift(last, checker, Leaving::Removed);
                 log.record(|| BoardEvent::Removed { at: last, checker, reason: cause });
                 report.removed.push(last);
             }
@@ -1309,7 +1387,7 @@ impl Board {
         let capturer = self.ids.at[by.index()];
         for (sq, landed) in captures {
             if let Some(checker) = self.checker(sq) {
-                self.lift(sq, checker);
+                self.lift(sq, checker, Leaving::Captured);
                 log.record(|| BoardEvent::Captured { at: sq, checker, by, landed, capturer });
             }
         }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::board::{Board, Checker, Terrain, Token};
 use super::marks::MarkerKind;
 use super::player::{Orientation, Player, Rotation};
+use super::pools::Leaving;
 use super::square::{Dir, Square};
 use super::walls::{Edge, EdgePair};
 
@@ -166,6 +167,13 @@ pub enum BoardEvent {
         marker: MarkerKind,
         reason: Clearing,
     },
+    /// The checker on `at`, numbered `id`, changed sides: it is now `owner`'s.
+    OwnerChanged {
+        at: Square,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        id: u8,
+        owner: Player,
+    },
     /// R8.16: a checker was lifted off the board, to come back.
     SetAside {
         at: Square,
@@ -204,6 +212,16 @@ impl Journal for Vec<BoardEvent> {
     }
 }
 
+impl Removal {
+    /// How pools tell this way of leaving the board (pools.rs).
+    pub fn leaving(self) -> Leaving {
+        match self {
+            Removal::Exited => Leaving::Exited,
+            _ => Leaving::Removed,
+        }
+    }
+}
+
 impl BoardEvent {
     /// Makes this change again on `board` without checking any rule: the board is
     /// assumed to be the one the event was recorded on.
@@ -211,9 +229,9 @@ impl BoardEvent {
         match *self {
             BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to, .. } => board.shift_checker(from, to),
             BoardEvent::Removed { at, checker, reason: Removal::Sacrificed } => board.sacrifice(at, checker),
-            BoardEvent::Captured { at, checker, .. } | BoardEvent::Removed { at, checker, .. } => {
-                board.lift(at, checker)
-            }
+            BoardEvent::Captured { at, checker, .. } => board.lift(at, checker, Leaving::Captured),
+            BoardEvent::Removed { at, checker, reason } => board.lift(at, checker, reason.leaving()),
+            BoardEvent::OwnerChanged { at, owner, .. } => board.change_owner(at, owner),
             BoardEvent::Crowned { at, owner, .. } => board.crown(at, owner),
             BoardEvent::MadeEmperor { king, .. } => board.crown_emperor(king),
             BoardEvent::Revived { at, owner, .. } => {
@@ -264,6 +282,7 @@ impl BoardEvent {
             | BoardEvent::MarkerPlaced { at, .. }
             | BoardEvent::MarkerRemoved { at, .. }
             | BoardEvent::SetAside { at, .. }
+            | BoardEvent::OwnerChanged { at, .. }
             | BoardEvent::PutBack { at, .. } => vec![*at],
             BoardEvent::WallsPlaced { edges, .. } => vec![edges.0.square(), edges.1.square()],
             BoardEvent::WallRemoved { edge, .. } => vec![edge.square()],

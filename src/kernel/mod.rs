@@ -12,6 +12,7 @@ mod marks;
 mod movement;
 mod moves;
 mod player;
+mod pools;
 mod rulebook;
 pub use rulebook::{MAX_CAPTURE_STEPS, MAX_CAPTURES_LISTED, keep_preferred};
 mod square;
@@ -33,5 +34,6 @@ pub use moves::{
     any_legal_move_under, count_moves, is_legal_under, legal_moves, legal_moves_avoiding, legal_moves_under,
 };
 pub use player::{Orientation, Player, Rotation};
+pub use pools::{Leaving, MAX_POOLS, Pools, Route, Routes, Whose};
 pub use square::{BadSquare, Colour, Dir, ParseError, Square};
 pub use walls::{Edge, EdgePair, Side, Walls};

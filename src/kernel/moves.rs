@@ -783,7 +783,7 @@ impl Board {
         self.shift_checker(mv.from(), mv.to());
         if mv.exits() {
             let checker = self.checker(mv.to()).expect("the mover stands on its last landing");
-            self.lift(mv.to(), checker);
+            self.lift(mv.to(), checker, super::pools::Leaving::Exited);
             log.record(|| BoardEvent::Removed { at: mv.to(), checker, reason: super::event::Removal::Exited });
         } else if crowned_on_the_way {
             // With no piece in the reserve to crown with it stays a pawn (R6.1).

@@ -438,6 +438,15 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
             "  supply: rings {}, snookles {}, hippos {}, water {}, fire {}, monolith {}",
             s.rings, s.snookles, s.hippos, s.water, s.fire, s.monolith
         );
+        let pools = session.engine.content().pool_names();
+        if pools.len() > 1 {
+            let of = |p: Player| {
+                let counts: Vec<String> =
+                    pools.iter().enumerate().map(|(i, name)| format!("{name} {}", state.board.pool(p, i))).collect();
+                format!("{p} {}", counts.join(", "))
+            };
+            let _ = writeln!(out, "  pools: {} | {}", of(Player::Dark), of(Player::Light));
+        }
         let counts: Vec<String> = session
             .engine
             .content()

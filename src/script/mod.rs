@@ -251,12 +251,14 @@ impl ScriptEngine {
         let names = names::Names::new(&lua, prelude.halt.clone(), &card_ids).map_err(fail)?;
         let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
         let counters = content.counters().into_iter().map(|c| c.name).collect();
+        let pools = content.pool_names();
         let shared = Rc::new(run::Shared {
             run: RefCell::new(None),
             names,
             meter: Rc::clone(&prelude.meter),
             markers,
             counters,
+            pools,
         });
         let api = ctx::api(&lua, Rc::clone(&shared)).map_err(fail)?;
         let collected_at = Cell::new(0);

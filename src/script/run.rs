@@ -154,6 +154,8 @@ pub(super) struct Shared {
     pub(super) markers: Vec<String>,
     /// The deck's counters' names, by [`crate::game::CounterId`] (content/counters.rs).
     pub(super) counters: Vec<String>,
+    /// The deck's pools' names, the reserve first (content/pools.rs).
+    pub(super) pools: Vec<String>,
 }
 
 /// A host function's view while it runs: the Lua state and the [`Shared`] data.

@@ -189,3 +189,25 @@ fn a_deck_may_take_the_card_step_from_the_first_turn() {
     });
     assert!(some, "by default Dark's first turn has its card step");
 }
+
+/// A deck's pools are checked where it names them (cards/README.md, "Piece
+/// pools"): a route to a pool the deck does not list, a pool listed twice and
+/// more than four pools are refused, naming the key.
+#[test]
+fn check_refuses_routes_to_unknown_pools_and_too_many_pools() {
+    let root = common::scratch_content("pools", &[("c", "function play(ctx) end")], &[]);
+    let deck = root.path().join("cards/decks/test.yaml");
+    let plain = std::fs::read_to_string(&deck).unwrap();
+    let with = |rules: &str| {
+        let text = plain.replace("move_limit: 200}", &format!("move_limit: 200, {rules}}}"));
+        std::fs::write(&deck, text).unwrap();
+        ScriptEngine::load(&root, "test").err().map(|p| p.to_string()).unwrap_or_default()
+    };
+    let unknown = with("pools: [reserve, captured], pieces_go: {captured: {pool: captrued, of: capturer}}");
+    assert!(unknown.contains("names pool 'captrued', which is not among the pools: reserve, captured"), "{unknown}");
+    let twice = with("pools: [reserve, taken, taken]");
+    assert!(twice.contains("pool 'taken' is listed twice"), "{twice}");
+    let many = with("pools: [a, b, c, d, e]");
+    assert!(many.contains("at most 4 pools"), "{many}");
+    assert_eq!(with("pools: [surplus, taken], pieces_go: {captured: {pool: taken, of: capturer}}"), "");
+}

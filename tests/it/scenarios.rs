@@ -23,6 +23,24 @@ fn lone_pawns(more: &[(u8, &str)]) -> String {
     board
 }
 
+/// The scenarios of the test content roots under `tests/data/` (each a root
+/// with its own cards and decks: engine capabilities on small test decks).
+#[test]
+fn every_test_roots_scenario_passes() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut ran = 0;
+    for dir in std::fs::read_dir(&data).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("cards").is_dir()) {
+        let root = ContentRoot::new(&dir);
+        let folders: Vec<_> = ["cards", "planets"].iter().map(|f| dir.join(f)).filter(|p| p.is_dir()).collect();
+        let files = find_files(&folders);
+        for outcome in files.iter().flat_map(|f| run_file(&root, f)) {
+            assert!(outcome.failure.is_none(), "{}: {}: {:?}", outcome.file.display(), outcome.name, outcome.failure);
+            ran += 1;
+        }
+    }
+    assert!(ran >= 9, "the test roots' scenarios ran: {ran}");
+}
+
 #[test]
 fn every_shipped_scenario_passes() {
     let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));

@@ -139,6 +139,16 @@ pub(super) fn counter_id(cx: &Cx, name: &str) -> R<CounterId> {
     })
 }
 
+pub(super) fn pool_index(cx: &Cx, name: &str) -> R<usize> {
+    let names = &cx.shared.pools;
+    names.iter().position(|n| n == name).ok_or_else(|| {
+        err(format!(
+            "'{name}' is not a pool of this deck ({}); a deck names its pools in rules: pools:",
+            names.join(", ")
+        ))
+    })
+}
+
 pub(super) fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {
     let names = &cx.shared.markers;
     names.iter().position(|n| n == name).map(|i| MarkerKind(i as u8)).ok_or_else(|| {

@@ -47,6 +47,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let (user, sq) = (r.user, square(&sq)?);
         rule(r.state.change_board(|b, log| b.place_from_reserve(user, sq, log)))
     });
+    operation(m, "set_owner", Runs::Cards, Sees::Position, |_, r, (sq, p): (String, String)| {
+        let (sq, p) = (square(&sq)?, player(&p)?);
+        rule(r.state.change_board(|b, log| b.set_owner(sq, p, log)))
+    });
     operation(m, "relocate", Runs::Cards, Sees::Position, |_, r, (from, to): (String, String)| {
         let (from, to) = (square(&from)?, square(&to)?);
         rule(r.state.change_board(|b, log| b.relocate(from, to, log)))

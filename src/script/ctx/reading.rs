@@ -5,8 +5,8 @@
 use mlua::{LuaString, Table, Value};
 
 use super::{
-    ApiBuilder, Sees, Shape, counter_id, handler_effect, legal_moves_for, marker_kind, pure, query, run_kind,
-    shaped_query,
+    ApiBuilder, Sees, Shape, counter_id, handler_effect, legal_moves_for, marker_kind, pool_index, pure, query,
+    run_kind, shaped_query,
 };
 use crate::game::{CardId, CounterId, Data, Moved, Pile, Piles, Position};
 use crate::kernel::{Checker, Colour, Dir, Edge, EdgePair, MarkerKind, Move, Player, Square, Terrain, Token};
@@ -118,6 +118,14 @@ pub(super) fn register(m: &mut ApiBuilder) {
         same,
     );
     query(m, "reserve", Sees::Position, |_, p: String| player(&p), |s, _, p| s.board.reserve(*p), same);
+    query(
+        m,
+        "pool",
+        Sees::Position,
+        |cx, (p, name): (String, String)| Ok((player(&p)?, pool_index(cx, &name)?)),
+        |s, _, (p, pool): &(Player, usize)| s.board.pool(*p, *pool),
+        same,
+    );
 
     // ---- squares and terrain ----
     query(m, "is_empty", Sees::Position, one_square, |s, _, sq| s.board.is_empty(*sq), same);

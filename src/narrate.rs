@@ -225,6 +225,13 @@ impl<'a> Narrator<'a> {
 
     fn board_line(&self, event: &BoardEvent) -> String {
         match event {
+            // A move played hop by hop was told as it landed; this says it is over.
+            BoardEvent::Moved { from, to, via, hops: true, .. } => {
+                let mut path = vec![from.to_string()];
+                path.extend(via.iter().chain([to]).map(Square::to_string));
+                format!("the move {} is over", path.join("-"))
+            }
+            BoardEvent::Landed { from, at, .. } => format!("{} lands on {at}", self.at(*from)),
             BoardEvent::Moved { from, to, via, .. } if self.card.is_some() && via.is_empty() => {
                 // A card's move: told with its direction when it goes in a line.
                 let line = Dir::ALL.into_iter().find(|&d| {

@@ -177,6 +177,7 @@ event_kinds! {
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
     board {
         Moved = "moved",
+        Landed = "landed",
         Captured = "captured",
         Removed = "removed",
         Pushed = "pushed",

@@ -9,6 +9,7 @@ mod deal;
 mod decision;
 mod effects;
 mod event;
+mod hops;
 mod lasting;
 mod react;
 mod rng;
@@ -24,6 +25,7 @@ pub use decision::{
     Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind, SoFar,
 };
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
+pub use hops::Hopping;
 pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
@@ -365,6 +367,7 @@ impl GameState {
             effects: Vec::new(),
             effect_serial: 0,
             offers: Offers::default(),
+            hopping: None,
         };
         let hidden = Hidden { piles, planets, planet_data: Default::default(), rng };
         let mut state = GameState::from_parts(position, hidden);
@@ -677,6 +680,10 @@ impl GameState {
                 let Some(mv) = found else {
                     return Err(GameError::Illegal(format!("{mv} is not a legal move now")));
                 };
+                if self.plays_by_hops(host, &mv) {
+                    self.start_hops(&mv);
+                    return self.carry_on(host, Then::Hop, u32::MAX);
+                }
                 self.play_move(&mv);
                 self.carry_on(host, Then::AfterMove, u32::MAX)
             }
@@ -734,6 +741,7 @@ impl GameState {
                 effects: p.effects.clone(),
                 effect_serial: p.effect_serial,
                 offers: Offers::default(),
+                hopping: None,
             },
             hidden: Hidden {
                 piles,
@@ -785,16 +793,9 @@ impl GameState {
     }
 
     fn play_move(&mut self, mv: &Move) {
-        if let Some(c) = self.position.constraint {
-            // R4.8: legal moves keep to the constraint unless none can, so the
-            // mover says whether it was met or lapsed.
-            let kept = if c.movers.contains(mv.from()) {
-                GameEvent::ConstraintMet { card: c.card }
-            } else {
-                GameEvent::ConstraintLapsed { card: c.card }
-            };
-            self.journal.push(|| kept);
-        }
+        // R4.8: legal moves keep to the constraint unless none can, so the
+        // mover says whether it was met or lapsed.
+        self.tell_constraint(mv);
         let played = self.position.board.play(mv, &mut self.journal).expect("legal moves play");
         if played.by_emperor {
             let _ = self.add_to_counter(self.position.to_move, CounterId::EMPEROR_CAPTURES, played.captures);

@@ -66,6 +66,8 @@ pub struct Reacting {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Then {
+    /// A move is being played hop by hop (hops.rs): its next hop, or its end.
+    Hop,
     /// A move was played: check for a win, then draw (R3.2).
     AfterMove,
     /// A card resolved: check for a win, then end the turn.
@@ -106,6 +108,13 @@ impl GameState {
                 newest = u32::MAX;
             }
             then = match then {
+                Then::Hop => {
+                    if self.next_hop() {
+                        Then::Hop
+                    } else {
+                        Then::AfterMove
+                    }
+                }
                 Then::AfterMove => {
                     if self.check_end(host) {
                         return Ok(());

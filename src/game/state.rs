@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::data::{BoundError, Data, PlanetData, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
 use super::event::{EventLog, GameEvent};
+use super::hops::Hopping;
 use super::lasting::Effect;
 use super::react::Reacting;
 use super::rng::GameRng;
@@ -225,6 +226,8 @@ pub struct Position {
     /// The moves scripts offer in this position, for a script run that lists
     /// moves ([`Offers`]); derived from the rest, never compared or saved.
     pub offers: Offers,
+    /// A move being played hop by hop (hops.rs), between its hops.
+    pub hopping: Option<Box<Hopping>>,
 }
 
 /// The hidden part of a game, listed once: what one player may not know of
@@ -287,6 +290,8 @@ struct Flat<'a> {
     effect_serial: u32,
     #[serde(skip_serializing_if = "no_planet_data")]
     planet_data: &'a PlanetData,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hopping: &'a Option<Box<Hopping>>,
 }
 
 fn no_effects(effects: &&Vec<Effect>) -> bool {
@@ -318,6 +323,8 @@ struct FlatOwned {
     effect_serial: u32,
     #[serde(default)]
     planet_data: PlanetData,
+    #[serde(default)]
+    hopping: Option<Box<Hopping>>,
 }
 
 impl Serialize for GameState {
@@ -339,6 +346,7 @@ impl Serialize for GameState {
             effects: &p.effects,
             effect_serial: p.effect_serial,
             planet_data: &h.planet_data,
+            hopping: &p.hopping,
         }
         .serialize(s)
     }
@@ -361,6 +369,7 @@ impl<'de> Deserialize<'de> for GameState {
                 effects: f.effects,
                 effect_serial: f.effect_serial,
                 offers: Offers::default(),
+                hopping: f.hopping,
             },
             Hidden { piles: f.piles, planets: f.planets, planet_data: f.planet_data, rng: f.rng },
         ))

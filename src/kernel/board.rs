@@ -915,7 +915,7 @@ impl Board {
         }
         self.write_checker(from, None);
         self.write_checker(to, Some(checker));
-        log.record(|| BoardEvent::Moved { from, to, via: Vec::new(), id: checker.id });
+        log.record(|| BoardEvent::Moved { from, to, via: Vec::new(), id: checker.id, hops: false });
         self.settle_crowns(log);
         Ok(())
     }
@@ -1384,7 +1384,17 @@ impl Board {
         by: Square,
         log: &mut impl Journal,
     ) {
-        let capturer = self.ids.at[by.index()];
+        self.capture_by(captures, by, self.ids.at[by.index()], log);
+    }
+
+    /// [`Board::capture_all`] by the checker numbered `capturer`, wherever it stands.
+    pub(super) fn capture_by(
+        &mut self,
+        captures: impl IntoIterator<Item = (Square, Square)>,
+        by: Square,
+        capturer: u8,
+        log: &mut impl Journal,
+    ) {
         for (sq, landed) in captures {
             if let Some(checker) = self.checker(sq) {
                 self.lift(sq, checker, Leaving::Captured);

@@ -93,7 +93,7 @@ impl Board {
             refuse!("the checker on {from} cannot jump {dir} (R4.2, R4.6, R5.5)");
         };
         let mid = from.step(dir).expect("a landing has a middle square");
-        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new(), id: checker.id });
+        log.record(|| BoardEvent::Moved { from, to: land, via: Vec::new(), id: checker.id, hops: false });
         self.capture_all([(mid, land)], from, log);
         self.shift_checker(from, land);
         self.settle_crowns(log);

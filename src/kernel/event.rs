@@ -61,6 +61,21 @@ pub enum BoardEvent {
         via: Vec<Square>,
         #[serde(default, skip_serializing_if = "is_zero")]
         id: u8,
+        /// The move was played hop by hop: its `landed` events moved the
+        /// checker, and this one, told when the move is over, moves nothing.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hops: bool,
+    },
+    /// One hop of a move played hop by hop: the checker numbered `id` went
+    /// from `from` to `at`, its hop number `hop` (from 1), the last of the
+    /// move as chosen when `last`.
+    Landed {
+        from: Square,
+        at: Square,
+        hop: u8,
+        last: bool,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        id: u8,
     },
     /// R4.2, R4.9: the checker on `at` was jumped by the checker numbered
     /// `capturer` that started on `by`, which stood on `landed` once it had
@@ -227,7 +242,10 @@ impl BoardEvent {
     /// assumed to be the one the event was recorded on.
     pub fn redo(&self, board: &mut Board) {
         match *self {
-            BoardEvent::Moved { from, to, .. } | BoardEvent::Pushed { from, to, .. } => board.shift_checker(from, to),
+            BoardEvent::Moved { hops: true, .. } => {}
+            BoardEvent::Moved { from, to, .. }
+            | BoardEvent::Pushed { from, to, .. }
+            | BoardEvent::Landed { from, at: to, .. } => board.shift_checker(from, to),
             BoardEvent::Removed { at, checker, reason: Removal::Sacrificed } => board.sacrifice(at, checker),
             BoardEvent::Captured { at, checker, .. } => board.lift(at, checker, Leaving::Captured),
             BoardEvent::Removed { at, checker, reason } => board.lift(at, checker, reason.leaving()),
@@ -267,6 +285,7 @@ impl BoardEvent {
                 out
             }
             BoardEvent::Pushed { from, to, .. } => vec![*from, *to],
+            BoardEvent::Landed { from, at, .. } => vec![*at, *from],
             BoardEvent::MonolithMoved { from, to, .. } => vec![*from, *to],
             BoardEvent::MadeEmperor { pawn, king, .. } => vec![*king, *pawn],
             BoardEvent::Captured { at, .. }

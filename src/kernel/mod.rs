@@ -30,8 +30,9 @@ pub use movement::{
     Ways,
 };
 pub use moves::{
-    MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, TYPICAL_MOVES, any_jump_under, any_legal_move_avoiding,
-    any_legal_move_under, count_moves, is_legal_under, legal_moves, legal_moves_avoiding, legal_moves_under,
+    Hop, MAX_JUMPS, Move, MoveRules, MoveText, MoverMask, Played, TYPICAL_MOVES, any_jump_under,
+    any_legal_move_avoiding, any_legal_move_under, count_moves, is_legal_under, legal_moves, legal_moves_avoiding,
+    legal_moves_under,
 };
 pub use player::{Orientation, Player, Rotation};
 pub use pools::{Leaving, MAX_POOLS, Pools, Route, Routes, Whose};

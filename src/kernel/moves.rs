@@ -720,6 +720,21 @@ fn dir_index(dir: Dir) -> usize {
     }
 }
 
+/// One hop of a move played hop by hop ([`Board::play_hop`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Hop {
+    /// Where the move began.
+    pub start: Square,
+    pub from: Square,
+    pub to: Square,
+    /// The checker this hop jumps, if it is a jump.
+    pub taken: Option<Square>,
+    /// From 1.
+    pub number: u8,
+    /// The last hop of the move as chosen.
+    pub last: bool,
+}
+
 impl Board {
     /// Plays a legal move for its mover: captured checkers go to their owner's
     /// reserve (R4.9), then waiting pawns are crowned (R4.4, R6.2).
@@ -742,11 +757,41 @@ impl Board {
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
             id: checker.id,
+            hops: false,
         });
         self.capture_all(mv.captures_in_order(), mv.from(), log);
         self.shift_checker(mv.from(), mv.to());
         self.settle_crowns(log);
         Ok(played)
+    }
+
+    /// Whether the pawn making `mv` is crowned on its way under the deck's
+    /// moves (a pawn that reaches its king row mid-capture goes on as a king).
+    pub fn crowns_on_the_way(&self, mv: &Move) -> bool {
+        self.checker(mv.from()).is_some_and(|c| super::rulebook::crowned_on_the_way(self, mv, c.kind, c.owner))
+    }
+
+    /// One hop of a move played hop by hop (the game's `on_landed` handlers
+    /// run between hops): the checker on `from` takes the checker on `taken`,
+    /// if any, and lands on `to`. `start` is where the move began, `hop` the
+    /// hop's number from 1. No crowning: it comes when the move is over.
+    pub fn play_hop(&mut self, hop: Hop, log: &mut impl Journal) -> RuleResult<()> {
+        let Some(checker) = self.checker(hop.from) else { refuse!("there is no checker on {}", hop.from) };
+        if hop.to != hop.from && !self.is_empty(hop.to) {
+            refuse!("{} is not empty (R4.5)", hop.to);
+        }
+        if let Some(taken) = hop.taken
+            && self.owner(taken) != Some(!checker.owner)
+        {
+            refuse!("{taken} holds no opposing checker to take");
+        }
+        let Hop { start, from, to, number, last, .. } = hop;
+        log.record(|| BoardEvent::Landed { from, at: to, hop: number, last, id: checker.id });
+        if let Some(taken) = hop.taken {
+            self.capture_by([(taken, to)], start, checker.id, log);
+        }
+        self.shift_checker(from, to);
+        Ok(())
     }
 
     /// [`Board::play`] under a deck's movement: a capture may end where a
@@ -771,6 +816,7 @@ impl Board {
             to: mv.to(),
             via: mv.landings().take(mv.len as usize - 1).collect(),
             id: checker.id,
+            hops: false,
         };
         let ends_where_one_stood = mv.captured().contains(mv.to());
         if !ends_where_one_stood {

@@ -29,7 +29,11 @@ fn engine(deck: &str) -> ScriptEngine {
 fn keeps_identity(board: &Board, event: &BoardEvent, seed: u64) {
     let id_at = |sq: Square| board.checker(sq).map(|c| c.id);
     let fine = match event {
-        BoardEvent::Moved { from, id, .. } | BoardEvent::Pushed { from, id, .. } => id_at(*from) == Some(*id),
+        // A move played hop by hop is over: its landings moved the checker.
+        BoardEvent::Moved { to, id, hops: true, .. } => board.find_checker(*id).is_none_or(|at| at == *to),
+        BoardEvent::Moved { from, id, .. }
+        | BoardEvent::Pushed { from, id, .. }
+        | BoardEvent::Landed { from, id, .. } => id_at(*from) == Some(*id),
         // A move is told before its captures, so the capturer may stand on its
         // last landing already.
         BoardEvent::Captured { at, checker, capturer, .. } => {
@@ -344,4 +348,25 @@ fn a_capture_says_where_its_capturer_landed() {
         .collect();
     assert_eq!(landed, [(sq("d4"), sq("c3"), sq("e5")), (sq("f6"), sq("c3"), sq("g7"))]);
     assert_eq!(board.checker(sq("g7")).map(|c| c.owner), Some(Player::Dark));
+}
+
+/// The test roots' decks (tests/data): moves played hop by hop (`landed`, a
+/// chain cut short, a mover blown up between hops) and piece pools (captures
+/// to the capturer's pool, exits, changes of side) are explained by their
+/// events too, and every checker keeps its number through them.
+#[test]
+fn events_explain_hops_and_pools_in_random_games() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut kinds = std::collections::BTreeSet::new();
+    for (root, deck) in [("hops", "hops"), ("pools", "pools")] {
+        let engine = ScriptEngine::load(&ContentRoot::new(data.join(root)), deck).unwrap_or_else(|p| panic!("{p}"));
+        for seed in 0..150 {
+            for events in explained_game(&engine, seed) {
+                kinds.extend(events.iter().map(|e| e.kind().name()));
+            }
+        }
+    }
+    for kind in ["landed", "captured", "removed", "owner_changed"] {
+        assert!(kinds.contains(kind), "no '{kind}' in the random games: {kinds:?}");
+    }
 }

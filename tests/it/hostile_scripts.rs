@@ -1567,3 +1567,12 @@ fn find_checker_follows_a_checker_by_its_number() {
 end"#;
     agrees_and_refuses(agree, "ctx:find_checker(0)", "0 is not a checker's number");
 }
+
+/// `ctx:end_move` is for the handlers of a move played hop by hop (issue 37);
+/// anywhere else it is refused at the script's line, naming what it is for.
+#[test]
+fn end_move_outside_a_move_is_refused() {
+    let engine = engine(&[("stop", "function play(ctx)\n  ctx:end_move()\nend")], &[]);
+    let m = failure(&engine, "stop");
+    assert!(m.contains("no move is being made") && m.contains("stop.lua:2"), "{m}");
+}

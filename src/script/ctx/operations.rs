@@ -47,6 +47,9 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let (user, sq) = (r.user, square(&sq)?);
         rule(r.state.change_board(|b, log| b.place_from_reserve(user, sq, log)))
     });
+    operation(m, "end_move", Runs::Cards, Sees::Position, |_, r, ()| {
+        r.state.end_move().map_err(|e| err(e.to_string()))
+    });
     operation(m, "set_owner", Runs::Cards, Sees::Position, |_, r, (sq, p): (String, String)| {
         let (sq, p) = (square(&sq)?, player(&p)?);
         rule(r.state.change_board(|b, log| b.set_owner(sq, p, log)))

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::content::Content;
 use crate::game::{
-    Answer, CardId, Cause, Choice, EndReason, Event, GameEvent, Logged, PlanetId, QuestionKind, SkipReason, SkippedStep,
+    Answer, CardId, Cause, Choice, EndReason, Event, GameEvent, Logged, PlanetId, QuestionKind, Scored, SkipReason,
+    SkippedStep, VictoryId,
 };
 use crate::kernel::{
     Bitboard, Board, BoardEvent, Checker, Clearing, Dir, MarkerKind, Orientation, Player, Removal, Square, block,
@@ -343,6 +344,18 @@ impl<'a> Narrator<'a> {
                     EndReason::Resigned => "resignation".to_string(),
                     EndReason::Agreed => "agreement".to_string(),
                     EndReason::Unplayable => "no option works, a script fails".to_string(),
+                    EndReason::Rule { victory, by: Some(scored) } => format!(
+                        "{}, the deck's verdict when {}",
+                        victory_text(self.content, *victory, *winner),
+                        scored_text(*scored)
+                    ),
+                    EndReason::Rule { victory, by: None } => {
+                        let by = self.card.map_or_else(|| "a rule of the deck".to_string(), |c| self.card_name(c));
+                        format!("{}, ended by {by}", victory_text(self.content, *victory, *winner))
+                    }
+                    EndReason::Unscored(scored) => {
+                        format!("{}, and no verdict of the deck scores it", scored_text(*scored))
+                    }
                 };
                 let tie = match (winner, also_held) {
                     (Some(w), Some(theirs)) => {
@@ -567,6 +580,16 @@ pub fn event_json(content: &Content, event: &Logged, player: Player) -> Value {
     Value::Object(object)
 }
 
+/// What ended a scored game, as a verdict is told it: `{why = "stuck", who = "light"}`.
+fn scored_json(scored: Scored) -> Value {
+    let mut by = Map::new();
+    by.insert("why".into(), Value::from(scored.why()));
+    if let Some(who) = scored.who() {
+        by.insert("who".into(), Value::from(who.to_string().to_ascii_lowercase()));
+    }
+    Value::Object(by)
+}
+
 /// A field's value with card, planet and marker numbers as their ids.
 fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String, Value>) -> Value {
     let card_id = |c: CardId| content.card(c).map_or_else(|| format!("#{}", c.0), |d| d.id.clone());
@@ -605,12 +628,47 @@ fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String
             object.insert("planet".into(), Value::from(planet_id(n)));
             Value::from("planet")
         }
+        // A deck's rule: `reason: rule` with the victory's name, and what
+        // ended the game (`scored`, as a verdict's `why` and `who`) when it scored one.
+        ("reason", Value::Object(o)) if o.contains_key("rule") => {
+            let rule = &o["rule"];
+            let victory = rule["victory"].as_u64().unwrap_or(0) as usize;
+            let name = content.deck.rules.victories.get(victory).map_or("?", String::as_str);
+            object.insert("victory".into(), Value::from(name));
+            if let Some(Ok(scored)) = rule.get("by").map(|b| serde_json::from_value::<Scored>(b.clone())) {
+                object.insert("scored".into(), scored_json(scored));
+            }
+            Value::from("rule")
+        }
+        ("reason", Value::Object(o)) if o.contains_key("unscored") => {
+            if let Ok(scored) = serde_json::from_value::<Scored>(o["unscored"].clone()) {
+                object.insert("scored".into(), scored_json(scored));
+            }
+            Value::from("unscored")
+        }
         // The loser's planet that held too (R10.2): `{planet = id}`.
         ("also_held", Value::Object(o)) if o.contains_key("planet") => {
             let n = o["planet"].as_u64().unwrap_or(0);
             serde_json::json!({ "planet": planet_id(n) })
         }
         (_, value) => value,
+    }
+}
+
+/// A deck's victory as players read it: `majority victory` for a win, the
+/// name alone for a draw (`even`), `_` written as a space.
+pub fn victory_text(content: &Content, victory: VictoryId, winner: Option<Player>) -> String {
+    let name = content.deck.rules.victories.get(usize::from(victory.0)).map_or("?", String::as_str).replace('_', " ");
+    if winner.is_some() { format!("{name} victory") } else { name }
+}
+
+/// What ended a game the deck scores: `Light has no move`.
+pub fn scored_text(scored: Scored) -> String {
+    match scored {
+        Scored::NoCheckers(Some(p)) => format!("{p} has no checker left"),
+        Scored::NoCheckers(None) => "no checker is left on the board".to_string(),
+        Scored::Stuck(p) => format!("{p} has no move"),
+        Scored::MoveLimit => "the move limit is reached (R10.4)".to_string(),
     }
 }
 

@@ -299,7 +299,8 @@ pub struct Expect {
     #[serde(default)]
     pub winner: Option<String>,
     /// Whole-turn: why it ended: `capture`, `five_kings`, `planet`, `no_moves`,
-    /// `move_limit` (R10).
+    /// `stuck`, `move_limit`, `unplayable` (R10), `unscored`, or one of the
+    /// deck's victories (cards/README.md, "Endings as deck rules").
     #[serde(default)]
     pub reason: Option<String>,
     /// Whole-turn: whose decision is pending (the game is not over).
@@ -948,7 +949,8 @@ fn check_point(
         }
     }
     if let Some(want) = &expect.reason {
-        let got = outcome.map_or("none (the game goes on)".into(), |o| reason_name(o.reason));
+        let victories = &engine.content().deck.rules.victories;
+        let got = outcome.map_or("none (the game goes on)", |o| o.reason.name(victories));
         if *want != got {
             problems.push(format!("expected the game to end by {}, got {got}", visible(want)));
         }
@@ -1035,23 +1037,6 @@ fn check_point(
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
-}
-
-/// R10's reasons as scenarios name them.
-fn reason_name(reason: crate::game::EndReason) -> String {
-    use crate::game::EndReason;
-    match reason {
-        EndReason::Capture => "capture",
-        EndReason::FiveKings => "five_kings",
-        EndReason::Planet(_) => "planet",
-        EndReason::NoMoves => "no_moves",
-        EndReason::Stuck => "stuck",
-        EndReason::MoveLimit => "move_limit",
-        EndReason::Resigned => "resigned",
-        EndReason::Agreed => "agreed",
-        EndReason::Unplayable => "unplayable",
-    }
-    .to_string()
 }
 
 fn run_card(engine: &ScriptEngine, state: &GameState, card: CardId, s: &Scenario) -> Result<(), String> {

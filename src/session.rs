@@ -805,6 +805,18 @@ impl Session {
             }
             EndReason::Agreed => "agreed by both players".to_string(),
             EndReason::Unplayable => "no option works: a script fails, and nothing is left to give up".to_string(),
+            EndReason::Rule { victory, by } => {
+                let victory = crate::narrate::victory_text(self.engine.content(), victory, outcome.winner);
+                match by {
+                    Some(scored) => {
+                        format!("{victory} (the deck's verdict when {})", crate::narrate::scored_text(scored))
+                    }
+                    None => format!("{victory} (a rule of the deck ended the game)"),
+                }
+            }
+            EndReason::Unscored(scored) => {
+                format!("{}, and no verdict of the deck scores it", crate::narrate::scored_text(scored))
+            }
         };
         match outcome.winner {
             Some(p) => format!("{p} wins: {how}"),

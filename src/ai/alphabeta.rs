@@ -45,11 +45,13 @@ const MAX_PLY: usize = 96;
 const MAX_DEPTH: i32 = 64;
 
 /// Whether alpha-beta can decide `state`'s pending decision (nothing hidden, nothing scripted): a move step, no
-/// cards or planets in the game (so nothing is hidden, R2.3, R2.4), and no
-/// lasting effect or constraint, whose scripts could change the moves.
+/// cards or planets in the game (so nothing is hidden, R2.3, R2.4), no
+/// lasting effect or constraint, whose scripts could change the moves, and
+/// every end R10's own (a deck that scores an end asks its rules for a verdict).
 pub fn fully_visible(state: &GameState) -> bool {
     matches!(state.step, Step::Move)
         && !state.rules.cards
+        && state.rules.ends_as_written()
         && state.planets() == [None, None]
         && state.effects.is_empty()
         && state.constraint.is_none()

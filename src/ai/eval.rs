@@ -413,6 +413,17 @@ mod tests {
             fn card_label(&self, c: CardId) -> String {
                 BlankCards.card_label(c)
             }
+            fn judges(&self, c: CardId) -> bool {
+                BlankCards.judges(c)
+            }
+            fn verdict(
+                &self,
+                s: &GameState,
+                e: &Effect,
+                why: crate::game::Scored,
+            ) -> Result<crate::game::Verdict, String> {
+                BlankCards.verdict(s, e, why)
+            }
         }
         let eval = Evaluator::default();
         let mut state = GameState::new(&Setup::blank(21), 1);

@@ -199,4 +199,17 @@ impl CardHost for Recall<'_> {
     fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<crate::kernel::Move> {
         self.host.extra_moves(state, effect)
     }
+
+    fn judges(&self, card: CardId) -> bool {
+        self.host.judges(card)
+    }
+
+    fn verdict(
+        &self,
+        state: &GameState,
+        effect: &Effect,
+        scored: crate::game::Scored,
+    ) -> Result<crate::game::Verdict, String> {
+        self.host.verdict(state, effect, scored)
+    }
 }

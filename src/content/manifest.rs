@@ -7,7 +7,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::pools::PiecesGo;
-use crate::game::{RuleOptions, WhenStuck};
+use crate::game::{AtMoveLimit, Ends, NoCheckers, RuleOptions, StuckOf, WhenStuck};
 use crate::kernel::{Crowning, Movement, StartLayout, Supply};
 use crate::plain::Notation;
 
@@ -197,11 +197,14 @@ pub struct RulesManifest {
     /// Whether turns have the draw and card steps.
     pub cards: bool,
     pub five_kings_win: bool,
-    /// `skip` (R3.1, R10.3) or `lose` (R11).
-    pub when_stuck: WhenStuck,
-    /// R10.4: turns in all before a draw, 1 to `MAX_MOVE_LIMIT` (checked when
-    /// the deck loads).
-    pub move_limit: u32,
+    /// `skip` (R3.1, R10.3) or `lose` (R11); given here or by `ends: stuck:`,
+    /// not both (checked when the deck loads).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when_stuck: Option<WhenStuck>,
+    /// R10.4: turns in all before a draw, 1 to `MAX_MOVE_LIMIT`; given here or
+    /// by `ends: move_limit:`, not both (checked when the deck loads).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_limit: Option<u32>,
     /// Whether Dark's first turn has its card step (default true); false is a
     /// handicap for the side that moves first.
     #[serde(default = "yes")]
@@ -222,10 +225,48 @@ pub struct RulesManifest {
     /// Whose pool of which the pieces of a checker leaving the board go to.
     #[serde(default, skip_serializing_if = "is_default")]
     pub pieces_go: PiecesGo,
+    /// The ends the deck makes its own (cards/README.md, "Endings as deck rules").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends: Option<EndsManifest>,
+    /// The reasons a deck's rule may end the game with: its verdicts'
+    /// and `ctx:end_game`'s.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub victories: Vec<String>,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
+}
+
+/// `rules: ends:`: each key left out is R10's own end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndsManifest {
+    /// `lose` (R10.1) or `score`.
+    #[serde(default)]
+    pub no_checkers: NoCheckers,
+    #[serde(default)]
+    pub stuck: Option<StuckManifest>,
+    #[serde(default)]
+    pub move_limit: Option<MoveLimitManifest>,
+}
+
+/// `stuck: {of: mover | either, then: skip | lose | score}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StuckManifest {
+    #[serde(default)]
+    pub of: StuckOf,
+    pub then: WhenStuck,
+}
+
+/// `move_limit: {turns: N, then: draw | score}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveLimitManifest {
+    pub turns: u32,
+    #[serde(default)]
+    pub then: AtMoveLimit,
 }
 
 fn yes() -> bool {
@@ -234,12 +275,33 @@ fn yes() -> bool {
 
 impl RulesManifest {
     pub fn options(&self) -> RuleOptions {
+        let ends = self.ends.unwrap_or_default();
+        let stuck = self.stuck();
         RuleOptions {
             cards: self.cards,
             five_kings_win: self.five_kings_win,
-            when_stuck: self.when_stuck,
-            move_limit: self.move_limit,
+            when_stuck: stuck.then,
+            move_limit: self.limit().turns,
             first_card_step: self.first_card_step,
+            ends: Ends { no_checkers: ends.no_checkers, stuck_of: stuck.of, at_move_limit: self.limit().then },
+        }
+    }
+
+    /// What a player with no move does: `ends: stuck:`, else `when_stuck`
+    /// (of the player to move; `skip` if neither is given, which loading refuses).
+    pub fn stuck(&self) -> StuckManifest {
+        match self.ends.and_then(|e| e.stuck) {
+            Some(stuck) => stuck,
+            None => StuckManifest { of: StuckOf::Mover, then: self.when_stuck.unwrap_or(WhenStuck::Skip) },
+        }
+    }
+
+    /// The move limit: `ends: move_limit:`, else `move_limit` (a draw; 0 if
+    /// neither is given, which loading refuses).
+    pub fn limit(&self) -> MoveLimitManifest {
+        match self.ends.and_then(|e| e.move_limit) {
+            Some(limit) => limit,
+            None => MoveLimitManifest { turns: self.move_limit.unwrap_or(0), then: AtMoveLimit::Draw },
         }
     }
 }

@@ -296,17 +296,19 @@ impl Content {
         if rules.cards && deck_manifest.cards.is_empty() {
             at(&mut problems, "cards", "a deck with cards on must list at least one card");
         }
-        if !(1..=MAX_MOVE_LIMIT).contains(&rules.move_limit) {
+        let limit = rules.limit().turns;
+        let given = rules.move_limit.is_some() || rules.ends.is_some_and(|e| e.move_limit.is_some());
+        if given && !(1..=MAX_MOVE_LIMIT).contains(&limit) {
             let message = format!(
-                "move_limit is the turns in all after which the game is drawn, so that every game ends (R10.4): \
-                 1 to {MAX_MOVE_LIMIT}, not {}",
-                rules.move_limit
+                "move_limit is the turns in all after which the game ends, so that every game ends (R10.4): \
+                 1 to {MAX_MOVE_LIMIT}, not {limit}"
             );
             at(&mut problems, "move_limit", &message);
         }
         if let Err((key, message)) = pools::routes(&rules.pools, &rules.pieces_go) {
             at(&mut problems, key, &message);
         }
+        check_ends(rules, &mut |key, message| at(&mut problems, key, message));
         if deck_manifest.supply.monolith > 1 {
             at(&mut problems, "supply", "the supply holds at most one monolith (R1.5, R7)");
         }
@@ -608,6 +610,66 @@ fn read_def(manifest_path: &Path, id: &str, problems: &mut Problems) -> Option<S
     manifest.make_visible();
     let script = problems.read_script(manifest_path, &text, manifest.script.as_deref(), id, root)?;
     Some(ScriptDef { id: id.to_string(), manifest, script, manifest_hash: crate::hash::fnv1a(text.as_bytes()) })
+}
+
+/// The problems of a deck's ends (cards/README.md, "Endings as deck rules"),
+/// each given to `at` with the key it is found at: what a stuck player does
+/// and the move limit said once each (`when_stuck`/`move_limit` or under
+/// `ends:`), `of: either` ending the game, and the victories a scored end
+/// needs, each a name of its own.
+fn check_ends(rules: &RulesManifest, at: &mut dyn FnMut(&str, &str)) {
+    use crate::game::{EndReason, MAX_VICTORIES, StuckOf, WhenStuck};
+    let ends = rules.ends.unwrap_or_default();
+    match (rules.when_stuck, ends.stuck) {
+        (Some(_), Some(_)) => at(
+            "when_stuck",
+            "when_stuck and ends: stuck: both say what a player with no move does; keep one (ends: stuck: says more)",
+        ),
+        (None, None) => at("rules", "rules: needs when_stuck (skip or lose), or ends: stuck: {of: mover, then: …}"),
+        (Some(WhenStuck::Score), None) => at(
+            "when_stuck",
+            "a scored end is written under ends: (ends: {stuck: {of: mover, then: score}}, cards/README.md, \
+             \"Endings as deck rules\")",
+        ),
+        _ => {}
+    }
+    if let Some(stuck) = ends.stuck
+        && stuck.of == StuckOf::Either
+        && stuck.then == WhenStuck::Skip
+    {
+        at(
+            "stuck",
+            "stuck: {of: either} ends the game when the player not to move has no move: then: lose or score, not skip",
+        );
+    }
+    match (rules.move_limit, ends.move_limit) {
+        (Some(_), Some(_)) => at("move_limit", "move_limit and ends: move_limit: both set the move limit; keep one"),
+        (None, None) => at("rules", "rules: needs move_limit (R10.4), or ends: move_limit: {turns: N, then: …}"),
+        _ => {}
+    }
+    let victories = &rules.victories;
+    if victories.len() > MAX_VICTORIES {
+        at("victories", &format!("a deck declares at most {MAX_VICTORIES} victories; this one {}", victories.len()));
+    }
+    for (i, name) in victories.iter().enumerate() {
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !valid {
+            let name = crate::text::visible(name);
+            at("victories", &format!("'{name}' is not a valid victory name (use a-z, 0-9 and _)"));
+        } else if EndReason::ENGINE_NAMES.contains(&name.as_str()) {
+            at("victories", &format!("'{name}' names one of the engine's own ends; call the victory something else"));
+        } else if victories[..i].contains(name) {
+            at("victories", &format!("victory '{name}' is declared twice"));
+        }
+    }
+    if rules.options().ends.scores(rules.stuck().then) && victories.is_empty() {
+        at(
+            "ends",
+            "an end the deck scores needs victories: the reasons its verdict may give (rules: victories: [...])",
+        );
+    }
 }
 
 /// An id of a card or planet: a-z, 0-9 and _, and not one of the words the

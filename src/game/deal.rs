@@ -59,6 +59,11 @@ impl GameState {
             let failure = match host.game_begins(&scratch, card) {
                 Resolution::Done(after) => {
                     self.commit(*after);
+                    // It ended the game (`ctx:end_game`): nothing more begins.
+                    if let Some(outcome) = self.outcome() {
+                        self.finish_caused(outcome, cause);
+                        return;
+                    }
                     None
                 }
                 Resolution::Ask(question) => {

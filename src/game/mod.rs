@@ -30,8 +30,9 @@ pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
-    BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, Hidden, MAX_COUNTERS, Moved, Offers, Outcome, Pile,
-    Piles, Position, Resolving, RuleOptions, Step, WhenStuck,
+    AtMoveLimit, BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, Ends, Hidden, MAX_COUNTERS,
+    MAX_VICTORIES, Moved, NoCheckers, Offers, Outcome, Pile, Piles, Position, Resolving, RuleOptions, Scored, Step,
+    StuckOf, Verdict, VictoryId, WhenStuck,
 };
 
 use crate::kernel::{
@@ -129,6 +130,16 @@ pub trait CardHost {
 
     /// How a message names `card`: its id, where the host knows its cards.
     fn card_label(&self, card: CardId) -> String;
+
+    /// Whether `card`'s script defines `verdict`, the deck's say on an end it
+    /// scores (cards/README.md, "Endings as deck rules").
+    fn judges(&self, card: CardId) -> bool;
+
+    /// The verdict of the deck rule `effect` on the game `state` ended by
+    /// `scored`: who won, with which of the deck's victories; the failure's
+    /// message when the script fails or gives no victory of the deck. Must not
+    /// change anything.
+    fn verdict(&self, state: &GameState, effect: &Effect, scored: Scored) -> Result<Verdict, String>;
 }
 
 /// The [`CardHost`] methods of a host that runs no scripts: nothing reacts,
@@ -195,6 +206,17 @@ macro_rules! no_scripts {
         }
         fn card_label(&self, card: $crate::game::CardId) -> String {
             format!("#{}", card.0)
+        }
+        fn judges(&self, _: $crate::game::CardId) -> bool {
+            false
+        }
+        fn verdict(
+            &self,
+            _: &$crate::game::GameState,
+            effect: &$crate::game::Effect,
+            _: $crate::game::Scored,
+        ) -> Result<$crate::game::Verdict, String> {
+            Err(format!("card #{} has no verdict", effect.card.0))
         }
     };
 }
@@ -767,9 +789,15 @@ impl GameState {
                 let before = (self.position.effects.is_empty() && !after.effects.is_empty()).then(|| self.clone());
                 let newest = self.position.effect_serial;
                 self.commit(*after);
+                let ended = self.outcome();
                 self.position.step = Step::Card;
                 self.hidden.piles.discard.push(card);
                 self.journal.push(|| GameEvent::CardDiscarded { card });
+                // The card's script ended the game (`ctx:end_game`).
+                if let Some(outcome) = ended {
+                    self.finish_caused(outcome, Cause::Card { card });
+                    return Ok(());
+                }
                 let result = self.carry_on(host, Then::AfterCard, newest);
                 if let (Err(_), Some(before)) = (&result, before) {
                     *self = before;
@@ -819,14 +847,18 @@ impl GameState {
     }
 
     /// Counts the turn for lasting effects and begins the next (R3); false
-    /// when the move limit ended the game (R10.4).
-    fn next_turn(&mut self) -> bool {
+    /// when the move limit ended the game (R10.4), drawn or scored as the
+    /// deck says.
+    fn next_turn(&mut self, host: &dyn CardHost) -> bool {
         if !self.position.effects.is_empty() {
             self.count_down_effects(self.position.to_move);
         }
         self.position.turn += 1;
         if self.position.turn >= self.position.rules.move_limit {
-            self.finish(Outcome { winner: None, reason: EndReason::MoveLimit });
+            match self.position.rules.ends.at_move_limit {
+                AtMoveLimit::Draw => self.finish(Outcome { winner: None, reason: EndReason::MoveLimit }),
+                AtMoveLimit::Score => self.score(host, Scored::MoveLimit),
+            }
             return false;
         }
         self.position.to_move = !self.position.to_move;
@@ -847,18 +879,24 @@ impl GameState {
     }
 
     fn finish(&mut self, outcome: Outcome) {
-        self.finish_telling(outcome, None);
+        self.finish_telling(outcome, None, Cause::Turn);
+    }
+
+    /// Ends the game by what `cause` did: a deck rule's verdict, or a
+    /// script's `ctx:end_game`.
+    fn finish_caused(&mut self, outcome: Outcome, cause: Cause) {
+        self.finish_telling(outcome, None, cause);
     }
 
     /// Ends the game, telling the loser's own condition when it held too (R10.2).
-    fn finish_telling(&mut self, outcome: Outcome, also_held: Option<EndReason>) {
+    fn finish_telling(&mut self, outcome: Outcome, also_held: Option<EndReason>, cause: Cause) {
         self.position.step = Step::Over(outcome);
         self.position.constraint = None;
         self.position.next_constraint = None;
         let planets = self.hidden.planets;
         let cause = match outcome.reason {
             EndReason::Planet(planet) => Cause::Planet { planet },
-            _ => Cause::Turn,
+            _ => cause,
         };
         self.journal.push_caused(cause, || GameEvent::GameOver {
             winner: outcome.winner,
@@ -1005,8 +1043,43 @@ impl GameState {
         }
     }
 
-    /// R10.1–R10.2, R3.4: ends the game if either player has won.
+    /// A script's `ctx:end_game`: the game is over with `outcome` once the
+    /// run that ended it is taken (the game then records the end, caused by
+    /// that run: `GameState::finish_caused`). Nothing is recorded here, as the
+    /// run's other changes are events of its own.
+    pub fn end_by_rule(&mut self, winner: Option<Player>, victory: VictoryId) {
+        self.position.step = Step::Over(Outcome { winner, reason: EndReason::Rule { victory, by: None } });
+    }
+
+    /// Ends the game the deck's way, for an end it scores: by the verdict of
+    /// the first of the deck's rules in force whose script gives one, caused
+    /// by that rule; drawn ([`EndReason::Unscored`]) when none gives one or it
+    /// fails, the failure told.
+    fn score(&mut self, host: &dyn CardHost, scored: Scored) {
+        let judge = self.position.effects.iter().find(|e| e.deck && host.judges(e.card)).cloned();
+        let unscored = Outcome { winner: None, reason: EndReason::Unscored(scored) };
+        let Some(effect) = judge else { return self.finish(unscored) };
+        match host.verdict(self, &effect, scored) {
+            Ok(Verdict { winner, victory }) => {
+                let reason = EndReason::Rule { victory, by: Some(scored) };
+                self.finish_caused(Outcome { winner, reason }, effect.cause());
+            }
+            Err(message) => {
+                let text = format!("the game is drawn: {message}");
+                self.journal.push_caused(effect.cause(), || GameEvent::Message { text });
+                self.finish(unscored);
+            }
+        }
+    }
+
+    /// R10.1–R10.2, R3.4: ends the game if either player has won, or, where
+    /// the deck scores a side with no checker on the board, if one has none
+    /// (after R10.1's other wins, which come first). True when the game is
+    /// over (also when it already was: a script ended it).
     pub fn check_end(&mut self, host: &dyn CardHost) -> bool {
+        if self.outcome().is_some() {
+            return true;
+        }
         let winning = |p: Player| -> Option<EndReason> {
             if let Some(reason) = self.position.rules.board_win(&self.position.board, p) {
                 return Some(reason);
@@ -1019,9 +1092,22 @@ impl GameState {
         let (outcome, also_held) = match (winning(mover), winning(other)) {
             (Some(reason), also_held) => (Outcome { winner: Some(mover), reason }, also_held),
             (None, Some(reason)) => (Outcome { winner: Some(other), reason }, None),
-            (None, None) => return false,
+            (None, None) => {
+                if self.position.rules.ends.no_checkers == NoCheckers::Lose {
+                    return false;
+                }
+                let board = &self.position.board;
+                let scored = match Player::BOTH.map(|p| board.checkers(p).is_empty()) {
+                    [false, false] => return false,
+                    [true, true] => Scored::NoCheckers(None),
+                    [true, false] => Scored::NoCheckers(Some(Player::Dark)),
+                    [false, true] => Scored::NoCheckers(Some(Player::Light)),
+                };
+                self.score(host, scored);
+                return true;
+            }
         };
-        self.finish_telling(outcome, also_held);
+        self.finish_telling(outcome, also_held, Cause::Turn);
         true
     }
 }

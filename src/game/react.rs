@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::GameState;
 use super::state::{Resolving, Step};
 use super::{CardHost, Cause, GameError, GameEvent, Lasting, Logged, Resolution, SkipReason, SkippedStep, WhenStuck};
-use super::{EndReason, Outcome};
+use super::{EndReason, Outcome, Scored, StuckOf};
 use crate::game::Answer;
 use crate::kernel::Player;
 
@@ -133,7 +133,7 @@ impl GameState {
                     Then::NextTurn
                 }
                 Then::NextTurn => {
-                    if !self.next_turn() {
+                    if !self.next_turn(host) {
                         return Ok(());
                     }
                     Then::Settle
@@ -163,9 +163,22 @@ impl GameState {
     /// the game is over.
     fn skip_step(&mut self, host: &dyn CardHost) -> Option<Then> {
         match self.position.step {
+            Step::Move
+                if self.position.rules.ends.stuck_of == StuckOf::Either
+                    && self.position.rules.when_stuck != WhenStuck::Skip
+                    && self.has_move(host) =>
+            {
+                // The other player's lack of a move ends the game as the turn
+                // begins too (`stuck: {of: either}`; S13c).
+                let other = !self.position.to_move;
+                if !self.with_to_move(other).has_move(host) {
+                    self.stuck(host, other);
+                }
+                None
+            }
             Step::Move if !self.has_move(host) => {
-                if self.position.rules.when_stuck == WhenStuck::Lose {
-                    self.finish(Outcome { winner: Some(!self.position.to_move), reason: EndReason::Stuck });
+                if self.position.rules.when_stuck != WhenStuck::Skip {
+                    self.stuck(host, self.position.to_move);
                     return None;
                 }
                 // R10.3: neither player can move, by the kernel's moves or
@@ -194,6 +207,17 @@ impl GameState {
                 Some(Then::EndTurn)
             }
             _ => None,
+        }
+    }
+
+    /// `player` has no move and the deck ends the game for it: they lose
+    /// (R11), or the game is scored ([`Scored::Stuck`]).
+    fn stuck(&mut self, host: &dyn CardHost, player: Player) {
+        match self.position.rules.when_stuck {
+            WhenStuck::Score => self.score(host, Scored::Stuck(player)),
+            WhenStuck::Lose | WhenStuck::Skip => {
+                self.finish(Outcome { winner: Some(!player), reason: EndReason::Stuck });
+            }
         }
     }
 
@@ -310,6 +334,11 @@ impl GameState {
                             });
                         }
                         self.commit(*after);
+                        // The handler ended the game (`ctx:end_game`): nothing more reacts.
+                        if let Some(outcome) = self.outcome() {
+                            self.finish_caused(outcome, effect.cause());
+                            return Ok(Reacted::Ran);
+                        }
                         ran = true;
                         answers.clear();
                         let events = self.journal.undispatched();

@@ -28,6 +28,10 @@ pub struct RuleOptions {
     /// a deck may take it away, a handicap for the side that moves first.
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub first_card_step: bool,
+    /// The ends a deck makes its own (`rules: ends:`); R10 as written by
+    /// default, and then not written (saves and digests stay the same).
+    #[serde(default, skip_serializing_if = "Ends::as_written")]
+    pub ends: Ends,
 }
 
 impl RuleOptions {
@@ -35,7 +39,7 @@ impl RuleOptions {
     /// no checker left, or five kings and emperors where the deck counts them.
     /// (A planet, R9, needs the card host: `GameState::check_end`.)
     pub fn board_win(&self, board: &Board, player: Player) -> Option<EndReason> {
-        if board.checkers(!player).is_empty() {
+        if board.checkers(!player).is_empty() && self.ends.no_checkers == NoCheckers::Lose {
             return Some(EndReason::Capture);
         }
         (self.five_kings_win && (board.checkers(player) & board.kings()).count() >= 5).then_some(EndReason::FiveKings)
@@ -58,6 +62,7 @@ impl RuleOptions {
         when_stuck: WhenStuck::Skip,
         move_limit: 200,
         first_card_step: true,
+        ends: Ends::R10,
     };
     /// R11: standard American checkers.
     pub const PLAIN: RuleOptions = RuleOptions {
@@ -66,16 +71,138 @@ impl RuleOptions {
         when_stuck: WhenStuck::Lose,
         move_limit: 200,
         first_card_step: true,
+        ends: Ends::R10,
     };
+
+    /// Whether every end is R10's as written (R11's `when_stuck: lose`
+    /// included): what the kernel-only search (ai/alphabeta.rs) knows how to score.
+    pub fn ends_as_written(&self) -> bool {
+        self.ends.as_written() && self.when_stuck != WhenStuck::Score
+    }
 }
 
 /// A player with no legal checker move either skips the step (R3.1; R10.3 draws
-/// when neither can move) or, in plain checkers (R11), loses.
+/// when neither can move) or, in plain checkers (R11), loses; or the deck
+/// scores the game then ([`Scored::Stuck`]). Whose lack of a move counts is
+/// [`Ends::stuck_of`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WhenStuck {
     Skip,
     Lose,
+    Score,
+}
+
+/// The ends a deck makes its own (cards/README.md, "Endings as deck rules").
+/// A scored end is decided by the verdict of the deck's rules
+/// ([`GameState::score`](super::GameState)).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ends {
+    /// A player with no checker on the board: loses (R10.1) or the game is scored.
+    #[serde(default)]
+    pub no_checkers: NoCheckers,
+    /// Whose lack of a move [`RuleOptions::when_stuck`] looks at.
+    #[serde(default)]
+    pub stuck_of: StuckOf,
+    /// What the move limit does: draws (R10.4) or scores the game.
+    #[serde(default)]
+    pub at_move_limit: AtMoveLimit,
+}
+
+impl Ends {
+    /// R10 as written.
+    pub const R10: Ends =
+        Ends { no_checkers: NoCheckers::Lose, stuck_of: StuckOf::Mover, at_move_limit: AtMoveLimit::Draw };
+
+    pub fn as_written(&self) -> bool {
+        *self == Ends::R10
+    }
+
+    /// Whether any end is scored (then the deck must declare victories).
+    pub fn scores(&self, when_stuck: WhenStuck) -> bool {
+        self.no_checkers == NoCheckers::Score
+            || when_stuck == WhenStuck::Score
+            || self.at_move_limit == AtMoveLimit::Score
+    }
+}
+
+/// What a player with no checker on the board does to the game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NoCheckers {
+    /// R10.1: that player loses.
+    #[default]
+    Lose,
+    /// The game ends, scored ([`Scored::NoCheckers`]).
+    Score,
+}
+
+/// Whose lack of a move ends or skips: the player to move's (R3.1), or, when
+/// each turn begins, either player's (the player to move looked at first).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StuckOf {
+    #[default]
+    Mover,
+    Either,
+}
+
+/// What the move limit (R10.4) does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AtMoveLimit {
+    #[default]
+    Draw,
+    Score,
+}
+
+/// One of the deck's declared victories (`rules: victories:`), by its place
+/// in that list: the reasons a deck's rule may end the game with.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct VictoryId(pub u8);
+
+/// Most victories a deck may declare.
+pub const MAX_VICTORIES: usize = 16;
+
+/// What ended a game the deck scores: what its verdict is told (`why`, and
+/// `who` where a player is concerned).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scored {
+    /// This player (`None`: both) has no checker on the board.
+    NoCheckers(Option<Player>),
+    /// This player has no move as a turn begins.
+    Stuck(Player),
+    /// The move limit (R10.4).
+    MoveLimit,
+}
+
+impl Scored {
+    /// The `why` a verdict is given.
+    pub fn why(self) -> &'static str {
+        match self {
+            Scored::NoCheckers(_) => "no_checkers",
+            Scored::Stuck(_) => "stuck",
+            Scored::MoveLimit => "move_limit",
+        }
+    }
+
+    /// The player it concerns, if one.
+    pub fn who(self) -> Option<Player> {
+        match self {
+            Scored::NoCheckers(who) => who,
+            Scored::Stuck(who) => Some(who),
+            Scored::MoveLimit => None,
+        }
+    }
+}
+
+/// A deck rule's verdict: who won (`None`: a draw), with which victory.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Verdict {
+    pub winner: Option<Player>,
+    pub victory: VictoryId,
 }
 
 /// The action deck's three piles (R2.4, R3.2), as card ids. Index 0 of `draw` is
@@ -170,6 +297,65 @@ pub enum EndReason {
     /// Drawn because play could not go on: every option of a step failed in
     /// a script and nothing could be given up (`GameState::give_up`).
     Unplayable,
+    /// A deck's rule decided, with one of the deck's victories: its verdict
+    /// on an end the deck scores (`by`), or its script's `ctx:end_game`.
+    Rule {
+        victory: VictoryId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Scored>,
+    },
+    /// An end the deck scores, drawn because no verdict scored it (no rule
+    /// gives one, or it failed).
+    Unscored(Scored),
+}
+
+impl EndReason {
+    /// The names of the engine's own ends, as scenarios and `check` name
+    /// them; a deck's victory may not take one.
+    pub const ENGINE_NAMES: [&'static str; 10] = [
+        "capture",
+        "five_kings",
+        "planet",
+        "no_moves",
+        "stuck",
+        "move_limit",
+        "resigned",
+        "agreed",
+        "unplayable",
+        "unscored",
+    ];
+
+    /// This end's name as scenarios give it: one of [`EndReason::ENGINE_NAMES`],
+    /// or for a deck's rule the victory's name among `victories` (the deck's
+    /// `rules: victories:`).
+    pub fn name(self, victories: &[String]) -> &str {
+        let i = match self {
+            EndReason::Capture => 0,
+            EndReason::FiveKings => 1,
+            EndReason::Planet(_) => 2,
+            EndReason::NoMoves => 3,
+            EndReason::Stuck => 4,
+            EndReason::MoveLimit => 5,
+            EndReason::Resigned => 6,
+            EndReason::Agreed => 7,
+            EndReason::Unplayable => 8,
+            EndReason::Unscored(_) => 9,
+            EndReason::Rule { victory, .. } => {
+                return victories.get(usize::from(victory.0)).map_or("?", String::as_str);
+            }
+        };
+        EndReason::ENGINE_NAMES[i]
+    }
+
+    /// Whether the move limit ended the game (R10.4), drawn or scored.
+    pub fn by_move_limit(self) -> bool {
+        matches!(
+            self,
+            EndReason::MoveLimit
+                | EndReason::Rule { by: Some(Scored::MoveLimit), .. }
+                | EndReason::Unscored(Scored::MoveLimit)
+        )
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]

@@ -406,7 +406,7 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
             // The move limit ends the game after the last turn it allows, before
             // the next move begins (R10.4).
             let last = match state.outcome() {
-                Some(o) if o.reason == crate::game::EndReason::MoveLimit => state.turn.div_ceil(2),
+                Some(o) if o.reason.by_move_limit() => state.turn.div_ceil(2),
                 _ => number,
             };
             let _ = writeln!(out, "Game over at move {last}");

@@ -201,7 +201,7 @@ fn flag(t: &Table, key: &str) -> R<bool> {
     }
 }
 
-fn only_keys(t: &Table, keys: &[&str], message: &str) -> R<()> {
+pub(super) fn only_keys(t: &Table, keys: &[&str], message: &str) -> R<()> {
     for pair in t.clone().pairs::<Value, Value>() {
         let (key, _) = pair?;
         if !matches!(&key, Value::String(k) if keys.iter().any(|n| k.as_bytes().as_ref() == n.as_bytes())) {

@@ -51,6 +51,7 @@ pub use sandbox::{RUN_MEMORY, TIME_GUARD, on_time_guard, time_guard_message};
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{
     Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
+    Scored, Verdict,
 };
 use crate::kernel::{Move, MoveText, Player, Square};
 
@@ -160,6 +161,9 @@ struct CardScript {
     has_extra_moves: bool,
     /// Whether the script defines `game_begins(ctx)`, run at the deal.
     has_begins: bool,
+    /// Whether it defines `verdict(ctx, why, who)`, a deck rule's say on the
+    /// ends the deck scores.
+    has_verdict: bool,
     /// The event kinds it has a handler (`on_<kind>`) for (game/react.rs).
     handlers: Vec<EventKind>,
 }
@@ -252,6 +256,7 @@ impl ScriptEngine {
         let markers = content.markers().iter().map(|m| m.name().to_string()).collect();
         let counters = content.counters().into_iter().map(|c| c.name).collect();
         let pools = content.pool_names();
+        let victories = content.deck.rules.victories.clone();
         let shared = Rc::new(run::Shared {
             run: RefCell::new(None),
             names,
@@ -259,6 +264,7 @@ impl ScriptEngine {
             markers,
             counters,
             pools,
+            victories,
         });
         let api = ctx::api(&lua, Rc::clone(&shared)).map_err(fail)?;
         let collected_at = Cell::new(0);
@@ -314,12 +320,14 @@ impl ScriptEngine {
                 problems.push(problem(&card.script.path, CompileError { at: Some((line, 1)), message }));
                 continue;
             }
-            match self.compile_one(&name, &card.script.source, required, &["can_play", "game_begins", "extra_moves"]) {
+            let optional = ["can_play", "game_begins", "extra_moves", "verdict"];
+            match self.compile_one(&name, &card.script.source, required, &optional) {
                 Ok((chunk, defined, handlers)) => cards.push(CardScript {
                     chunk: Chunk::new(chunk),
                     has_can_play: defined.contains(&"can_play"),
                     has_extra_moves: defined.contains(&"extra_moves"),
                     has_begins: defined.contains(&"game_begins"),
+                    has_verdict: defined.contains(&"verdict"),
                     handlers,
                 }),
                 Err(error) => problems.push(problem(&card.script.path, error)),
@@ -641,9 +649,7 @@ impl ScriptEngine {
                 }
                 Resolution::Ask(question)
             }
-            (Some(stop), _) => failed(describe_stop(&stop)),
-            (None, Err(e)) => failed(e.into()),
-            (None, Ok(_)) => {
+            (Some(Stop::Ended), _) | (None, Ok(_)) => {
                 // Belt and braces for `Inputs::Position`: the parts the position
                 // leaves out came through unchanged.
                 let after = &run.state;
@@ -652,6 +658,8 @@ impl ScriptEngine {
                 }
                 finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(|e| failed(e.into()))
             }
+            (Some(stop), _) => failed(describe_stop(&stop)),
+            (None, Err(e)) => failed(e.into()),
         };
         if status == ThreadStatus::Finished {
             self.coroutines.recycle(thread, &self.prelude.body);
@@ -691,11 +699,11 @@ impl ScriptEngine {
             self.invoke(&script.chunk, &function, run, self.budgets.card, (&self.ctx, event_table, effect_table));
         match (stop, result) {
             (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
-            (Some(stop), _) => failed(describe_stop(&stop)),
-            (None, Err(e)) => failed(e.into()),
-            (None, Ok(_)) => {
+            (Some(Stop::Ended), _) | (None, Ok(_)) => {
                 finished(run.state, &run.lifted, &run.answers[run.cursor..]).unwrap_or_else(|e| failed(e.into()))
             }
+            (Some(stop), _) => failed(describe_stop(&stop)),
+            (None, Err(e)) => failed(e.into()),
         }
     }
 
@@ -731,6 +739,48 @@ impl ScriptEngine {
         Ok(moves)
     }
 
+    /// `verdict(ctx, why, who)` of the deck rule `effect`'s card on the game
+    /// `state`, ended by `scored` (cards/README.md, "Endings as deck rules"):
+    /// `{winner = "dark"/"light"/nil, reason = victory}`, the reason one of
+    /// the deck's victories. Read-only, under the budget of a check.
+    pub fn verdict(&self, state: &GameState, effect: &Effect, scored: Scored) -> Result<Verdict, ScriptError> {
+        let label = self.card_label(effect.card);
+        let failed = |m: String| ScriptError::from(format!("card '{label}': verdict failed: {m}"));
+        let script = self.cards.get(usize::from(effect.card.0)).ok_or_else(|| failed("no such card".into()))?;
+        if !script.has_verdict {
+            return Err(failed("the script defines no verdict".into()));
+        }
+        let kind = RunKind::Verdict { card: effect.card, effect: effect.id };
+        let run = self.run_for(state, effect.owner, kind, &[]);
+        let unlimited = ctx::Unlimited::new(&self.lua);
+        let why = self.lua.create_string(scored.why());
+        drop(unlimited);
+        let why = why.map_err(|e| failed(describe_error(&e)))?;
+        let who = scored.who().map(|p| self.shared.names.player(p));
+        let (_, result) = self.call(&script.chunk, "verdict", run, self.budgets.check, (&self.ctx, why, who));
+        let table = match result.map_err(|e| failed(e.into()))? {
+            Value::Table(t) => t,
+            other => {
+                let got = other.type_name();
+                return Err(failed(format!("returned a {got}, not {{winner = player or nil, reason = victory}}")));
+            }
+        };
+        let read = |key: &str| table.raw_get::<Value>(key).map_err(|e| failed(describe_error(&e)));
+        lasting::only_keys(&table, &["winner", "reason"], "a verdict is {winner = player or nil, reason = victory}")
+            .map_err(|e| failed(describe_error(&e)))?;
+        let winner = match read("winner")? {
+            Value::Nil => None,
+            Value::String(s) => Some(convert::player(&s.to_string_lossy()).map_err(|e| failed(describe_error(&e)))?),
+            other => return Err(failed(format!("its winner is a {}, not a player or nil", other.type_name()))),
+        };
+        let victory = match read("reason")? {
+            Value::String(s) => ctx::victory_named(&self.shared.victories, &s.to_string_lossy()).map_err(failed)?,
+            Value::Nil => return Err(failed("it gives no reason: one of the deck's victories".into())),
+            other => return Err(failed(format!("its reason is a {}, not a victory's name", other.type_name()))),
+        };
+        Ok(Verdict { winner, victory })
+    }
+
     /// Runs a card's `game_begins(ctx)` from `state` at the deal (game/deal.rs):
     /// like a handler, it changes the game through ctx and may not ask.
     pub fn run_game_begins(&self, state: &GameState, card: CardId) -> Resolution {
@@ -743,9 +793,11 @@ impl ScriptEngine {
         let (run, stop, result) = self.invoke(&script.chunk, "game_begins", run, self.budgets.card, &self.ctx);
         match (stop, result) {
             (Some(Stop::Asked(question)), _) => Resolution::Ask(question),
+            (Some(Stop::Ended), _) | (None, Ok(_)) => {
+                finished(run.state, &run.lifted, &[]).unwrap_or_else(|e| failed(e.into()))
+            }
             (Some(stop), _) => failed(describe_stop(&stop)),
             (None, Err(e)) => failed(e.into()),
-            (None, Ok(_)) => finished(run.state, &run.lifted, &[]).unwrap_or_else(|e| failed(e.into())),
         }
     }
 
@@ -1006,6 +1058,16 @@ impl CardHost for ScriptEngine {
             self.note_error(e, None);
             Vec::new()
         })
+    }
+
+    fn judges(&self, card: CardId) -> bool {
+        self.cards.get(usize::from(card.0)).is_some_and(|c| c.has_verdict)
+    }
+
+    /// A failing verdict is told in the game itself (GameState::score), so
+    /// it is not noted here as well.
+    fn verdict(&self, state: &GameState, effect: &Effect, scored: Scored) -> Result<Verdict, String> {
+        ScriptEngine::verdict(self, state, effect, scored).map_err(|e| sandbox::clean(e.message()))
     }
 
     fn game_begins(&self, state: &GameState, card: CardId) -> Resolution {

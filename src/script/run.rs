@@ -58,6 +58,9 @@ pub(super) enum RunKind {
     /// A lasting effect's `extra_moves`, the moves it offers beside the
     /// kernel's: reads only (its effect's data included).
     MoveHook { card: CardId, effect: u32 },
+    /// A deck rule's `verdict` on an end the deck scores: reads only (its
+    /// effect's data included).
+    Verdict { card: CardId, effect: u32 },
 }
 
 impl RunKind {
@@ -72,7 +75,8 @@ impl RunKind {
             RunKind::Play(card)
             | RunKind::Handler { card, .. }
             | RunKind::CanPlay(card)
-            | RunKind::MoveHook { card, .. } => Some(card),
+            | RunKind::MoveHook { card, .. }
+            | RunKind::Verdict { card, .. } => Some(card),
             RunKind::Planet | RunKind::PlanetHandler(_) => None,
         }
     }
@@ -156,6 +160,8 @@ pub(super) struct Shared {
     pub(super) counters: Vec<String>,
     /// The deck's pools' names, the reserve first (content/pools.rs).
     pub(super) pools: Vec<String>,
+    /// The deck's victories, by [`crate::game::VictoryId`] (`rules: victories:`).
+    pub(super) victories: Vec<String>,
 }
 
 /// A host function's view while it runs: the Lua state and the [`Shared`] data.

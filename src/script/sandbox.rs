@@ -69,6 +69,9 @@ pub const RUN_MEMORY: usize = 16 * 1024 * 1024;
 pub enum Stop {
     /// The script asked a question that has no answer yet (not a failure).
     Asked(Question),
+    /// The script ended the game (`ctx:end_game`; not a failure): its run is
+    /// over, and what it did so far stands.
+    Ended,
     /// The instruction budget ran out at this place (`file:line`).
     Budget(String),
     /// The memory limit was reached.
@@ -758,6 +761,7 @@ pub fn clean(message: &str) -> String {
 pub fn describe_stop(stop: &Stop) -> String {
     match stop {
         Stop::Asked(q) => format!("asked '{}' where no question may be asked", q.prompt),
+        Stop::Ended => "ended the game where it may not be ended".to_string(),
         Stop::Budget(place) => format!("{place}: ran too long (instruction budget spent); is there an endless loop?"),
         Stop::Memory => memory_message(),
         Stop::TimeGuard(place) => {

@@ -138,4 +138,17 @@ impl CardHost for SimHost<'_> {
     fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<crate::kernel::Move> {
         self.inner.extra_moves(state, effect)
     }
+
+    fn judges(&self, card: CardId) -> bool {
+        self.inner.judges(card)
+    }
+
+    fn verdict(
+        &self,
+        state: &GameState,
+        effect: &Effect,
+        scored: crate::game::Scored,
+    ) -> Result<crate::game::Verdict, String> {
+        self.inner.verdict(state, effect, scored)
+    }
 }

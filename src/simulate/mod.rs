@@ -147,8 +147,8 @@ impl<T> Sides<T> {
 
 /// How a game ended: by the rules (R10), or abandoned. Written as a line of
 /// `--games-out` and the report's ways of ending name it: `capture`, `planet
-/// jupiter`, `move limit`, `abandoned: …` ([`Ending::WORDS`] and the two with
-/// text of their own).
+/// jupiter`, `rule total` (a deck's victory), `move limit`, `abandoned: …`
+/// ([`Ending::WORDS`] and the three with text of their own).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ending {
     Capture,
@@ -162,13 +162,18 @@ pub enum Ending {
     Agreed,
     /// Drawn: every option of a step failed and nothing could be given up.
     Unplayable,
+    /// A deck's rule ended it with this victory of the deck's (`rules:
+    /// victories:`): by its verdict or by `ctx:end_game`.
+    Rule(String),
+    /// Drawn: an end the deck scores, which no verdict scored.
+    Unscored,
     /// The game could not go on, and why.
     Abandoned(String),
 }
 
 impl Ending {
     /// The endings written as one word or phrase, with it.
-    const WORDS: [(&'static str, Ending); 8] = [
+    const WORDS: [(&'static str, Ending); 9] = [
         ("capture", Ending::Capture),
         ("five kings", Ending::FiveKings),
         ("no moves", Ending::NoMoves),
@@ -177,9 +182,11 @@ impl Ending {
         ("resigned", Ending::Resigned),
         ("agreed draw", Ending::Agreed),
         ("unplayable", Ending::Unplayable),
+        ("unscored", Ending::Unscored),
     ];
 
-    /// A game's end by the rules, its planet named by `content`'s id.
+    /// A game's end by the rules, its planet named by `content`'s id, a
+    /// deck's victory by its name.
     pub fn by(reason: EndReason, content: &Content) -> Ending {
         match reason {
             EndReason::Capture => Ending::Capture,
@@ -191,6 +198,8 @@ impl Ending {
             EndReason::Resigned => Ending::Resigned,
             EndReason::Agreed => Ending::Agreed,
             EndReason::Unplayable => Ending::Unplayable,
+            EndReason::Rule { .. } => Ending::Rule(reason.name(&content.deck.rules.victories).to_string()),
+            EndReason::Unscored(_) => Ending::Unscored,
         }
     }
 
@@ -203,6 +212,7 @@ impl std::fmt::Display for Ending {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             Ending::Planet(id) => write!(f, "planet {id}"),
+            Ending::Rule(victory) => write!(f, "rule {victory}"),
             Ending::Abandoned(why) => write!(f, "abandoned: {why}"),
             other => {
                 let (word, _) = Ending::WORDS.iter().find(|(_, e)| e == other).expect("every other ending has a word");
@@ -221,6 +231,9 @@ impl std::str::FromStr for Ending {
         }
         if let Some(id) = text.strip_prefix("planet ") {
             return Ok(Ending::Planet(id.to_string()));
+        }
+        if let Some(victory) = text.strip_prefix("rule ") {
+            return Ok(Ending::Rule(victory.to_string()));
         }
         let found = Ending::WORDS.iter().find(|(word, _)| *word == text);
         found.map(|(_, e)| e.clone()).ok_or_else(|| format!("'{text}' is not a way a game ends"))
@@ -600,6 +613,8 @@ mod tests {
             (Ending::MoveLimit, "move limit"),
             (Ending::Resigned, "resigned"),
             (Ending::Agreed, "agreed draw"),
+            (Ending::Rule("total".into()), "rule total"),
+            (Ending::Unscored, "unscored"),
             (Ending::Abandoned("Dark had no choice".into()), "abandoned: Dark had no choice"),
         ];
         for (ending, text) in endings {

@@ -7,6 +7,7 @@ mod common;
 mod ai;
 mod content_roots;
 mod determinism;
+mod endings;
 mod events;
 mod facade;
 mod fuzz_corpora;

@@ -3,7 +3,7 @@
 //! shipped deck and on a test deck whose moves come partly from scripts
 //! (tests/data/offers: a capture in place that ends on its start square, a
 //! checker leaving the board, steps across the side edges, a card that grants
-//! a move); a game `simulate` plays saves and replays as the same game; and
+//! a move) and on one whose ends a rule scores (tests/data/endings); a game `simulate` plays saves and replays as the same game; and
 //! offered moves are moves for the engine's own rules (R4.3, R10.3).
 
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use alien_checkers::simulate::{self, Plan, SimHost};
 
 use crate::common;
 
-const SHIPPED: [&str; 11] = [
+const SHIPPED: [&str; 12] = [
     "standard",
     "plain",
     "monolith_mayhem",
@@ -30,16 +30,18 @@ const SHIPPED: [&str; 11] = [
     "italian",
     "turkish",
     "offers",
+    "endings",
 ];
 
 fn offers_deck() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/offers/cards/decks/offers.yaml")
 }
 
-/// The deck's engine: a shipped deck by name, `offers` from its test root.
+/// The deck's engine: a shipped deck by name, `offers` and `endings` from
+/// their test roots.
 fn engine(deck: &str) -> ScriptEngine {
-    if deck == "offers" {
-        let path = offers_deck();
+    if deck == "offers" || deck == "endings" {
+        let path = if deck == "offers" { offers_deck() } else { crate::endings::deck("endings") };
         let root = ContentRoot::for_deck(None, path.to_str().unwrap()).unwrap();
         return ScriptEngine::load(&root, path.to_str().unwrap()).unwrap_or_else(|p| panic!("{p}"));
     }

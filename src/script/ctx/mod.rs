@@ -119,8 +119,10 @@ pub(super) fn acting_card(run: &Run) -> R<CardId> {
 /// The effect a handler runs for; an error anywhere else.
 pub(super) fn handler_effect(run: &Run) -> R<u32> {
     match run.kind {
-        RunKind::Handler { effect, .. } | RunKind::MoveHook { effect, .. } => Ok(effect),
-        _ => Err(err("only a lasting effect's handler (on_<event>) or extra_moves can read its effect")),
+        RunKind::Handler { effect, .. } | RunKind::MoveHook { effect, .. } | RunKind::Verdict { effect, .. } => {
+            Ok(effect)
+        }
+        _ => Err(err("only a lasting effect's handler (on_<event>), extra_moves or verdict can read its effect")),
     }
 }
 
@@ -147,6 +149,27 @@ pub(super) fn pool_index(cx: &Cx, name: &str) -> R<usize> {
             names.join(", ")
         ))
     })
+}
+
+/// The deck's victory called `name` (`rules: victories:`).
+pub(super) fn victory_id(cx: &Cx, name: &str) -> R<crate::game::VictoryId> {
+    victory_named(&cx.shared.victories, name).map_err(err)
+}
+
+/// The victory called `name` among `victories`, or why there is none.
+pub(super) fn victory_named(victories: &[String], name: &str) -> Result<crate::game::VictoryId, String> {
+    match victories.iter().position(|v| v == name) {
+        Some(i) => Ok(crate::game::VictoryId(i as u8)),
+        None if victories.is_empty() => Err(format!(
+            "'{}' is not one of the deck's victories: this deck declares none (rules: victories:, cards/README.md, \"Endings as deck rules\")",
+            crate::text::visible(name)
+        )),
+        None => Err(format!(
+            "'{}' is not one of the deck's victories ({})",
+            crate::text::visible(name),
+            victories.join(", ")
+        )),
+    }
 }
 
 pub(super) fn marker_kind(cx: &Cx, name: &str) -> R<MarkerKind> {

@@ -3,17 +3,19 @@
 //! records its events; then lasting effects, markers, planets' data and the
 //! piles (ctx/mod.rs, [`operation`]).
 
-use mlua::Table;
+use mlua::{Table, Value};
 
 use super::{
-    ApiBuilder, Runs, Sees, acting_card, counter_id, direction, handler_effect, legal_moves_for, marker_kind, operation,
+    ApiBuilder, Runs, Sees, acting_card, counter_id, direction, handler_effect, legal_moves_for, marker_kind,
+    operation, victory_id,
 };
 use crate::game::Effect;
 use crate::kernel::{Edge, EdgePair, MoveText, Removal, Rotation};
 use crate::script::convert::{card_ids, dir, move_filter, player, rule, square, squares_of, terrain, token};
-use crate::script::lasting::{EffectSpec, data_of, effect_spec};
+use crate::script::lasting::{EffectSpec, data_of, effect_spec, only_keys};
 use crate::script::names::{names, square_list};
 use crate::script::run::{bound, err};
+use crate::script::sandbox::Stop;
 
 /// Lines `ctx:log` keeps from one run, and characters from one line.
 const MAX_LOG_LINES: usize = 64;
@@ -200,6 +202,29 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let data = data_of(&table)?;
         let user = r.user;
         r.state.set_planet_data(user, data).map_err(bound)
+    });
+
+    // ---- the end of the game (cards/README.md, "Endings as deck rules") ----
+    // The game is over at once with one of the deck's victories: the run stops
+    // here (as at a question, nothing can catch it) and what it did stands.
+    operation(m, "end_game", Runs::Cards, Sees::Position, |lua, r, spec: Table| {
+        only_keys(&spec, &["winner", "reason"], "ctx:end_game takes {winner = player or nil, reason = victory}")?;
+        let winner = match spec.raw_get::<Value>("winner")? {
+            Value::Nil => None,
+            Value::String(s) => Some(player(&s.to_string_lossy())?),
+            other => return Err(err(format!("end_game's winner is a {}, not a player or nil", other.type_name()))),
+        };
+        let victory = match spec.raw_get::<Value>("reason")? {
+            Value::String(s) => victory_id(lua, &s.to_string_lossy())?,
+            Value::Nil => return Err(err("ctx:end_game needs a reason: one of the deck's victories")),
+            other => return Err(err(format!("end_game's reason is a {}, not a victory's name", other.type_name()))),
+        };
+        if let Some((sq, _)) = r.lifted.first() {
+            return Err(err(format!("the game cannot end with the checker lifted from {sq} not put back")));
+        }
+        r.state.end_by_rule(winner, victory);
+        lua.shared.meter.borrow_mut().mark(Stop::Ended);
+        Err::<(), _>(err("the script was stopped"))
     });
 
     // ---- markers of the deck's own kinds (content/markers.rs) ----

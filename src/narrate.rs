@@ -389,7 +389,10 @@ impl<'a> Narrator<'a> {
                 format!("all {cards} cards are shuffled into a new draw pile")
             }
             GameEvent::DrawPileReordered => "the draw pile is put in a new, secret order".to_string(),
-            GameEvent::AnsweredAutomatically { prompt, question, answer } => {
+            GameEvent::AnsweredAutomatically { prompt, secret_of: Some(p), .. } if self.viewer != Some(*p) => {
+                format!("{prompt} only one answer was possible, so it was taken")
+            }
+            GameEvent::AnsweredAutomatically { prompt, question, answer, .. } => {
                 let answer = match (answer, question, self.frame()) {
                     (Answer::Dir(d), _, _) => format!("{} ({d})", self.direction(*d)),
                     (Answer::Square(anchor), QuestionKind::Block, _) => format!("the block {}", block_name(*anchor)),
@@ -420,7 +423,10 @@ impl<'a> Narrator<'a> {
                     self.card_name(*card)
                 )
             }
-            GameEvent::Message { text } => format!("\"{text}\""),
+            // Told to one player only (`ctx:tell`): not in a neutral record.
+            GameEvent::Message { to: Some(p), .. } if self.viewer != Some(*p) => return None,
+            GameEvent::Message { text, to: Some(_) } => format!("\"{text}\" (told to you only)"),
+            GameEvent::Message { text, to: None } => format!("\"{text}\""),
             GameEvent::CounterAdded { owner, counter, total, .. } => {
                 let label = self.content.counters().into_iter().find(|c| c.id == *counter).map(|c| c.label);
                 format!("{} {} count is now {total}", self.whose(*owner), label.unwrap_or_else(|| "counter".into()))
@@ -447,11 +453,12 @@ pub fn decision_line(content: &Content, who: Player, secret: bool, choice: &Choi
 }
 
 /// Whether the pending decision of `state` is a question whose answers the
-/// other player must not see: one of a card whose manifest says
-/// `secret_answers` (Foresight's order of the draw pile, R8.20).
+/// other player must not see: one asked with `opts.secret`, or one of a card
+/// whose manifest says `secret_answers` (Foresight's order of the draw pile,
+/// R8.20).
 pub fn answers_in_secret(content: &Content, state: &crate::game::GameState) -> bool {
     let crate::game::Step::Resolving(r) = &state.step else { return false };
-    content.card(r.card).is_some_and(|c| c.manifest.secret_answers)
+    r.question.secret || content.card(r.card).is_some_and(|c| c.manifest.secret_answers)
 }
 
 /// One player's turn in the record: the move, then what the cards did.

@@ -35,7 +35,7 @@ use crate::choice_text::Unread;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    Affected, Answer, CardId, Choice, Constraint, CounterId, Data, DecisionKind, Effect, EventKind, EventLog,
+    ActsFor, Affected, Answer, CardId, Choice, Constraint, CounterId, Data, DecisionKind, Effect, EventKind, EventLog,
     GameState, Lasting, Logged, Moved, Pile, Resolution, Step,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
@@ -614,6 +614,7 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
             made: None,
             data: spec.data.clone(),
             deck: false,
+            acts_for: ActsFor::Owner,
         };
         // A scene is held to the rules play keeps (at most 16 effects, each
         // lasting at least a turn, data within its bounds).

@@ -187,6 +187,9 @@ pub struct Decided {
     /// `Dark moves c3-d4`, `Light uses Water`.
     pub line: String,
     pub made: Made,
+    /// For an answer: the card whose script asked (a card's `play`, or the
+    /// handler of a lasting effect or deck rule it made).
+    pub asked_by: Option<crate::game::CardId>,
 }
 
 /// How a loaded or reloaded record compares with the scripts it now runs on.
@@ -402,6 +405,10 @@ impl Session {
     pub fn apply(&mut self, choice: &Choice) -> Result<String, SessionError> {
         let who = self.decider();
         let secret = self.answers_in_secret();
+        let asked_by = match &self.state.step {
+            Step::Resolving(r) => Some(r.card),
+            _ => None,
+        };
         // A 2×2 block by its name, the same for both players (narrate::block_name).
         let block = match (&self.state.step, choice) {
             (Step::Resolving(r), Choice::Answer(crate::game::Answer::Square(anchor)))
@@ -426,7 +433,7 @@ impl Session {
             Some(name) if !secret => format!("{who} answers {name}"),
             _ => self.describe(who, secret, choice),
         };
-        self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made });
+        self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made, asked_by });
         Ok(line)
     }
 
@@ -442,8 +449,9 @@ impl Session {
     }
 
     /// Whether the pending decision is a question whose answers the other
-    /// player must not see: one of a card whose manifest says `secret_answers`
-    /// (Foresight's order of the draw pile, R8.20).
+    /// player must not see: one asked with `opts.secret`, or one of a card
+    /// whose manifest says `secret_answers` (Foresight's order of the draw
+    /// pile, R8.20).
     pub fn answers_in_secret(&self) -> bool {
         crate::narrate::answers_in_secret(self.engine.content(), &self.state)
     }
@@ -484,9 +492,10 @@ impl Session {
         })
     }
 
-    /// `player`'s secret answers (a card's whose manifest says
-    /// `secret_answers`), one entry per card used: the move number, the card's
-    /// name and the answers as typed.
+    /// `player`'s secret answers (to questions asked with `opts.secret`, or of
+    /// a card whose manifest says `secret_answers`), one entry per question
+    /// or order: the move number, the asking card's name and the answers as
+    /// typed.
     pub fn secret_answers(&self, player: Player) -> Vec<(u32, String, Vec<String>)> {
         let content = self.engine.content();
         let mut turn = 0;
@@ -508,10 +517,7 @@ impl Session {
                 }
                 other => other.to_string(),
             };
-            let card = (0..i).rev().find_map(|j| match &self.history[j].choice {
-                Choice::Card(c) => Some(self.card_name(*c)),
-                _ => None,
-            });
+            let card = decided.asked_by.map(|c| self.card_name(c));
             match found.last_mut() {
                 Some((last, _, _, answers)) if *last + 1 == i => {
                     answers.push(text);

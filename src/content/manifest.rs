@@ -131,7 +131,7 @@ pub struct DeckManifest {
     /// are in force from the deal, for the whole game, for both players. They
     /// are not in the draw pile.
     #[serde(default)]
-    pub effects: Vec<String>,
+    pub effects: Vec<RuleEntry>,
     /// Counters the deck's rules read or raise (counters.rs).
     #[serde(default)]
     pub counters: Vec<CounterManifest>,
@@ -146,6 +146,72 @@ impl DeckManifest {
         make_visible(&mut self.description);
         self.counters.iter_mut().for_each(|c| make_visible(&mut c.label));
         self.rules.notation.sides.iter_mut().flatten().for_each(make_visible);
+    }
+}
+
+/// One entry of a deck's `effects:`: a card id (`first_blood`), or a map that
+/// also says for whom its handlers act (`{card: spc_rules, acts_for: mover}`).
+/// Written back as it was read: an id alone when it acts for Dark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleEntry {
+    pub card: String,
+    pub acts_for: RuleActsFor,
+}
+
+/// For whom a deck rule's handlers act: `dark`, who holds every deck rule
+/// (the default), or `mover`, the player whose turn the event happened in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleActsFor {
+    #[default]
+    Dark,
+    Mover,
+}
+
+impl RuleEntry {
+    pub fn acts_for(&self) -> crate::game::ActsFor {
+        match self.acts_for {
+            RuleActsFor::Dark => crate::game::ActsFor::Owner,
+            RuleActsFor::Mover => crate::game::ActsFor::Mover,
+        }
+    }
+}
+
+/// The map form of [`RuleEntry`].
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleMap {
+    card: String,
+    #[serde(default)]
+    acts_for: RuleActsFor,
+}
+
+impl Serialize for RuleEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.acts_for {
+            RuleActsFor::Dark => s.serialize_str(&self.card),
+            acts_for => RuleMap { card: self.card.clone(), acts_for }.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RuleEntry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct EntryVisitor;
+        impl<'de> Visitor<'de> for EntryVisitor {
+            type Value = RuleEntry;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a card id, or a map such as {card: my_rule, acts_for: mover}")
+            }
+            fn visit_str<E: de::Error>(self, card: &str) -> Result<RuleEntry, E> {
+                Ok(RuleEntry { card: card.to_string(), acts_for: RuleActsFor::Dark })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RuleEntry, A::Error> {
+                let RuleMap { card, acts_for } = RuleMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(RuleEntry { card, acts_for })
+            }
+        }
+        d.deserialize_any(EntryVisitor)
     }
 }
 

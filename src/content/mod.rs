@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 
 pub use counters::CounterDef;
 pub use manifest::{
-    CardManifest, CounterManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RulesManifest,
-    ScriptManifest, SupplyManifest, UniqueMap,
+    CardManifest, CounterManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RuleActsFor, RuleEntry,
+    RulesManifest, ScriptManifest, SupplyManifest, UniqueMap,
 };
 pub use markers::{MarkerDef, RESERVED_GLYPHS};
 pub use problem::{
@@ -383,7 +383,7 @@ impl Content {
         }
         let listed = if deck_manifest.effects.len() > MAX_DECK_RULES { 0 } else { deck_manifest.effects.len() };
         let mut rules_seen = BTreeMap::new();
-        for id in deck_manifest.effects.iter().take(listed) {
+        for id in deck_manifest.effects.iter().take(listed).map(|r| &r.card) {
             if rules_seen.insert(id.clone(), ()).is_some() {
                 at(&mut problems, "effects", &format!("rule '{id}' is listed twice in effects"));
             } else if !valid_id(id) {
@@ -537,7 +537,12 @@ impl Content {
             .collect();
         let planets = self.deck.planets.iter().filter_map(|id| self.planet_id(id)).collect();
         let markers = self.markers().iter().map(MarkerDef::rules).collect();
-        let effects = self.deck.effects.iter().filter_map(|id| self.card_id(id)).collect();
+        let effects = self
+            .deck
+            .effects
+            .iter()
+            .filter_map(|r| Some(crate::game::DeckRule { card: self.card_id(&r.card)?, acts_for: r.acts_for() }))
+            .collect();
         Setup {
             effects,
             rules: rules.options(),

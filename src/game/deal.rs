@@ -3,7 +3,7 @@
 //! "At the deal").
 
 use super::data::Data;
-use super::lasting::{Affected, Effect, Lasting};
+use super::lasting::{Affected, DeckRule, Effect, Lasting};
 use super::{CardHost, CardId, Cause, GameEvent, GameState, Resolution, Setup};
 use crate::kernel::{MoveRules, Player};
 
@@ -18,9 +18,10 @@ impl GameState {
 
     /// The deck's own rules (`effects:` in its manifest): one lasting effect
     /// for each, for the whole game and both players. Dark, who moves first,
-    /// holds them, so that their handlers' `ctx:player()` names someone.
-    pub(super) fn put_deck_rules_in_force(&mut self, cards: &[CardId]) {
-        for &card in cards {
+    /// holds them, so that their handlers' `ctx:player()` names someone; a
+    /// rule that `acts_for: mover` acts for the player to move instead.
+    pub(super) fn put_deck_rules_in_force(&mut self, rules: &[DeckRule]) {
+        for &DeckRule { card, acts_for } in rules {
             self.position.effect_serial += 1;
             self.position.effects.push(Effect {
                 id: self.position.effect_serial,
@@ -32,6 +33,7 @@ impl GameState {
                 made: None,
                 data: Data::new(),
                 deck: true,
+                acts_for,
             });
         }
     }
@@ -40,10 +42,12 @@ impl GameState {
     /// the deck lists them (each card once), then of the planets dealt, Dark's
     /// first. A hook that fails or asks a question is left out and told as a
     /// message (a broken script cannot stop a game from starting); a planet's
-    /// failure is not told (it would give the planet away, R2.3).
+    /// failure is not told (it would give the planet away, R2.3). A rule's
+    /// `game_begins` runs for Dark whatever it acts for: Dark is to move at
+    /// the deal, and no one is asked anything there.
     pub fn begin(&mut self, setup: &Setup, host: &dyn CardHost) {
         let mut cards: Vec<CardId> = Vec::new();
-        for &card in setup.effects.iter().chain(&setup.deck) {
+        for card in setup.effects.iter().map(|r| r.card).chain(setup.deck.iter().copied()) {
             if !cards.contains(&card) && host.begins(card) {
                 cards.push(card);
             }
@@ -73,7 +77,7 @@ impl GameState {
             };
             if let Some(failure) = failure {
                 let text = format!("{}'s game_begins is left out: {failure}", host.card_label(card));
-                self.journal.push_caused(cause, || GameEvent::Message { text });
+                self.journal.push_caused(cause, || GameEvent::Message { text, to: None });
             }
         }
         for player in Player::BOTH {

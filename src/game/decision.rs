@@ -88,6 +88,14 @@ pub struct Question {
     pub prompt: String,
     pub kind: QuestionKind,
     pub options: Vec<Answer>,
+    /// The player it is put to (`opts.to`); `None`: the game's rule
+    /// ([`crate::game::GameState::decider`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Player>,
+    /// Whether the answer is told to the other player only as "answers in
+    /// secret" (`opts.secret`, or the card's manifest `secret_answers`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
     /// The board as the script left it when it asked: what its earlier answers
     /// did (Monolith twice's first push), for showing. Not part of the game.
     #[serde(skip)]
@@ -96,7 +104,7 @@ pub struct Question {
 
 impl Question {
     pub fn new(prompt: String, kind: QuestionKind, options: Vec<Answer>) -> Question {
-        Question { prompt, kind, options, so_far: SoFar::default() }
+        Question { prompt, kind, options, to: None, secret: false, so_far: SoFar::default() }
     }
 }
 

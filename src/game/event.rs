@@ -92,7 +92,15 @@ pub enum GameEvent {
     /// The card resolved and went to the discard pile.
     CardDiscarded { card: CardId },
     /// A card's question had only one possible answer, so it was not asked.
-    AnsweredAutomatically { prompt: String, question: QuestionKind, answer: Answer },
+    /// `secret_of`: the question was secret (`opts.secret`), so only this
+    /// player, who was asked, is told the answer.
+    AnsweredAutomatically {
+        prompt: String,
+        question: QuestionKind,
+        answer: Answer,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_of: Option<Player>,
+    },
     /// A step passed without a decision, and why.
     StepSkipped { step: SkippedStep, reason: SkipReason },
     /// R4.8: a card restricted the `constrained` player's next move to the
@@ -112,8 +120,13 @@ pub enum GameEvent {
     /// `owner`'s counter grew by `by` to `total` (a card's `ctx:add_counter`, or
     /// the game's own count of emperor captures, R9.4).
     CounterAdded { owner: Player, counter: CounterId, by: u32, total: u32 },
-    /// A line a script wrote with `ctx:log`.
-    Message { text: String },
+    /// A line a script wrote with `ctx:log`, told to both players, or with
+    /// `ctx:tell`, told to `to` only.
+    Message {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<Player>,
+    },
     /// R10: the game ended; `winner` is `None` for a draw. Both secret planets
     /// are revealed (R10.5), Dark's first. `also_held` is the loser's own
     /// winning condition when it held at the same check (R10.2: the player

@@ -41,6 +41,37 @@ pub struct Effect {
     /// (`effects:` in the deck's manifest), rather than a card's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deck: bool,
+    /// For whom its handlers act: whose `ctx:player()` they read and who
+    /// answers their questions (cards/README.md, "Acting and asking for the
+    /// player concerned").
+    #[serde(default, skip_serializing_if = "ActsFor::is_owner")]
+    pub acts_for: ActsFor,
+}
+
+/// One of a deck's own rules (`effects:` in its manifest): the card whose
+/// lasting effect, held by Dark, is in force from the deal, and for whom its
+/// handlers act.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct DeckRule {
+    pub card: CardId,
+    pub acts_for: ActsFor,
+}
+
+/// For whom a lasting effect's handlers act.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ActsFor {
+    /// Its owner, in every turn (a deck's rule: Dark).
+    #[default]
+    Owner,
+    /// The player whose turn the event happened in (the player to move).
+    Mover,
+}
+
+impl ActsFor {
+    pub fn is_owner(&self) -> bool {
+        *self == ActsFor::Owner
+    }
 }
 
 /// Whose moves an effect changes, from its owner's side.
@@ -78,6 +109,15 @@ impl Effect {
     /// Whether events of `cause` were caused by this effect's own handlers.
     pub fn caused(&self, cause: &Cause) -> bool {
         matches!(*cause, Cause::Effect { effect, .. } | Cause::Rule { effect, .. } if effect == self.id)
+    }
+
+    /// The player its handlers act for while `to_move` is to move: the
+    /// `ctx:player()` of a handler run now, who answers its questions.
+    pub fn acting_for(&self, to_move: Player) -> Player {
+        match self.acts_for {
+            ActsFor::Owner => self.owner,
+            ActsFor::Mover => to_move,
+        }
     }
 
     pub fn applies_to(&self, player: Player) -> bool {

@@ -26,7 +26,7 @@ pub use decision::{
 };
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use hops::Hopping;
-pub use lasting::{Affected, Effect, Lasting, MAX_EFFECTS};
+pub use lasting::{ActsFor, Affected, DeckRule, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
@@ -308,8 +308,8 @@ pub struct Setup {
     /// The marker kinds the deck's cards declare (content/markers.rs).
     pub markers: Vec<MarkerRules>,
     /// The cards whose lasting effects are the deck's own rules, in force from
-    /// the deal (`effects:` in the deck's manifest).
-    pub effects: Vec<CardId>,
+    /// the deal (`effects:` in the deck's manifest), and for whom each acts.
+    pub effects: Vec<DeckRule>,
     /// How checkers move (R4 unless the deck says otherwise).
     pub movement: Movement,
     /// Where the checkers stand at the start (R2.1 unless the deck says otherwise).
@@ -605,14 +605,18 @@ impl GameState {
         }
     }
 
-    /// Who decides now: the player to move, except that a lasting effect's
-    /// question is answered by the effect's owner (react.rs).
+    /// Who decides now: the player to move, except at a question: the player
+    /// it is put to (`opts.to`), if it names one; else, a lasting effect's
+    /// question is answered by the player its handlers act for (its owner, or
+    /// for `acts_for: mover` the player to move; react.rs).
     pub fn decider(&self) -> Player {
+        let to_move = self.position.to_move;
         match &self.position.step {
+            Step::Resolving(Resolving { question: Question { to: Some(to), .. }, .. }) => *to,
             Step::Resolving(Resolving { reaction: Some(r), .. }) => {
-                r.queue.first().and_then(|q| self.effect(q.effect)).map_or(self.position.to_move, |e| e.owner)
+                r.queue.first().and_then(|q| self.effect(q.effect)).map_or(to_move, |e| e.acting_for(to_move))
             }
-            _ => self.position.to_move,
+            _ => to_move,
         }
     }
 
@@ -1002,7 +1006,7 @@ impl GameState {
         if let Err(e) = went_on {
             *self = before;
             let text = format!("the game cannot go on, every option fails: {e}");
-            self.journal.push(|| GameEvent::Message { text });
+            self.journal.push(|| GameEvent::Message { text, to: None });
             self.finish(Outcome { winner: None, reason: EndReason::Unplayable });
         }
         Ok(())
@@ -1011,14 +1015,14 @@ impl GameState {
     fn discard_unused(&mut self, host: &dyn CardHost, card: CardId, why: &str) {
         self.hidden.piles.discard.push(card);
         let text = format!("{} is discarded unused: {why}", host.card_label(card));
-        self.journal.push(|| GameEvent::Message { text });
+        self.journal.push(|| GameEvent::Message { text, to: None });
         self.journal.push(|| GameEvent::CardDiscarded { card });
     }
 
     fn remove_failing_effect(&mut self, host: &dyn CardHost, id: u32, message: &str) {
         let Some(card) = self.effect(id).map(|e| e.card) else { return };
         let text = format!("{}'s effect is removed: {message}", host.card_label(card));
-        self.journal.push(|| GameEvent::Message { text });
+        self.journal.push(|| GameEvent::Message { text, to: None });
         self.end_effect(id);
     }
 
@@ -1066,7 +1070,7 @@ impl GameState {
             }
             Err(message) => {
                 let text = format!("the game is drawn: {message}");
-                self.journal.push_caused(effect.cause(), || GameEvent::Message { text });
+                self.journal.push_caused(effect.cause(), || GameEvent::Message { text, to: None });
                 self.finish(unscored);
             }
         }

@@ -619,17 +619,26 @@ impl GameState {
         self.journal.push(|| GameEvent::ConstraintSet { card, constrained, movers: movers.into_iter().collect() });
     }
 
-    /// Records what a script wrote with `ctx:log`, told to both players.
-    pub fn tell(&mut self, text: &str) {
-        self.journal.push(|| GameEvent::Message { text: text.to_string() });
+    /// Records what a script wrote: with `ctx:log` (`to` is `None`), told to
+    /// both players; with `ctx:tell`, told to `to` only.
+    pub fn tell(&mut self, text: &str, to: Option<Player>) {
+        self.journal.push(|| GameEvent::Message { text: text.to_string(), to });
     }
 
-    /// Records that a question with one possible answer was not asked.
-    pub fn answered_automatically(&mut self, prompt: &str, question: QuestionKind, answer: &Answer) {
+    /// Records that a question with one possible answer was not asked; the
+    /// answer of a secret question is told to `secret_of` only.
+    pub fn answered_automatically(
+        &mut self,
+        prompt: &str,
+        question: QuestionKind,
+        answer: &Answer,
+        secret_of: Option<Player>,
+    ) {
         self.journal.push(|| GameEvent::AnsweredAutomatically {
             prompt: prompt.to_string(),
             question,
             answer: answer.clone(),
+            secret_of,
         });
     }
 

@@ -393,7 +393,8 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
         Step::Over(_) => "game over".to_string(),
     };
     let named = |p: Player| paint(view.colour, palette::player_text(p), &p.to_string());
-    // A lasting effect's question is its owner's, maybe in the other player's turn.
+    // A question may be the other player's, in this player's turn: put to them
+    // (`opts.to`), or a lasting effect's acting for them.
     let who = match session.decider() {
         decider if decider != state.to_move => format!("{}'s turn; {}", named(state.to_move), named(decider)),
         _ => named(state.to_move),
@@ -718,6 +719,7 @@ mod tests {
             made: None,
             data: Default::default(),
             deck: false,
+            acts_for: Default::default(),
         };
         match card {
             "ice" => {

@@ -273,21 +273,48 @@ pub(super) fn block_filter(lua: &mlua::Lua, filter: Option<Table>) -> R<BlockFil
 }
 
 /// `{optional = true}` in a question's options: whether `none` is an answer too.
-pub(super) fn optional(lua: &mlua::Lua, opts: &Option<Table>) -> R<bool> {
-    let Some(t) = opts else { return Ok(false) };
-    let mut optional = false;
+/// A question's `opts` (cards/README.md, "Asking"), read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct QuestionOpts {
+    /// `none` (nil) is an answer too.
+    pub(super) optional: bool,
+    /// The player the question is put to (`None`: the game's rule).
+    pub(super) to: Option<Player>,
+    /// The answer is told to the other player only as "answers in secret".
+    pub(super) secret: bool,
+}
+
+/// Reads a question's `opts`: `optional`, `to` and `secret`; `ask_order`
+/// (`orders`) has no `optional`. Any other key is an error naming it.
+pub(super) fn question_opts(lua: &mlua::Lua, opts: &Option<Table>, orders: bool) -> R<QuestionOpts> {
+    let Some(t) = opts else { return Ok(QuestionOpts::default()) };
+    let mut read = QuestionOpts::default();
+    let flag = |value: Raw, key: &str| match value {
+        Raw::Bool(b) => Ok(b),
+        _ => Err(err(format!("{key} must be true or false"))),
+    };
     stack::read(lua, t, |t| {
         t.pairs(|key, value| {
-            if key != b"optional" {
-                let key = String::from_utf8_lossy(key);
-                return Err(err(format!("'{key}' is not a question option (optional)")));
+            match key {
+                b"optional" if !orders => read.optional = flag(value, "optional")?,
+                b"secret" => read.secret = flag(value, "secret")?,
+                b"to" => {
+                    read.to = Some(match value {
+                        Raw::Str(s) if s.bytes == b"dark" => Player::Dark,
+                        Raw::Str(s) if s.bytes == b"light" => Player::Light,
+                        _ => return Err(err("to must be 'dark' or 'light'")),
+                    });
+                }
+                _ => {
+                    let key = String::from_utf8_lossy(key);
+                    let known = if orders { "to, secret" } else { "optional, to, secret" };
+                    return Err(err(format!("'{key}' is not a question option ({known})")));
+                }
             }
-            let Raw::Bool(b) = value else { return Err(err("optional must be true or false")) };
-            optional = b;
             Ok(())
         })
     })?;
-    Ok(optional)
+    Ok(read)
 }
 
 /// A list of texts, shared so that questions built from them copy no text (a

@@ -8,7 +8,7 @@ use mlua::{Lua, Table, Value};
 use serde_json::Value as Json;
 
 use crate::content::Content;
-use crate::game::{Affected, Data, Datum, Lasting, MAX_DATA_DEPTH, Tally};
+use crate::game::{ActsFor, Affected, Data, Datum, Lasting, MAX_DATA_DEPTH, Tally};
 use crate::game::{Effect, EventKind, Logged};
 use crate::kernel::{MoveRules, PieceMoves, Player};
 use crate::script::convert::squares_of;
@@ -26,6 +26,7 @@ fn bound(e: crate::game::BoundError) -> mlua::Error {
 /// `ctx:add_effect`'s table, read.
 pub struct EffectSpec {
     pub affects: Affected,
+    pub acts_for: ActsFor,
     pub moves: MoveRules,
     pub lasts: Lasting,
     pub data: Data,
@@ -33,11 +34,16 @@ pub struct EffectSpec {
 
 /// Reads `ctx:add_effect`'s table: `lasts` (a number of the user's turns from 1
 /// to 100, `"game"`, or `{ends_at = kind}`), `affects` (`"user"`, the default,
-/// `"opponent"` or `"both"`), `moves` (`pawns_step_back`, `closed`,
-/// `capture_optional`) and `data` (the effect's own plain values). Any other key
-/// is an error, so a misspelt rule is not silently ignored.
+/// `"opponent"` or `"both"`), `acts_for` (`"user"`, the default, or `"mover"`),
+/// `moves` (`pawns_step_back`, `closed`, `capture_optional`) and `data` (the
+/// effect's own plain values). Any other key is an error, so a misspelt rule
+/// is not silently ignored.
 pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
-    only_keys(spec, &["lasts", "affects", "moves", "data"], "an effect has only lasts, affects, moves and data")?;
+    only_keys(
+        spec,
+        &["lasts", "affects", "acts_for", "moves", "data"],
+        "an effect has only lasts, affects, acts_for, moves and data",
+    )?;
     let lasts = match spec.raw_get::<Value>("lasts")? {
         Value::Integer(n) if (1..=100).contains(&n) => Lasting::OwnerTurns(n as u32),
         Value::String(s) if s.as_bytes().as_ref() == b"game" => Lasting::Game,
@@ -60,6 +66,13 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
             return Err(err(format!("'{other}' is not whose moves an effect changes (user, opponent, both)")));
         }
     };
+    let acts_for = match spec.raw_get::<Option<String>>("acts_for")?.as_deref() {
+        None | Some("user") => ActsFor::Owner,
+        Some("mover") => ActsFor::Mover,
+        Some(other) => {
+            return Err(err(format!("'{other}' is not whom an effect's handlers act for (user, mover)")));
+        }
+    };
     let mut moves = MoveRules::STANDARD;
     if let Some(m) = spec.raw_get::<Option<Table>>("moves")? {
         only_keys(&m, &MOVE_KEYS, "an effect's moves are pawns_step_back, closed, capture_optional, pawns and kings")?;
@@ -73,7 +86,7 @@ pub fn effect_spec(lua: &mlua::Lua, spec: &Table) -> R<EffectSpec> {
         Some(t) => data_of(&t)?,
         None => Data::new(),
     };
-    Ok(EffectSpec { affects, moves, lasts, data })
+    Ok(EffectSpec { affects, acts_for, moves, lasts, data })
 }
 
 /// The keys of an effect's `moves` table.

@@ -310,7 +310,8 @@ impl ScriptEngine {
         for card in &self.content.cards {
             let name = name_of(&card.script.path);
             // A card that is only one of the deck's rules is never played.
-            let rule_only = deck.effects.contains(&card.id) && !deck.cards.iter().any(|(id, _)| *id == card.id);
+            let rule_only =
+                deck.effects.iter().any(|r| r.card == card.id) && !deck.cards.iter().any(|(id, _)| *id == card.id);
             let required: &[&str] = if rule_only { &[] } else { &["play"] };
             if let Some((line, key)) = lasting::unknown_move_key(&card.script.source) {
                 let message = format!(
@@ -682,7 +683,9 @@ impl ScriptEngine {
             return failed("no such card".into());
         };
         let handler = RunKind::Handler { card: effect.card, effect: effect.id };
-        let run = self.run_for(state, effect.owner, handler, answers);
+        // Its `ctx:player()`: the owner, or the player to move for a rule
+        // that acts for the mover (the event's `player`).
+        let run = self.run_for(state, effect.acting_for(state.to_move), handler, answers);
         let whose = |p: Player| p.to_string().to_ascii_lowercase();
         // Made from Rust, as host functions make their values: without the
         // memory limit, under which mlua guards each allocation (ctx/mod.rs).

@@ -8,7 +8,7 @@ use mlua::{Table, Value};
 
 use crate::game::{Answer, Question, QuestionKind};
 use crate::kernel::{Bitboard, Edge, EdgePair, MoveText, Side};
-use crate::script::convert::{each_text, room_for, rule, square, utf8};
+use crate::script::convert::{QuestionOpts, each_text, room_for, rule, square, utf8};
 use crate::script::names::{Names, names};
 use crate::script::run::{Cx, Halted, Ordering, R, Run, err, with_run};
 use crate::script::sandbox::Stop;
@@ -65,9 +65,10 @@ pub(super) fn ask(
     kind: QuestionKind,
     mut prompt: String,
     options: Vec<Answer>,
-    optional: bool,
+    opts: QuestionOpts,
     table: usize,
 ) -> R<Asked> {
+    let optional = opts.optional;
     crate::text::make_visible(&mut prompt);
     if options.is_empty() && !optional {
         return Err(err(format!("the question '{prompt}' has no possible answer; check for that before asking")));
@@ -78,7 +79,10 @@ pub(super) fn ask(
         }
         let value = |a: &Answer| Asked::Answer(Some(a.clone()));
         if options.len() == 1 && !optional {
-            run.state.answered_automatically(&prompt, kind, &options[0]);
+            // A secret answer is told only to the player asked: the one named,
+            // else the run's user (the player to move, or whom a handler acts for).
+            let secret_of = opts.secret.then(|| opts.to.unwrap_or(run.user));
+            run.state.answered_automatically(&prompt, kind, &options[0], secret_of);
             return Ok(value(&options[0]));
         }
         let Some(answer) = run.answers.get(run.cursor) else {
@@ -90,6 +94,7 @@ pub(super) fn ask(
             // Record the stop; the caller returns the HALT sentinel and the
             // script's ctx proxy stops the run (no Rust error, so no traceback).
             let mut question = Question::new(prompt, kind, options);
+            (question.to, question.secret) = (opts.to, opts.secret);
             question.so_far = crate::game::SoFar(Some(Box::new(run.state.board)));
             lua.shared.meter.borrow_mut().mark(Stop::Asked(question));
             return Ok(Asked::Halt);
@@ -225,7 +230,9 @@ fn order_question(o: &Ordering) -> Question {
         }
     }
     options.push(Answer::KeepTheRest);
-    Question::new(order_prompt(o), QuestionKind::Option, options)
+    let mut question = Question::new(order_prompt(o), QuestionKind::Option, options);
+    (question.to, question.secret) = (o.opts.to, o.opts.secret);
+    question
 }
 
 /// What `ask` found: an answer (`None` for "none"), or that the run must stop.

@@ -106,6 +106,8 @@ pub(super) struct Ordering {
     /// The items table's address.
     pub(super) items: usize,
     pub(super) prompt: String,
+    /// Its `opts` (`to`, `secret`), given to each of its questions.
+    pub(super) opts: crate::script::convert::QuestionOpts,
     pub(super) total: usize,
     pub(super) left: Vec<Arc<str>>,
     pub(super) order: Vec<Arc<str>>,

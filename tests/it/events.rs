@@ -277,7 +277,7 @@ fn a_handler_tells_whose_checker_from_whose_turn() {
     let told: Vec<&str> = events
         .iter()
         .filter_map(|e| match &e.event {
-            Event::Game(GameEvent::Message { text }) => Some(text.as_str()),
+            Event::Game(GameEvent::Message { text, .. }) => Some(text.as_str()),
             _ => None,
         })
         .collect();

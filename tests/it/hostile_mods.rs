@@ -33,7 +33,7 @@ fn messages(state: &alien_checkers::game::GameState) -> Vec<String> {
         .events()
         .iter()
         .filter_map(|e| match &e.event {
-            alien_checkers::game::Event::Game(GameEvent::Message { text }) => Some(text.clone()),
+            alien_checkers::game::Event::Game(GameEvent::Message { text, .. }) => Some(text.clone()),
             _ => None,
         })
         .collect()

@@ -774,8 +774,9 @@ fn lasting_effects_that_are_malformed_or_too_many_are_refused_with_the_game_inta
         (
             "unknown_key",
             "ctx:add_effect{ lasts = 2, moves = {}, forever = true }",
-            "only lasts, affects, moves and data",
+            "only lasts, affects, acts_for, moves and data",
         ),
+        ("acts_for_nobody", "ctx:add_effect{ lasts = 2, acts_for = 'everyone' }", "'everyone' is not whom"),
         // Built where the loader's check cannot see it (check refuses the
         // written `moves = { fly = true }` before anything runs: tests/it/facade.rs).
         (
@@ -892,7 +893,9 @@ fn a_handler_keeps_nothing_between_runs_but_its_effect_data() {
         .events()
         .iter()
         .filter_map(|e| match &e.event {
-            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text }) => Some(text.clone()),
+            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text, .. }) => {
+                Some(text.clone())
+            }
             _ => None,
         })
         .collect();
@@ -1013,7 +1016,10 @@ fn question_options_and_block_filters_with_a_misspelt_key_are_refused() {
     let fine = "function play(ctx)\n  ctx:ask_square('Where?', { 'd4', 'f4' }, { optional = true })\nend";
     let engine = engine(&[("option", option), ("block", block), ("fine", fine)], &[]);
     let m = failure(&engine, "option");
-    assert!(m.contains("'optinal' is not a question option (optional)") && m.contains("option.lua:2"), "{m}");
+    assert!(
+        m.contains("'optinal' is not a question option (optional, to, secret)") && m.contains("option.lua:2"),
+        "{m}"
+    );
     let m = failure(&engine, "block");
     assert!(m.contains("'emtpy' is not a block filter (owners, empty)") && m.contains("block.lua:2"), "{m}");
     let (result, state) = use_card(&engine, "fine");

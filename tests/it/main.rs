@@ -5,6 +5,7 @@
 mod common;
 
 mod ai;
+mod asking;
 mod content_roots;
 mod determinism;
 mod endings;

@@ -102,7 +102,7 @@ fn game_begins_runs_at_the_deal_and_a_broken_one_is_left_out() {
         .take()
         .into_iter()
         .filter_map(|e| match e.event {
-            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text }) => Some(text),
+            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text, .. }) => Some(text),
             _ => None,
         })
         .collect();
@@ -131,7 +131,7 @@ fn an_effect_hears_the_end_of_the_turn_that_made_it() {
         .take()
         .into_iter()
         .filter_map(|e| match e.event {
-            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text }) => Some(text),
+            alien_checkers::game::Event::Game(alien_checkers::game::GameEvent::Message { text, .. }) => Some(text),
             _ => None,
         })
         .collect();

@@ -33,6 +33,7 @@ fn state_with_hook(engine: &ScriptEngine, board: &str) -> GameState {
             made: None,
             data: Default::default(),
             deck: false,
+            acts_for: Default::default(),
         })
         .unwrap();
     state

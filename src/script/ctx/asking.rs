@@ -5,7 +5,7 @@ use mlua::{Table, Value};
 use super::{ApiBuilder, legal_moves_for, question};
 use crate::game::{Answer, QuestionKind};
 use crate::kernel::Bitboard;
-use crate::script::convert::{checker_filter, move_filter, optional, square_filter, strings};
+use crate::script::convert::{checker_filter, move_filter, question_opts, square_filter, strings};
 use crate::script::names::{names, texts};
 use crate::script::questions::{answer_value, ask, dedup_keep_first, halt_sentinel, place_items, read_options};
 use crate::script::run::{Cx, Halted, Ordering, R, err, with_run};
@@ -35,7 +35,7 @@ fn ask_one(
         Some(Halted::Ask { options, .. }) => options,
         _ => options()?,
     };
-    let answer = ask(lua, kind, prompt, options, optional(lua, opts)?, table)?;
+    let answer = ask(lua, kind, prompt, options, question_opts(lua, opts, false)?, table)?;
     answer_value(lua, answer)
 }
 
@@ -118,7 +118,7 @@ pub(super) fn register(m: &mut ApiBuilder) {
             Ok(with_run(lua, |r| legal_moves_for(&r.state, r.user, filter))?.into_iter().map(Answer::Move).collect())
         })
     });
-    question(m, "ask_order", |lua, (prompt, items): (String, Table)| {
+    question(m, "ask_order", |lua, (prompt, items, opts): (String, Table, Option<Table>)| {
         let key = items.to_pointer() as usize;
         // The same call made again when its suspended run resumes (prelude.lua)
         // goes on from where it halted instead of starting over.
@@ -137,8 +137,10 @@ pub(super) fn register(m: &mut ApiBuilder) {
                 if left.len() > 64 {
                     return Err(err("ask_order orders at most 64 items"));
                 }
+                let opts = question_opts(lua, &opts, true)?;
                 let cursor = with_run(lua, |r| Ok(r.cursor))?;
-                Ordering { items: key, prompt, total: left.len(), order: Vec::with_capacity(left.len()), left, cursor }
+                let order = Vec::with_capacity(left.len());
+                Ordering { items: key, prompt, opts, total: left.len(), order, left, cursor }
             }
         };
         match with_run(lua, |r| place_items(r, &mut o))? {

@@ -159,33 +159,25 @@ pub(super) fn register(m: &mut ApiBuilder) {
     // At most MAX_LOG_LINES lines a run, the last of them saying that more were
     // left out; a line longer than MAX_LOG_CHARS is cut and ends in "…". Both
     // players read it: `{user}` and `{opponent}` become the players' names.
-    // Only the line's first bytes are read (each character is at most four, so
-    // they hold more than MAX_LOG_CHARS of them): the host's work does not grow
-    // with the string the script chose. Any run may log; only a changing run's
-    // lines reach the players.
+    // Any run may log; only a changing run's lines reach the players.
     operation(m, "log", Runs::Any, Sees::Position, |_, r, text: mlua::LuaString| {
-        let bytes = text.as_bytes();
-        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(8 * MAX_LOG_CHARS)]).into_owned();
-        let text = crate::content::with_names(&crate::text::visible(&text), r.user);
-        let text = match r.log.len() + 1 {
-            n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
-                text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()
-            }
-            n if n < MAX_LOG_LINES => text,
-            MAX_LOG_LINES => "(more messages from this script are left out)".to_string(),
-            _ => return Ok(()),
-        };
-        r.state.tell(&text);
-        r.log.push(text);
+        message(r, &text, None);
+        Ok(())
+    });
+    // The same, told to `player` only (cards/README.md, "Acting and asking
+    // for the player concerned"); its lines count with `log`'s.
+    operation(m, "tell", Runs::Cards, Sees::Position, |_, r, (to, text): (String, mlua::LuaString)| {
+        let to = player(&to)?;
+        message(r, &text, Some(to));
         Ok(())
     });
 
     // ---- lasting effects (game/lasting.rs, game/react.rs) ----
     operation(m, "add_effect", Runs::Cards, Sees::Position, |lua, r, spec: Table| {
-        let EffectSpec { affects, moves, lasts, data } = effect_spec(lua, &spec)?;
+        let EffectSpec { affects, acts_for, moves, lasts, data } = effect_spec(lua, &spec)?;
         let made = Some(r.state.turn);
         let card = acting_card(r)?;
-        let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made, data, deck: false };
+        let effect = Effect { id: 0, card, owner: r.user, affects, moves, lasts, made, data, deck: false, acts_for };
         r.state.add_effect(effect).map_err(bound)
     });
     operation(m, "end_effect", Runs::Cards, Sees::Position, |_, r, ()| {
@@ -248,4 +240,25 @@ pub(super) fn register(m: &mut ApiBuilder) {
         let order = card_ids(lua, &order)?;
         rule(r.state.reorder_draw_pile(order))
     });
+}
+
+/// Records a line of `ctx:log` (`to`: `None`) or `ctx:tell`, as the run's
+/// next message. Only the text's first bytes are read (each character is at
+/// most four, so they hold more than MAX_LOG_CHARS of them): the host's work
+/// does not grow with the string the script chose.
+fn message(r: &mut crate::script::run::Run, text: &mlua::LuaString, to: Option<crate::kernel::Player>) {
+    let bytes = text.as_bytes();
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(8 * MAX_LOG_CHARS)]).into_owned();
+    let text = crate::content::with_names(&crate::text::visible(&text), r.user);
+    let text = match r.log.len() + 1 {
+        n if n < MAX_LOG_LINES && text.chars().count() > MAX_LOG_CHARS => {
+            text.chars().take(MAX_LOG_CHARS - 1).chain(['…']).collect()
+        }
+        n if n < MAX_LOG_LINES => text,
+        MAX_LOG_LINES => "(more messages from this script are left out)".to_string(),
+        _ => return,
+    };
+    // The note that more are left out goes to both: it tells no secret.
+    r.state.tell(&text, if r.log.len() + 1 == MAX_LOG_LINES { None } else { to });
+    r.log.push(text);
 }

@@ -41,6 +41,12 @@ fn a_question_put_to_light_in_darks_turn_survives_a_save() {
     assert_eq!(session.decider(), Player::Light, "the herald's question is Light's");
     let Step::Resolving(r) = &session.state().step else { panic!("a question is pending") };
     assert_eq!(r.question.to, Some(Player::Light));
+    // What one player was told is in that player's record only, never in the
+    // game's own (`log`, `replay`).
+    let record = |viewer| alien_checkers::narrate::record_text(&session.turns(viewer));
+    assert!(!record(None).contains("toll") && !record(None).contains("Your word"), "{}", record(None));
+    assert!(record(Some(Player::Light)).contains("\"Dark paid the toll\" (told to you only)"));
+    assert!(!record(Some(Player::Light)).contains("Your word for the record: quiet"));
     let dir = common::scratch_dir("asking", "save");
     let path = dir.join("game.json");
     session.save(&path, Default::default()).unwrap();
@@ -260,4 +266,21 @@ fn hot_seat_hands_the_screen_to_the_player_asked() {
     assert!(segments[2].contains("Light answers in secret"), "{}", segments[2]);
     assert!(segments[2].contains("\"Your word for the record: quiet\" (told to you only)"), "{}", segments[2]);
     assert!(segments[3].contains("Herald: mourn or curse?"), "{}", segments[3]);
+}
+
+/// A card's lasting effect may act for the mover too (`acts_for = "mover"`):
+/// Dark's card, and Light's move makes Light be asked.
+#[test]
+fn a_cards_effect_may_act_for_the_mover() {
+    let pact = "function play(ctx)\n  ctx:add_effect{ lasts = 'game', acts_for = 'mover' }\nend\n\
+                function on_moved(ctx, event)\n  \
+                  if event.cause.by == 'turn' then ctx:ask_option(ctx:player() .. '?', { 'a', 'b' }) end\nend";
+    let engine = crate::hostile_scripts::engine(&[("pact", pact)], &[]);
+    let mut state = crate::hostile_scripts::at_card_step(&engine);
+    state.apply(&engine, &Choice::Card(crate::hostile_scripts::card(&engine, "pact"))).unwrap();
+    assert_eq!((state.to_move, state.step.clone()), (Player::Light, Step::Move));
+    let mv = state.pending(&engine).unwrap().options[0].clone();
+    state.apply(&engine, &mv).unwrap();
+    let decision = state.pending(&engine).unwrap();
+    assert_eq!((decision.player, decision.prompt.as_deref()), (Player::Light, Some("light?")));
 }

@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::Moved;
-use super::{CardHost, CounterId, EventKind, GameError, GameEvent, GameState};
+use super::{CardHost, CounterId, EventKind, GameError, GameState};
 use crate::kernel::{BoardEvent, Hop, Journal, Kind, Move, Player, Square};
 
 /// A move being played hop by hop.
@@ -143,18 +143,6 @@ impl GameState {
             None => Err(GameError::Illegal(
                 "no move is being made: end_move is for the handlers of a move played hop by hop (on_landed)".into(),
             )),
-        }
-    }
-
-    /// R4.8: a constraint in force is met or lapses with the move made.
-    pub(super) fn tell_constraint(&mut self, mv: &Move) {
-        if let Some(c) = self.position.constraint {
-            let kept = if c.movers.contains(mv.from()) {
-                GameEvent::ConstraintMet { card: c.card }
-            } else {
-                GameEvent::ConstraintLapsed { card: c.card }
-            };
-            self.journal.push(|| kept);
         }
     }
 }

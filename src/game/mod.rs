@@ -824,6 +824,18 @@ impl GameState {
         }
     }
 
+    /// R4.8: a constraint in force is met or lapses with the move made.
+    pub(super) fn tell_constraint(&mut self, mv: &Move) {
+        if let Some(c) = self.position.constraint {
+            let kept = if c.movers.contains(mv.from()) {
+                GameEvent::ConstraintMet { card: c.card }
+            } else {
+                GameEvent::ConstraintLapsed { card: c.card }
+            };
+            self.journal.push(|| kept);
+        }
+    }
+
     fn play_move(&mut self, mv: &Move) {
         // R4.8: legal moves keep to the constraint unless none can, so the
         // mover says whether it was met or lapsed.

@@ -868,7 +868,7 @@ impl Board {
         if checker.owner == player {
             refuse!("the checker on {sq} is {player}'s already");
         }
-        self.write_checker(sq, Some(Checker { owner: player, ..checker }));
+        self.change_owner(sq, player);
         log.record(|| BoardEvent::OwnerChanged { at: sq, id: checker.id, owner: player });
         self.settle_crowns(log);
         Ok(())

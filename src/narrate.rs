@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::content::Content;
 use crate::game::{
-    Answer, CardId, Cause, Choice, EndReason, Event, GameEvent, Logged, PlanetId, QuestionKind, Scored, SkipReason,
-    SkippedStep, VictoryId,
+    Answer, CardId, Cause, Choice, EndReason, Event, Face, GameEvent, ItemId, Logged, Place, PlanetId, QuestionKind,
+    Scored, SkipReason, SkippedStep, VictoryId, ZoneId,
 };
 use crate::kernel::{
     Bitboard, Board, BoardEvent, Checker, Clearing, Dir, MarkerKind, Orientation, Player, Removal, Square, block,
@@ -435,7 +435,65 @@ impl<'a> Narrator<'a> {
                 format!("{} {} is in force", self.whose(*owner), self.card_name(*card))
             }
             GameEvent::EffectEnded { card, owner } => format!("{} {} ends", self.whose(*owner), self.card_name(*card)),
+            GameEvent::ItemMoved { item, from, to, known } => {
+                let item = self.item_name(*item, *known);
+                format!("{item} goes from {} to {}", self.place(from), self.place(to))
+            }
+            GameEvent::ItemTurned { at, item, face: Face::Up, .. } => {
+                format!("the {} on {at} is turned face up: {}", self.item_label(), self.item_name(*item, [true; 2]))
+            }
+            GameEvent::ItemTurned { at, item, face: Face::Down, known } => {
+                let seen = if known.iter().all(|k| *k) { format!(" ({})", self.item_name(*item, *known)) } else { String::new() };
+                format!("the {} on {at} is turned face down{seen}", self.item_label())
+            }
+            GameEvent::ItemsShuffled { zone, owner } => format!("{} is shuffled", self.zone_name(*zone, *owner)),
+            GameEvent::ItemRevealed { item, to } => {
+                let mut known = [false; 2];
+                known[to.index()] = true;
+                let who = if self.viewer == Some(*to) { "you are".to_string() } else { format!("{to} is") };
+                format!("{who} shown {}", self.item_name(*item, known))
+            }
         })
+    }
+
+    /// What one item is called ("card").
+    fn item_label(&self) -> String {
+        self.content.items().map_or_else(|| "item".to_string(), |c| c.label.clone())
+    }
+
+    /// An item's id for a viewer who knows it (`known`, by player; a neutral
+    /// record tells what both know), else "a card".
+    fn item_name(&self, item: ItemId, known: [bool; 2]) -> String {
+        let told = match self.viewer {
+            Some(p) => known[p.index()],
+            None => known.iter().all(|k| *k),
+        };
+        match self.content.items() {
+            Some(c) if told && usize::from(item.0) < c.items.len() => c.item(item).id.clone(),
+            _ => format!("{} {}", article(&self.item_label()), self.item_label()),
+        }
+    }
+
+    /// "your stockpile", "Light's discard pile", "c3 (face down)".
+    fn place(&self, place: &Place) -> String {
+        match place {
+            Place::Square { square, face: Face::Up } => format!("{square} (face up)"),
+            Place::Square { square, face: Face::Down } => format!("{square} (face down)"),
+            Place::Zone { zone, owner } => self.zone_name(*zone, *owner),
+            Place::Out { .. } => "out of play".to_string(),
+        }
+    }
+
+    fn zone_name(&self, zone: ZoneId, owner: Option<Player>) -> String {
+        let label = self
+            .content
+            .items()
+            .and_then(|c| c.zones.get(usize::from(zone.0)).map(|z| z.label.clone()))
+            .unwrap_or_else(|| "zone".to_string());
+        match owner {
+            Some(p) => format!("{} {label}", self.whose(p)),
+            None => format!("the {label}"),
+        }
     }
 }
 
@@ -607,6 +665,27 @@ fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String
         ("counter", Value::Number(n)) => {
             let counters = content.counters();
             counters.get(n.as_u64().unwrap_or(0) as usize).map_or(Value::Number(n), |c| Value::from(c.name.as_str()))
+        }
+        ("item", Value::Number(n)) => match content.items() {
+            Some(c) if (n.as_u64().unwrap_or(u64::MAX) as usize) < c.items.len() => {
+                Value::from(c.items[n.as_u64().unwrap_or(0) as usize].id.as_str())
+            }
+            _ => Value::Number(n),
+        },
+        ("zone", Value::Number(n)) => match content.items() {
+            Some(c) if (n.as_u64().unwrap_or(u64::MAX) as usize) < c.zones.len() => {
+                Value::from(c.zones[n.as_u64().unwrap_or(0) as usize].name.as_str())
+            }
+            _ => Value::Number(n),
+        },
+        // An item's place: `{square =, face =}` or `{zone =, owner =}`.
+        ("from" | "to", Value::Object(fields)) => {
+            let mut inner = Map::new();
+            for (k, v) in fields {
+                let v = named_ids(content, &k, v, &mut inner);
+                inner.insert(k, v);
+            }
+            Value::Object(inner)
         }
         ("marker", Value::Number(n)) => {
             let markers = content.markers();

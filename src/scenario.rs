@@ -35,8 +35,8 @@ use crate::choice_text::Unread;
 use crate::content::{Content, ContentRoot, Problems, problem_parse_yaml};
 use crate::diagram;
 use crate::game::{
-    ActsFor, Affected, Answer, CardId, Choice, Constraint, CounterId, Data, DecisionKind, Effect, EventKind, EventLog,
-    GameState, Lasting, Logged, Moved, Pile, Resolution, Step,
+    ActsFor, Affected, Answer, CardId, Catalogue, Choice, Constraint, CounterId, Data, DecisionKind, Effect, EventKind,
+    EventLog, Face, GameState, ItemId, Items, Lasting, Logged, Moved, Pile, Place, Resolution, Step, ZoneId,
 };
 use crate::kernel::{Bitboard, Dir, MoveRules, Orientation, Player, Square, Supply, Unrecorded};
 use crate::narrate::Narrator;
@@ -87,6 +87,10 @@ pub struct Scenario {
     /// Pieces in the deck's pools by name (`{dark: {captured: 3}}`; default: none).
     #[serde(default)]
     pub pools: Option<PoolCounts>,
+    /// The deck's items: exactly those written, on squares and in zones, the
+    /// rest out of play (default: each in its start zone, or the deal's).
+    #[serde(default)]
+    pub items: Option<ItemsSpec>,
     /// Tokens left in the supply (default: the deck's less those on the board).
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
@@ -251,6 +255,9 @@ pub struct Expect {
     /// Pieces in the deck's pools; only the pools named are compared.
     #[serde(default)]
     pub pools: Option<PoolCounts>,
+    /// The deck's items; only the squares and zones written are compared.
+    #[serde(default)]
+    pub items: Option<ItemsSpec>,
     /// Tokens left in the supply; only the kinds named are compared.
     #[serde(default)]
     pub supply: Option<SupplyCounts>,
@@ -527,6 +534,164 @@ fn cardinal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Dir>, D::Er
 /// Pieces per player per pool name.
 pub type PoolCounts = BTreeMap<Player, BTreeMap<String, u8>>;
 
+/// `items:` of a scene or an expectation: `squares: {c3: 7S, e5: QS up, d6:
+/// 9C known}`, then each zone by name, a list for a shared zone or one per
+/// player (`stockpile: {dark: [2H, 9S]}`), top first.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ItemsSpec {
+    #[serde(default)]
+    pub squares: BTreeMap<Square, String>,
+    #[serde(flatten)]
+    pub zones: BTreeMap<String, ZoneSpec>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ZoneSpec {
+    Shared(Vec<String>),
+    PerPlayer(BTreeMap<Player, Vec<String>>),
+}
+
+/// A square's item as a scenario writes it: `7S` or `7S down` (face down,
+/// unknown to both), `7S up`, `7S known` (face down, known to both); `none`
+/// for no item (expectations only).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum SquareItem {
+    None,
+    Down(ItemId),
+    Up(ItemId),
+    Known(ItemId),
+}
+
+fn square_item(catalogue: &Catalogue, sq: Square, text: &str) -> Result<SquareItem, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let item = |id: &str| {
+        catalogue.item_named(id).ok_or_else(|| format!("items: {sq}: no {} of this deck is called '{id}'", catalogue.label))
+    };
+    match words.as_slice() {
+        ["none"] => Ok(SquareItem::None),
+        [id] | [id, "down"] => Ok(SquareItem::Down(item(id)?)),
+        [id, "up"] => Ok(SquareItem::Up(item(id)?)),
+        [id, "known"] => Ok(SquareItem::Known(item(id)?)),
+        _ => Err(format!("items: {sq}: write an item's id, then up, down or known ('{text}')")),
+    }
+}
+
+/// Each zone the spec names, with the items it lists, by (zone, owner).
+fn zone_lists(catalogue: &Catalogue, spec: &ItemsSpec) -> Result<Vec<(ZoneId, Option<Player>, Vec<ItemId>)>, String> {
+    let mut out = Vec::new();
+    for (name, zone_spec) in &spec.zones {
+        let zone = catalogue.zone_named(name).ok_or_else(|| {
+            let known: Vec<&str> = catalogue.zones.iter().map(|z| z.name.as_str()).collect();
+            format!("items: '{name}' is not a zone of this deck ({}), nor squares", known.join(", "))
+        })?;
+        let ids = |list: &[String]| -> Result<Vec<ItemId>, String> {
+            list.iter()
+                .map(|id| catalogue.item_named(id).ok_or_else(|| format!("items: {name}: no {} is called '{id}'", catalogue.label)))
+                .collect()
+        };
+        match (zone_spec, catalogue.zone(zone).per_player) {
+            (ZoneSpec::Shared(list), false) => out.push((zone, None, ids(list)?)),
+            (ZoneSpec::PerPlayer(by), true) => {
+                for (&p, list) in by {
+                    out.push((zone, Some(p), ids(list)?));
+                }
+            }
+            (ZoneSpec::Shared(_), true) => return Err(format!("items: {name} is kept per player: give dark: and light:")),
+            (ZoneSpec::PerPlayer(_), false) => return Err(format!("items: {name} is shared: give one list")),
+        }
+    }
+    Ok(out)
+}
+
+/// The items of a scene: exactly those `spec` writes, the rest out of play.
+fn scene_items(content: &Content, start: Option<&Items>, spec: &ItemsSpec) -> Result<Items, String> {
+    let (Some(catalogue), Some(start)) = (content.items(), start) else {
+        return Err("items: this deck has no items".into());
+    };
+    let mut items = start.clone();
+    for i in 0..catalogue.items.len() {
+        let item = ItemId(i as u8);
+        items.put(item, Place::OUT, true)?;
+        items.set_known(item, [false; 2]);
+    }
+    let mut placed = Vec::new();
+    let mut place = |item: ItemId, where_: String| -> Result<(), String> {
+        if placed.contains(&item) {
+            return Err(format!("items: {} is given twice ({where_})", catalogue.item(item).id));
+        }
+        placed.push(item);
+        Ok(())
+    };
+    for (&sq, text) in &spec.squares {
+        let (item, face, known) = match square_item(catalogue, sq, text)? {
+            SquareItem::None => continue,
+            SquareItem::Down(item) => (item, Face::Down, false),
+            SquareItem::Up(item) => (item, Face::Up, true),
+            SquareItem::Known(item) => (item, Face::Down, true),
+        };
+        place(item, sq.to_string())?;
+        items.put(item, Place::Square { square: sq, face }, false)?;
+        if known {
+            items.set_known(item, [true; 2]);
+        }
+    }
+    for (zone, owner, list) in zone_lists(catalogue, spec)? {
+        for &item in &list {
+            place(item, catalogue.zone(zone).name.clone())?;
+            items.put(item, Place::Zone { zone, owner }, true)?;
+        }
+    }
+    Ok(items)
+}
+
+/// Compares the squares and zones `spec` writes with `items`.
+fn compare_items(content: &Content, items: Option<&Items>, spec: &ItemsSpec) -> Result<(), String> {
+    let (Some(catalogue), Some(items)) = (content.items(), items) else {
+        return Err("items: this deck has no items".into());
+    };
+    let mut problems = Vec::new();
+    let name = |item: ItemId| catalogue.item(item).id.clone();
+    for (&sq, text) in &spec.squares {
+        let want = square_item(catalogue, sq, text)?;
+        let got = items.at(sq);
+        let ok = match (want, got) {
+            (SquareItem::None, None) => true,
+            (SquareItem::Down(w), Some(g)) => g.held.item == w && g.face == Face::Down,
+            (SquareItem::Up(w), Some(g)) => g.held.item == w && g.face == Face::Up,
+            (SquareItem::Known(w), Some(g)) => g.held.item == w && g.face == Face::Down && g.held.known == [true; 2],
+            _ => false,
+        };
+        if !ok {
+            let got = match got {
+                None => "nothing".to_string(),
+                Some(g) => {
+                    let how = match (g.face, g.held.known) {
+                        (Face::Up, _) => "up",
+                        (Face::Down, [true, true]) => "known",
+                        (Face::Down, _) => "down",
+                    };
+                    format!("{} {how}", name(g.held.item))
+                }
+            };
+            problems.push(format!("expected {sq} to hold {text}, it holds {got}"));
+        }
+    }
+    for (zone, owner, want) in zone_lists(catalogue, spec)? {
+        let got = items.zone(zone, owner)?;
+        if got != want {
+            let whose = owner.map_or(String::new(), |p| format!("{p}'s "));
+            problems.push(format!(
+                "expected {whose}{} to hold [{}], it holds [{}]",
+                catalogue.zone(zone).name,
+                catalogue.ids_text(want),
+                catalogue.ids_text(got)
+            ));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
 fn pool_index(content: &crate::content::Content, name: &str) -> Result<usize, String> {
     content
         .pool_index(name)
@@ -580,6 +745,10 @@ fn scene(engine: &ScriptEngine, subject: Subject, s: &Scenario) -> Result<GameSt
         for (kind, n) in counts.marker_counts(content)? {
             board.set_marker_supply(kind, n);
         }
+    }
+    if let Some(spec) = &s.items {
+        let items = scene_items(content, state.items(), spec)?;
+        state.set_items(items);
     }
     // R6.2: a pawn drawn on its king row is crowned at once if its reserve allows,
     // as it would have been in play.
@@ -730,6 +899,7 @@ fn given(e: &Expect) -> Vec<&'static str> {
         ("progress", e.progress.is_some()),
         ("reserve", e.reserve.is_some()),
         ("pools", e.pools.is_some()),
+        ("items", e.items.is_some()),
         ("supply", e.supply.is_some()),
         ("counters", e.counters.is_some()),
         ("planet_data", e.planet_data.is_some()),
@@ -757,6 +927,7 @@ const STATE_CHECKS: &[&str] = &[
     "board",
     "reserve",
     "pools",
+    "items",
     "supply",
     "counters",
     "planet_data",
@@ -1134,6 +1305,11 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
                     let _ = writeln!(problems, "the board differs:\n{}", side_by_side(&want, &got));
                 }
             }
+        }
+    }
+    if let Some(spec) = &expect.items {
+        if let Err(e) = compare_items(content, after.items(), spec) {
+            let _ = writeln!(problems, "{e}");
         }
     }
     for (&p, counts) in expect.pools.iter().flatten() {

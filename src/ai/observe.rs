@@ -3,7 +3,7 @@
 //! Architecture invariant: an agent sees a game only through [`Observation`].
 //! Two states that differ only in hidden information (the opponent's planet,
 //! R2.3; the order of the draw pile, R2.4; the game generator's seed, which
-//! fixes every future shuffle) give equal observations, so an agent built on
+//! fixes every future shuffle; items the viewer has not seen) give equal observations, so an agent built on
 //! them cannot tell them apart and decides the same way.
 
 use crate::game::{CardHost, GameRng, GameState, PlanetId};
@@ -12,8 +12,9 @@ use crate::kernel::Player;
 use super::rng::AgentRng;
 
 /// A game state with everything `viewer` may not know blanked out: the
-/// opponent's planet is `None` and its data empty, the draw pile is sorted by card id, and the game
-/// generator is reset to a fixed seed. What remains is public (board, face-up
+/// opponent's planet is `None` and its data empty, the draw pile is sorted by card id, the game
+/// generator is reset to a fixed seed, and the items the viewer does not know
+/// are put in a fixed order over the places they may be. What remains is public (board, face-up
 /// cards, discards, the size of the draw pile, counters, constraints) or the
 /// viewer's own (its planet).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +45,9 @@ impl Observation {
 /// Each sample shuffles the draw pile, deals the opponent a planet drawn
 /// uniformly from the planet deck minus the viewer's own planet and minus any
 /// planet whose condition already holds for the opponent (the game would be over,
-/// R10.1), and gives the game generator a fresh seed. Nothing else changes.
+/// R10.1), gives the game generator a fresh seed, and shuffles the items the
+/// viewer does not know among the places they may be (game/items.rs). Nothing
+/// else changes.
 #[derive(Clone, Debug)]
 pub struct Determinizer {
     observation: Observation,
@@ -89,5 +92,8 @@ impl Determinizer {
             n => Some(self.opponent_planets[rng.below(n)]),
         };
         out.hidden_mut().rng = GameRng::new(rng.next_u64());
+        if let Some(items) = &mut out.hidden_mut().items {
+            items.guess(self.observation.viewer, &mut |unknown| rng.shuffle(unknown));
+        }
     }
 }

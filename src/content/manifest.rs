@@ -135,6 +135,12 @@ pub struct DeckManifest {
     /// Counters the deck's rules read or raise (counters.rs).
     #[serde(default)]
     pub counters: Vec<CounterManifest>,
+    /// Things the deck deals besides checkers (items.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<super::items::ItemsManifest>,
+    /// Where items are kept, and who sees them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<super::items::ZoneManifest>,
 }
 
 impl DeckManifest {

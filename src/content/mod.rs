@@ -10,6 +10,7 @@
 mod counters;
 mod manifest;
 mod markers;
+pub mod items;
 pub mod pools;
 mod problem;
 
@@ -214,6 +215,8 @@ pub struct Content {
     pub planets: Vec<PlanetDef>,
     /// FNV-1a of the deck manifest's text as it was read.
     pub deck_hash: u64,
+    /// The deck's items and zones (items.rs), if it has any.
+    pub items: Option<std::sync::Arc<crate::game::Catalogue>>,
 }
 
 /// Bounds on what a deck may describe, so that a hostile deck cannot make the
@@ -288,6 +291,7 @@ impl Content {
             cards: Vec::new(),
             planets: Vec::new(),
             deck_hash: crate::hash::fnv1a(deck_text.as_bytes()),
+            items: None,
         };
         let rules = &deck_manifest.rules;
         let at = |problems: &mut Problems, key: &str, message: &str| {
@@ -309,6 +313,10 @@ impl Content {
             at(&mut problems, key, &message);
         }
         check_ends(rules, &mut |key, message| at(&mut problems, key, message));
+        match items::catalogue(deck_manifest.items.as_ref(), &deck_manifest.zones) {
+            Ok(catalogue) => content.items = catalogue.map(std::sync::Arc::new),
+            Err((key, message)) => at(&mut problems, key, &message),
+        }
         if deck_manifest.supply.monolith > 1 {
             at(&mut problems, "supply", "the supply holds at most one monolith (R1.5, R7)");
         }
@@ -554,7 +562,13 @@ impl Content {
             movement: rules.moves,
             start: rules.start.clone(),
             routes: pools::routes(&rules.pools, &rules.pieces_go).ok().flatten(),
+            items: self.items.clone(),
         }
+    }
+
+    /// The deck's items and zones, if it has any.
+    pub fn items(&self) -> Option<&crate::game::Catalogue> {
+        self.items.as_deref()
     }
 
     /// The players' pools by name, the reserve first (pools.rs).

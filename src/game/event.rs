@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::decision::{Answer, CardId, PlanetId, QuestionKind};
+use super::items::{Face, ItemId, Place, ZoneId};
 use super::state::{CounterId, EndReason};
 use crate::kernel::{BoardEvent, Journal, Player, Square};
 
@@ -120,6 +121,31 @@ pub enum GameEvent {
     /// `owner`'s counter grew by `by` to `total` (a card's `ctx:add_counter`, or
     /// the game's own count of emperor captures, R9.4).
     CounterAdded { owner: Player, counter: CounterId, by: u32, total: u32 },
+    /// An item went from one place to another (items.rs). `known`: whether
+    /// each player, by index, knows which item it is, and may be told.
+    ItemMoved {
+        item: ItemId,
+        from: Place,
+        to: Place,
+        #[serde(skip)]
+        known: [bool; 2],
+    },
+    /// The item on `at` was turned to `face`.
+    ItemTurned {
+        at: Square,
+        item: ItemId,
+        face: Face,
+        #[serde(skip)]
+        known: [bool; 2],
+    },
+    /// A zone's items were shuffled.
+    ItemsShuffled {
+        zone: ZoneId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<Player>,
+    },
+    /// `to` was shown `item`, where it lies.
+    ItemRevealed { item: ItemId, to: Player },
     /// A line a script wrote with `ctx:log`, told to both players, or with
     /// `ctx:tell`, told to `to` only.
     Message {
@@ -230,6 +256,10 @@ event_kinds! {
         EffectEnded = "effect_ended",
         EffectReacted = "effect_reacted",
         CounterAdded = "counter_added",
+        ItemMoved = "item_moved",
+        ItemTurned = "item_turned",
+        ItemsShuffled = "items_shuffled",
+        ItemRevealed = "item_revealed",
         Message = "message",
         GameOver = "game_over",
     }

@@ -10,6 +10,7 @@ mod decision;
 mod effects;
 mod event;
 mod hops;
+mod items;
 mod lasting;
 mod react;
 mod rng;
@@ -26,6 +27,9 @@ pub use decision::{
 };
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use hops::Hopping;
+pub use items::{
+    Catalogue, Face, Held, ItemDef, ItemId, Items, MAX_ITEMS, MAX_ZONES, OnSquare, Place, SeenBy, Table, ZoneDef, ZoneId,
+};
 pub use lasting::{ActsFor, Affected, DeckRule, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
@@ -316,6 +320,8 @@ pub struct Setup {
     pub start: StartLayout,
     /// The deck's piece pools' routes (kernel/pools.rs); `None`: the reserves alone.
     pub routes: Option<Routes>,
+    /// The deck's items and zones (items.rs); `None`: it has none.
+    pub items: Option<std::sync::Arc<Catalogue>>,
 }
 
 impl Setup {
@@ -332,6 +338,7 @@ impl Setup {
             movement: Movement::AMERICAN,
             start: StartLayout::default(),
             routes: None,
+            items: None,
         }
     }
 
@@ -348,6 +355,7 @@ impl Setup {
             movement: Movement::AMERICAN,
             start: StartLayout::default(),
             routes: None,
+            items: None,
         }
     }
 }
@@ -368,6 +376,7 @@ impl GameState {
             rng.shuffle(&mut deck);
             planets = [deck.first().copied(), deck.get(1).copied()];
         }
+        let items = setup.items.as_ref().map(|catalogue| Box::new(catalogue.starting_items()));
         let mut board = Board::start_as(setup.supply, setup.crowning, &setup.start, setup.movement);
         board.number_checkers();
         if let Some(routes) = setup.routes {
@@ -390,8 +399,9 @@ impl GameState {
             effect_serial: 0,
             offers: Offers::default(),
             hopping: None,
+            table: items.as_ref().map(|items| Box::new(items.public())),
         };
-        let hidden = Hidden { piles, planets, planet_data: Default::default(), rng };
+        let hidden = Hidden { piles, planets, planet_data: Default::default(), rng, items };
         let mut state = GameState::from_parts(position, hidden);
         state.put_deck_rules_in_force(&setup.effects);
         state
@@ -768,12 +778,14 @@ impl GameState {
                 effect_serial: p.effect_serial,
                 offers: Offers::default(),
                 hopping: None,
+                table: p.table.clone(),
             },
             hidden: Hidden {
                 piles,
                 planets: self.hidden.planets,
                 planet_data: self.hidden.planet_data.clone(),
                 rng: self.hidden.rng,
+                items: self.hidden.items.clone(),
             },
             journal: self.journal.empty_caused(Cause::Card { card }),
         }

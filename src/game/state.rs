@@ -6,6 +6,7 @@ use super::data::{BoundError, Data, PlanetData, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
 use super::event::{EventLog, GameEvent};
 use super::hops::Hopping;
+use super::items::{Items, Table};
 use super::lasting::Effect;
 use super::react::Reacting;
 use super::rng::GameRng;
@@ -414,6 +415,9 @@ pub struct Position {
     pub offers: Offers,
     /// A move being played hop by hop (hops.rs), between its hops.
     pub hopping: Option<Box<Hopping>>,
+    /// What both players know of the deck's items (items.rs), worked out
+    /// from [`Hidden::items`]; `None` when the deck has none.
+    pub table: Option<Box<Table>>,
 }
 
 /// The hidden part of a game, listed once: what one player may not know of
@@ -429,14 +433,20 @@ pub struct Hidden {
     /// Each player's planet's own data, which only its handlers change.
     pub planet_data: PlanetData,
     pub rng: GameRng,
+    /// Every item of the deck and where it is (items.rs); `None` when the deck has none.
+    pub items: Option<Box<Items>>,
 }
 
 impl Hidden {
     /// What `viewer` may know of it: the opponent's planet and its data
     /// blanked, the draw pile sorted by card id, the generator reset to a
-    /// fixed seed (ai/observe.rs).
+    /// fixed seed, the items the viewer does not know swapped for a fixed
+    /// choice of those it might be (ai/observe.rs).
     pub fn seen_by(&self, viewer: Player) -> Hidden {
         let mut seen = self.clone();
+        if let Some(items) = &mut seen.items {
+            **items = items.seen_by(viewer);
+        }
         seen.planets[(!viewer).index()] = None;
         seen.planet_data.set(!viewer, Default::default());
         seen.piles.draw.sort_unstable();
@@ -478,6 +488,8 @@ struct Flat<'a> {
     planet_data: &'a PlanetData,
     #[serde(skip_serializing_if = "Option::is_none")]
     hopping: &'a Option<Box<Hopping>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    items: &'a Option<Box<Items>>,
 }
 
 fn no_effects(effects: &&Vec<Effect>) -> bool {
@@ -511,6 +523,8 @@ struct FlatOwned {
     planet_data: PlanetData,
     #[serde(default)]
     hopping: Option<Box<Hopping>>,
+    #[serde(default)]
+    items: Option<Box<Items>>,
 }
 
 impl Serialize for GameState {
@@ -533,6 +547,7 @@ impl Serialize for GameState {
             effect_serial: p.effect_serial,
             planet_data: &h.planet_data,
             hopping: &p.hopping,
+            items: &h.items,
         }
         .serialize(s)
     }
@@ -556,8 +571,9 @@ impl<'de> Deserialize<'de> for GameState {
                 effect_serial: f.effect_serial,
                 offers: Offers::default(),
                 hopping: f.hopping,
+                table: f.items.as_ref().map(|items| Box::new(items.public())),
             },
-            Hidden { piles: f.piles, planets: f.planets, planet_data: f.planet_data, rng: f.rng },
+            Hidden { piles: f.piles, planets: f.planets, planet_data: f.planet_data, rng: f.rng, items: f.items },
         ))
     }
 }

@@ -265,6 +265,7 @@ impl ScriptEngine {
             counters,
             pools,
             victories,
+            items: content.items.clone(),
         });
         let api = ctx::api(&lua, Rc::clone(&shared)).map_err(fail)?;
         let collected_at = Cell::new(0);

@@ -164,6 +164,8 @@ pub(super) struct Shared {
     pub(super) pools: Vec<String>,
     /// The deck's victories, by [`crate::game::VictoryId`] (`rules: victories:`).
     pub(super) victories: Vec<String>,
+    /// The deck's items and zones, if it has any (content/items.rs).
+    pub(super) items: Option<std::sync::Arc<crate::game::Catalogue>>,
 }
 
 /// A host function's view while it runs: the Lua state and the [`Shared`] data.

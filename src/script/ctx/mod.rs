@@ -18,6 +18,7 @@
 //! test compares with [`ScriptEngine::ctx_methods`](crate::script::ScriptEngine::ctx_methods).
 
 mod asking;
+mod items;
 mod operations;
 mod reading;
 
@@ -196,6 +197,7 @@ pub(super) fn api(lua: &Lua, shared: Rc<Shared>) -> R<Api> {
     reading::register(&mut builder);
     operations::register(&mut builder);
     asking::register(&mut builder);
+    items::register(&mut builder);
     if let Some(e) = builder.error {
         return Err(e);
     }

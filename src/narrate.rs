@@ -443,7 +443,11 @@ impl<'a> Narrator<'a> {
                 format!("the {} on {at} is turned face up: {}", self.item_label(), self.item_name(*item, [true; 2]))
             }
             GameEvent::ItemTurned { at, item, face: Face::Down, known } => {
-                let seen = if known.iter().all(|k| *k) { format!(" ({})", self.item_name(*item, *known)) } else { String::new() };
+                let seen = if known.iter().all(|k| *k) {
+                    format!(" ({})", self.item_name(*item, *known))
+                } else {
+                    String::new()
+                };
                 format!("the {} on {at} is turned face down{seen}", self.item_label())
             }
             GameEvent::ItemsShuffled { zone, owner } => format!("{} is shuffled", self.zone_name(*zone, *owner)),

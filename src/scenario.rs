@@ -566,7 +566,9 @@ enum SquareItem {
 fn square_item(catalogue: &Catalogue, sq: Square, text: &str) -> Result<SquareItem, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let item = |id: &str| {
-        catalogue.item_named(id).ok_or_else(|| format!("items: {sq}: no {} of this deck is called '{id}'", catalogue.label))
+        catalogue
+            .item_named(id)
+            .ok_or_else(|| format!("items: {sq}: no {} of this deck is called '{id}'", catalogue.label))
     };
     match words.as_slice() {
         ["none"] => Ok(SquareItem::None),
@@ -578,7 +580,10 @@ fn square_item(catalogue: &Catalogue, sq: Square, text: &str) -> Result<SquareIt
 }
 
 /// Each zone the spec names, with the items it lists, by (zone, owner).
-fn zone_lists(catalogue: &Catalogue, spec: &ItemsSpec) -> Result<Vec<(ZoneId, Option<Player>, Vec<ItemId>)>, String> {
+/// A zone of a player (or shared) and the items a scenario lists for it.
+type ZoneList = (ZoneId, Option<Player>, Vec<ItemId>);
+
+fn zone_lists(catalogue: &Catalogue, spec: &ItemsSpec) -> Result<Vec<ZoneList>, String> {
     let mut out = Vec::new();
     for (name, zone_spec) in &spec.zones {
         let zone = catalogue.zone_named(name).ok_or_else(|| {
@@ -587,7 +592,11 @@ fn zone_lists(catalogue: &Catalogue, spec: &ItemsSpec) -> Result<Vec<(ZoneId, Op
         })?;
         let ids = |list: &[String]| -> Result<Vec<ItemId>, String> {
             list.iter()
-                .map(|id| catalogue.item_named(id).ok_or_else(|| format!("items: {name}: no {} is called '{id}'", catalogue.label)))
+                .map(|id| {
+                    catalogue
+                        .item_named(id)
+                        .ok_or_else(|| format!("items: {name}: no {} is called '{id}'", catalogue.label))
+                })
                 .collect()
         };
         match (zone_spec, catalogue.zone(zone).per_player) {
@@ -597,7 +606,9 @@ fn zone_lists(catalogue: &Catalogue, spec: &ItemsSpec) -> Result<Vec<(ZoneId, Op
                     out.push((zone, Some(p), ids(list)?));
                 }
             }
-            (ZoneSpec::Shared(_), true) => return Err(format!("items: {name} is kept per player: give dark: and light:")),
+            (ZoneSpec::Shared(_), true) => {
+                return Err(format!("items: {name} is kept per player: give dark: and light:"));
+            }
             (ZoneSpec::PerPlayer(_), false) => return Err(format!("items: {name} is shared: give one list")),
         }
     }
@@ -1307,10 +1318,10 @@ fn check_state(engine: &ScriptEngine, after: &GameState, expect: &Expect) -> Res
             }
         }
     }
-    if let Some(spec) = &expect.items {
-        if let Err(e) = compare_items(content, after.items(), spec) {
-            let _ = writeln!(problems, "{e}");
-        }
+    if let Some(spec) = &expect.items
+        && let Err(e) = compare_items(content, after.items(), spec)
+    {
+        let _ = writeln!(problems, "{e}");
     }
     for (&p, counts) in expect.pools.iter().flatten() {
         for (name, &n) in counts {

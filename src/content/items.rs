@@ -98,7 +98,10 @@ pub fn catalogue(
                 ("light", true) => Some(Player::Light),
                 ("shared", false) => None,
                 (other, true) => {
-                    let message = format!("zone '{}' is kept per player: its start names dark or light, not '{other}'", zone.name);
+                    let message = format!(
+                        "zone '{}' is kept per player: its start names dark or light, not '{other}'",
+                        zone.name
+                    );
                     return Err(("start", message));
                 }
                 (other, false) => {
@@ -131,7 +134,11 @@ pub fn catalogue(
     let start = start
         .into_iter()
         .enumerate()
-        .map(|(i, s)| s.ok_or_else(|| ("start", format!("item {} starts in no zone (a zone's start: names it or a tag of it)", defs[i].id))))
+        .map(|(i, s)| {
+            s.ok_or_else(|| {
+                ("start", format!("item {} starts in no zone (a zone's start: names it or a tag of it)", defs[i].id))
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(Catalogue { label: manifest.label.clone(), items: defs, zones: zone_defs, start }))
 }

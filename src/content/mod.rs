@@ -8,9 +8,9 @@
 //! every problem with its file, line and column; it runs no script.
 
 mod counters;
+pub mod items;
 mod manifest;
 mod markers;
-pub mod items;
 pub mod pools;
 mod problem;
 

@@ -370,7 +370,12 @@ impl Items {
     /// Whether `player` knows the item at `place`'s square (for narration).
     pub fn knows(&self, item: ItemId, player: Player) -> bool {
         let p = player.index();
-        self.squares.iter().flatten().map(|s| s.held).chain(self.slots.iter().flatten().copied()).any(|h| h.item == item && h.known[p])
+        self.squares
+            .iter()
+            .flatten()
+            .map(|s| s.held)
+            .chain(self.slots.iter().flatten().copied())
+            .any(|h| h.item == item && h.known[p])
     }
 
     /// What both players know.
@@ -477,8 +482,7 @@ struct ItemsForm {
 
 impl From<Items> for ItemsForm {
     fn from(items: Items) -> ItemsForm {
-        let squares =
-            Square::all().filter_map(|sq| Some((sq, items.squares[sq.index()]?))).collect();
+        let squares = Square::all().filter_map(|sq| Some((sq, items.squares[sq.index()]?))).collect();
         ItemsForm { squares, slots: items.slots, rules: items.rules }
     }
 }

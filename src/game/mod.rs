@@ -28,7 +28,8 @@ pub use decision::{
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use hops::Hopping;
 pub use items::{
-    Catalogue, Face, Held, ItemDef, ItemId, Items, MAX_ITEMS, MAX_ZONES, OnSquare, Place, SeenBy, Table, ZoneDef, ZoneId,
+    Catalogue, Face, Held, ItemDef, ItemId, Items, MAX_ITEMS, MAX_ZONES, OnSquare, Place, SeenBy, Table, ZoneDef,
+    ZoneId,
 };
 pub use lasting::{ActsFor, Affected, DeckRule, Effect, Lasting, MAX_EFFECTS};
 pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};

@@ -15,6 +15,7 @@ mod fuzz_corpora;
 mod hostile_data;
 mod hostile_mods;
 mod hostile_scripts;
+mod items;
 mod metering;
 mod mods_remember;
 mod move_hooks;

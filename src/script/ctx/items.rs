@@ -20,7 +20,11 @@ fn catalogue<'a>(cx: &'a Cx) -> R<&'a Catalogue> {
 fn item_id(cx: &Cx, id: &str) -> R<ItemId> {
     let c = catalogue(cx)?;
     c.item_named(id).ok_or_else(|| {
-        err(format!("no {} of this deck is called '{}'", c.label, crate::text::visible(&id.chars().take(40).collect::<String>())))
+        err(format!(
+            "no {} of this deck is called '{}'",
+            c.label,
+            crate::text::visible(&id.chars().take(40).collect::<String>())
+        ))
     })
 }
 

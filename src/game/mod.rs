@@ -33,8 +33,8 @@ pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
     AtMoveLimit, BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, Ends, Hidden, MAX_COUNTERS,
-    MAX_VICTORIES, Moved, NoCheckers, Outcome, Pile, Piles, Position, Resolving, RuleOptions, Scored, Step,
-    StuckOf, Verdict, VictoryId, WhenStuck,
+    MAX_VICTORIES, Moved, NoCheckers, Outcome, Pile, Piles, Position, Resolving, RuleOptions, Scored, Step, StuckOf,
+    Verdict, VictoryId, WhenStuck,
 };
 
 use crate::kernel::{

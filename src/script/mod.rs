@@ -120,20 +120,20 @@ fn forbidden_entry(item: &Value) -> Result<Forbidden, ScriptError> {
                 let (key, value) = pair.map_err(|e| ScriptError::from(describe_error(&e)))?;
                 let key = match &key {
                     Value::String(k) => k.to_string_lossy(),
-                    other => return Err(format!("a pattern's keys are {KEYS}, not a {}", other.type_name()).into()),
+                    other => return Err(format!("a pattern's keys are {KEYS}, not {}", a_value(other)).into()),
                 };
                 let square = |v: &Value| -> Result<Square, ScriptError> {
                     match v {
                         Value::String(s) => {
                             s.to_string_lossy().parse::<Square>().map_err(|e| format!("{key}: {e}").into())
                         }
-                        other => Err(format!("{key} is a {}, not a square", other.type_name()).into()),
+                        other => Err(format!("{key} is {}, not a square", a_value(other)).into()),
                     }
                 };
                 let boolean = |v: &Value| -> Result<bool, ScriptError> {
                     match v {
                         Value::Boolean(b) => Ok(*b),
-                        other => Err(format!("{key} is a {}, not true or false", other.type_name()).into()),
+                        other => Err(format!("{key} is {}, not true or false", a_value(other)).into()),
                     }
                 };
                 match key.as_str() {
@@ -149,8 +149,18 @@ fn forbidden_entry(item: &Value) -> Result<Forbidden, ScriptError> {
             }
             Ok(Forbidden::Pattern(pattern))
         }
-        other => Err(format!("a {} is not text like \"c3-d4\" nor a pattern like {{from = \"c3\"}}", other.type_name()).into()),
+        other => {
+            let got = a_value(other);
+            Err(format!("it is {got}, not text like \"c3-d4\" nor a pattern like {{from = \"c3\"}}").into())
+        }
     }
+}
+
+/// A Lua value's type with its article: "an integer", "a string".
+fn a_value(value: &Value) -> String {
+    let name = value.type_name();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {name}")
 }
 
 /// A script's failure that did not refuse a decision (a `can_play`, a move

@@ -389,6 +389,12 @@ mod tests {
             fn extra_moves(&self, s: &GameState, e: &Effect) -> Vec<crate::kernel::Move> {
                 BlankCards.extra_moves(s, e)
             }
+            fn forbids_moves(&self, c: CardId) -> bool {
+                BlankCards.forbids_moves(c)
+            }
+            fn forbidden_moves(&self, s: &GameState, e: &Effect) -> Vec<crate::game::Forbidden> {
+                BlankCards.forbidden_moves(s, e)
+            }
             fn begins(&self, c: CardId) -> bool {
                 BlankCards.begins(c)
             }

@@ -200,6 +200,14 @@ impl CardHost for Recall<'_> {
         self.host.extra_moves(state, effect)
     }
 
+    fn forbids_moves(&self, card: CardId) -> bool {
+        self.host.forbids_moves(card)
+    }
+
+    fn forbidden_moves(&self, state: &GameState, effect: &Effect) -> Vec<crate::game::Forbidden> {
+        self.host.forbidden_moves(state, effect)
+    }
+
     fn judges(&self, card: CardId) -> bool {
         self.host.judges(card)
     }

@@ -9,6 +9,7 @@ mod deal;
 mod decision;
 mod effects;
 mod event;
+mod hooks;
 mod hops;
 mod items;
 mod lasting;
@@ -26,6 +27,7 @@ pub use decision::{
     Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind, SoFar,
 };
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
+pub use hooks::{Forbidden, HookedMoves, MoveHooks, MovePattern};
 pub use hops::Hopping;
 pub use items::{
     Catalogue, Face, Held, ItemDef, ItemId, Items, MAX_ITEMS, MAX_ZONES, OnSquare, Place, SeenBy, Table, ZoneDef,
@@ -36,8 +38,8 @@ pub use react::{MAX_DEPTH, MAX_REACTIONS, Reacting, Reaction, Then};
 pub use rng::GameRng;
 pub use state::{
     AtMoveLimit, BUILT_IN_COUNTERS, Constraint, CounterId, Counters, EndReason, Ends, Hidden, MAX_COUNTERS,
-    MAX_VICTORIES, Moved, NoCheckers, Offers, Outcome, Pile, Piles, Position, Resolving, RuleOptions, Scored, Step,
-    StuckOf, Verdict, VictoryId, WhenStuck,
+    MAX_VICTORIES, Moved, NoCheckers, Outcome, Pile, Piles, Position, Resolving, RuleOptions, Scored, Step, StuckOf,
+    Verdict, VictoryId, WhenStuck,
 };
 
 use crate::kernel::{
@@ -108,6 +110,15 @@ pub trait CardHost {
     /// written (the game keeps those a move could be). Must not change anything.
     fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<Move>;
 
+    /// Whether `card`'s script forbids moves while its lasting effects are in
+    /// force (`forbid_moves`).
+    fn forbids_moves(&self, card: CardId) -> bool;
+
+    /// The moves `effect`'s script forbids the player to move in `state`, as
+    /// written or as patterns; none when the script fails. Must not change
+    /// anything.
+    fn forbidden_moves(&self, state: &GameState, effect: &Effect) -> Vec<Forbidden>;
+
     /// Whether `card`'s script defines `game_begins`, run at the deal (deal.rs).
     fn begins(&self, card: CardId) -> bool;
 
@@ -148,7 +159,7 @@ pub trait CardHost {
 }
 
 /// The [`CardHost`] methods of a host that runs no scripts: nothing reacts,
-/// offers moves or begins, planets make no progress and hear nothing, and a
+/// offers or forbids moves or begins, planets make no progress and hear nothing, and a
 /// resolution promises nothing about what it read. Written inside the `impl`
 /// by a host that says so (never by one that wraps another host).
 #[macro_export]
@@ -186,6 +197,16 @@ macro_rules! no_scripts {
             false
         }
         fn extra_moves(&self, _: &$crate::game::GameState, _: &$crate::game::Effect) -> Vec<$crate::kernel::Move> {
+            Vec::new()
+        }
+        fn forbids_moves(&self, _: $crate::game::CardId) -> bool {
+            false
+        }
+        fn forbidden_moves(
+            &self,
+            _: &$crate::game::GameState,
+            _: &$crate::game::Effect,
+        ) -> Vec<$crate::game::Forbidden> {
             Vec::new()
         }
         fn begins(&self, _: $crate::game::CardId) -> bool {
@@ -398,7 +419,7 @@ impl GameState {
             moved: None,
             effects: Vec::new(),
             effect_serial: 0,
-            offers: Offers::default(),
+            hooked: HookedMoves::default(),
             hopping: None,
             table: items.as_ref().map(|items| Box::new(items.public())),
         };
@@ -456,39 +477,43 @@ impl GameState {
     }
 
     /// Whether a lasting effect in force for the player to move has a script
-    /// that offers moves (`extra_moves`): then the move step's options are
-    /// more than the kernel's.
+    /// that offers moves (`extra_moves`) or forbids them (`forbid_moves`):
+    /// then the move step's options are not the kernel's alone.
     #[inline]
-    fn moves_are_offered(&self, host: &dyn CardHost) -> bool {
+    fn moves_are_hooked(&self, host: &dyn CardHost) -> bool {
         let player = self.position.to_move;
         !self.position.effects.is_empty()
-            && self.position.effects.iter().any(|e| e.applies_to(player) && host.offers_moves(e.card))
+            && self
+                .position
+                .effects
+                .iter()
+                .any(|e| e.applies_to(player) && (host.offers_moves(e.card) || host.forbids_moves(e.card)))
     }
 
-    /// The options of the move step, the one list every host plays from: the
-    /// kernel's moves and those lasting effects' scripts offer (cards/README.md,
-    /// "Moves a script offers"), as one set of moves. An offered capture is a
-    /// capture: it is compulsory as the kernel's are (R4.3), the deck's
-    /// capture preferences choose among all captures, and the constraint
-    /// (R4.8) holds if any of its checkers has a move of either kind.
+    /// The options of the move step, the one list every host plays from
+    /// ([`Position::moves_with`]): the kernel's moves, those lasting effects'
+    /// scripts offer added (cards/README.md, "Moves a script offers"), those
+    /// they forbid taken away ("Moves a script forbids"); then compulsory
+    /// capture (R4.3), the deck's capture preferences and the constraint
+    /// (R4.8) over what is left. An offered capture is a capture as the
+    /// kernel's are.
     #[inline]
     pub fn move_options(&self, host: &dyn CardHost) -> Vec<Move> {
-        if !self.moves_are_offered(host) {
+        if !self.moves_are_hooked(host) {
             return self.kernel_moves();
         }
-        self.options_with_offers(host)
+        self.options_with_hooks(&self.move_hooks(host))
     }
 
     #[inline(never)]
-    fn options_with_offers(&self, host: &dyn CardHost) -> Vec<Move> {
-        let offered = self.offered_moves(host);
+    fn options_with_hooks(&self, hooks: &MoveHooks) -> Vec<Move> {
         let tries = match self.position.constraint {
             Some(c) => [Some(c.movers), Some(Bitboard::ALL)],
             None => [Some(Bitboard::ALL), None],
         };
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
         for movers in tries.into_iter().flatten() {
-            self.moves_with(self.position.to_move, &self.position.board, movers, Bitboard::EMPTY, &offered, &mut out);
+            self.moves_with(self.position.to_move, &self.position.board, movers, Bitboard::EMPTY, hooks, &mut out);
             if !out.is_empty() {
                 break;
             }
@@ -496,19 +521,19 @@ impl GameState {
         out
     }
 
-    /// The moves effects' scripts offer `player` in this state as
-    /// [`GameState::offered_moves`] keeps them, for [`Offers`].
-    pub fn offered_to(&self, host: &dyn CardHost, player: Player) -> Vec<Move> {
+    /// What effects' scripts offer and forbid `player` in this state, for
+    /// [`HookedMoves`].
+    pub fn hooks_for(&self, host: &dyn CardHost, player: Player) -> MoveHooks {
         if player == self.position.to_move {
-            return if self.moves_are_offered(host) { self.offered_moves(host) } else { Vec::new() };
+            return if self.moves_are_hooked(host) { self.move_hooks(host) } else { MoveHooks::default() };
         }
         let theirs = self.with_to_move(player);
-        if theirs.moves_are_offered(host) { theirs.offered_moves(host) } else { Vec::new() }
+        if theirs.moves_are_hooked(host) { theirs.move_hooks(host) } else { MoveHooks::default() }
     }
 
     /// This state with `player` to move and no constraint (R4.8: it binds only
     /// the mover), and no event log: where to ask what that player could do
-    /// now ([`GameState::offered_to`], R10.3's check).
+    /// now ([`GameState::hooks_for`], R10.3's check).
     fn with_to_move(&self, player: Player) -> GameState {
         let mut theirs =
             GameState { position: self.position.clone(), hidden: self.hidden.clone(), journal: EventLog::default() };
@@ -517,12 +542,17 @@ impl GameState {
         theirs
     }
 
+    /// What the effects in force for the player to move offer and forbid.
+    fn move_hooks(&self, host: &dyn CardHost) -> MoveHooks {
+        MoveHooks { offered: self.offered_moves(host), forbidden: self.forbidden_moves(host) }
+    }
+
     /// The moves effects in force for the player to move offer from their
     /// scripts (`extra_moves`), kept where they could be moves: from a checker
     /// of the player's that is not frozen (R4.7), ending on an empty open
     /// square or where it started (a loop), capturing only opposing checkers,
-    /// each path once, in the order offered. Compulsory capture, preferences
-    /// and the constraint are [`GameState::move_options`]'s.
+    /// each path once, in the order offered. Forbidding, compulsory capture,
+    /// preferences and the constraint are [`Position::moves_with`]'s.
     fn offered_moves(&self, host: &dyn CardHost) -> Vec<Move> {
         let player = self.position.to_move;
         let rules = self.move_rules(player);
@@ -545,11 +575,19 @@ impl GameState {
         out
     }
 
+    /// What the effects in force for the player to move forbid from their
+    /// scripts (`forbid_moves`), in the order of the effects.
+    fn forbidden_moves(&self, host: &dyn CardHost) -> Vec<Forbidden> {
+        let player = self.position.to_move;
+        let forbidding = self.position.effects.iter().filter(|e| e.applies_to(player) && host.forbids_moves(e.card));
+        forbidding.flat_map(|effect| host.forbidden_moves(self, effect)).collect()
+    }
+
     /// Whether the first of [`GameState::move_options`] is a capture: a
     /// capture is due (R4.3), the kernel's or one a script offers.
     pub fn capture_due(&self, host: &dyn CardHost) -> bool {
-        if self.moves_are_offered(host) {
-            return self.options_with_offers(host).first().is_some_and(Move::is_jump);
+        if self.moves_are_hooked(host) {
+            return self.options_with_hooks(&self.move_hooks(host)).first().is_some_and(Move::is_jump);
         }
         self.kernel_capture_due()
     }
@@ -575,7 +613,14 @@ impl GameState {
     /// Whether the player to move has any option at the move step
     /// ([`GameState::move_options`] is not empty).
     pub fn has_move(&self, host: &dyn CardHost) -> bool {
-        self.has_kernel_move() || (self.moves_are_offered(host) && !self.offered_moves(host).is_empty())
+        if !self.moves_are_hooked(host) {
+            return self.has_kernel_move();
+        }
+        let hooks = self.move_hooks(host);
+        if hooks.forbidden.is_empty() {
+            return self.has_kernel_move() || !hooks.offered.is_empty();
+        }
+        !self.options_with_hooks(&hooks).is_empty()
     }
 
     /// The pending decision, or `None` when the game is over.
@@ -709,8 +754,8 @@ impl GameState {
                 self.give_up(host, &failures)
             }
             (Step::Move, Choice::Move(mv)) => {
-                let found = if self.moves_are_offered(host) {
-                    self.options_with_offers(host).into_iter().find(|m| m == mv)
+                let found = if self.moves_are_hooked(host) {
+                    self.options_with_hooks(&self.move_hooks(host)).into_iter().find(|m| m == mv)
                 } else {
                     self.listed_move(mv)
                 };
@@ -777,7 +822,7 @@ impl GameState {
                 moved: p.moved,
                 effects: p.effects.clone(),
                 effect_serial: p.effect_serial,
-                offers: Offers::default(),
+                hooked: HookedMoves::default(),
                 hopping: None,
                 table: p.table.clone(),
             },
@@ -1152,26 +1197,38 @@ fn step_name(step: &Step) -> &'static str {
 
 impl Position {
     /// `player`'s moves on `board` (the state's, or one with a checker set
-    /// aside, R8.16) from checkers on `movers`, not ending on `avoid`: the
-    /// kernel's and those of `offered` that still fit, with capture
-    /// compulsory over both (R4.3) and the deck's preferences choosing among
-    /// all captures.
+    /// aside, R8.16) from checkers on `movers`, not ending on `avoid`, in
+    /// this order: the kernel's moves; those of `hooks.offered` that still
+    /// fit added; those `hooks.forbidden` matches taken away; capture
+    /// compulsory over what is left (R4.3), the deck's preferences choosing
+    /// among all its captures. So forbidding every capture leaves the steps.
     fn moves_with(
         &self,
         player: Player,
         board: &Board,
         movers: Bitboard,
         avoid: Bitboard,
-        offered: &[Move],
+        hooks: &MoveHooks,
         out: &mut Vec<Move>,
     ) {
         let rules = self.move_rules(player);
         let movement = rules.applied_to(*board.movement());
+        let forbidding = !hooks.forbidden.is_empty();
         out.clear();
-        crate::kernel::legal_moves_avoiding(board, player, movers, avoid, &rules, out);
+        if forbidding {
+            // Every kernel move: capture is made compulsory, and the
+            // preferences applied, once the forbidden moves are gone.
+            let mut every = *board;
+            every.set_movement(Movement { prefer: crate::kernel::Preferences::FREE, ..*board.movement() });
+            let optional = MoveRules { capture_optional: true, ..rules };
+            crate::kernel::legal_moves_avoiding(&every, player, movers, avoid, &optional, out);
+        } else {
+            crate::kernel::legal_moves_avoiding(board, player, movers, avoid, &rules, out);
+        }
         let free = board.checkers(player) - board.tokens(crate::kernel::Token::Hippo);
         let opponents = board.checkers(!player);
-        let mine: Vec<Move> = offered
+        let mine: Vec<Move> = hooks
+            .offered
             .iter()
             .copied()
             .filter(|m| {
@@ -1183,7 +1240,21 @@ impl Position {
                     && !out.contains(m)
             })
             .collect();
-        if movement.capture == crate::kernel::Capturing::Optional {
+        if forbidding {
+            out.extend(mine);
+            out.retain(|m| !hooks.forbids(m));
+            if movement.capture == crate::kernel::Capturing::Optional {
+                // Captures first, as the kernel lists them; the preferences
+                // choose among them.
+                let steps: Vec<Move> = out.iter().copied().filter(|m| !m.is_jump()).collect();
+                out.retain(Move::is_jump);
+                crate::kernel::keep_preferred(board, &movement.prefer, out, 0);
+                out.extend(steps);
+            } else if out.iter().any(Move::is_jump) {
+                out.retain(Move::is_jump);
+                crate::kernel::keep_preferred(board, &movement.prefer, out, 0);
+            }
+        } else if movement.capture == crate::kernel::Capturing::Optional {
             out.extend(mine);
         } else if out.first().is_some_and(Move::is_jump) || mine.iter().any(Move::is_jump) {
             out.retain(Move::is_jump);
@@ -1196,8 +1267,8 @@ impl Position {
 
     /// The moves a card grants `player` (R8.9, R8.16, `ctx:legal_moves`):
     /// from checkers on `allowed`, not ending on `avoid`, with the checker on
-    /// `without` set aside if any; the kernel's and those scripts offer in
-    /// this state ([`Offers`]), capture compulsory among them.
+    /// `without` set aside if any; listed as the move step's are, with what
+    /// scripts offer and forbid in this state ([`HookedMoves`]).
     pub fn moves_granted(
         &self,
         player: Player,
@@ -1206,13 +1277,13 @@ impl Position {
         without: Option<Square>,
     ) -> Result<Vec<Move>, crate::kernel::RuleError> {
         let mut board = self.board;
-        let mut offered = self.offers.to(player).to_vec();
+        let mut hooks = self.hooked.of(player).cloned().unwrap_or_default();
         if let Some(absent) = without {
             board.set_aside(absent, &mut crate::kernel::Unrecorded)?;
-            offered.retain(|m| !m.captured().contains(absent));
+            hooks.offered.retain(|m| !m.captured().contains(absent));
         }
         let mut out = Vec::with_capacity(crate::kernel::TYPICAL_MOVES);
-        self.moves_with(player, &board, allowed, avoid, &offered, &mut out);
+        self.moves_with(player, &board, allowed, avoid, &hooks, &mut out);
         Ok(out)
     }
 }

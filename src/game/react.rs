@@ -422,7 +422,7 @@ impl GameState {
         journal.append(std::mem::take(&mut after.journal));
         *self = after;
         self.journal = journal;
-        self.position.offers = super::Offers::default();
+        self.position.hooked = super::HookedMoves::default();
         if !self.position.effects.is_empty() {
             self.journal.watch(true);
         }

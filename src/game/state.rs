@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::data::{BoundError, Data, PlanetData, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
 use super::event::{EventLog, GameEvent};
+use super::hooks::HookedMoves;
 use super::hops::Hopping;
 use super::items::{Items, Table};
 use super::lasting::Effect;
@@ -410,9 +411,10 @@ pub struct Position {
     pub effects: Vec<Effect>,
     /// The id of the last effect put in force (0: none yet).
     pub effect_serial: u32,
-    /// The moves scripts offer in this position, for a script run that lists
-    /// moves ([`Offers`]); derived from the rest, never compared or saved.
-    pub offers: Offers,
+    /// The moves scripts offer and forbid in this position, for a script run
+    /// that lists moves ([`HookedMoves`]); derived from the rest, never
+    /// compared or saved.
+    pub hooked: HookedMoves,
     /// A move being played hop by hop (hops.rs), between its hops.
     pub hopping: Option<Box<Hopping>>,
     /// What both players know of the deck's items (items.rs), worked out
@@ -569,52 +571,13 @@ impl<'de> Deserialize<'de> for GameState {
                 moved: f.moved,
                 effects: f.effects,
                 effect_serial: f.effect_serial,
-                offers: Offers::default(),
+                hooked: HookedMoves::default(),
                 hopping: f.hopping,
                 table: f.items.as_ref().map(|items| Box::new(items.public())),
             },
             Hidden { piles: f.piles, planets: f.planets, planet_data: f.planet_data, rng: f.rng, items: f.items },
         ))
     }
-}
-
-/// The moves lasting effects' scripts offer one player in a state, worked out
-/// by the script host before a card's script runs (a script cannot run
-/// another while it runs), so that the moves a card grants (Second move,
-/// Phase, `ctx:legal_moves`) include them ([`GameState::moves_granted`]).
-/// Like the event log, it is not part of the state's value: never compared,
-/// hashed or saved.
-#[derive(Clone, Debug, Default)]
-pub struct Offers(Option<std::sync::Arc<(Player, Vec<crate::kernel::Move>)>>);
-
-impl Offers {
-    pub fn new(player: Player, moves: Vec<crate::kernel::Move>) -> Offers {
-        Offers((!moves.is_empty()).then(|| std::sync::Arc::new((player, moves))))
-    }
-
-    /// The moves offered `player`, none if they were not worked out for them.
-    pub fn to(&self, player: Player) -> &[crate::kernel::Move] {
-        match &self.0 {
-            Some(offers) if offers.0 == player => &offers.1,
-            _ => &[],
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_none()
-    }
-}
-
-impl PartialEq for Offers {
-    fn eq(&self, _: &Offers) -> bool {
-        true
-    }
-}
-
-impl Eq for Offers {}
-
-impl std::hash::Hash for Offers {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -50,8 +50,8 @@ pub use sandbox::{RUN_MEMORY, TIME_GUARD, on_time_guard, time_guard_message};
 
 use crate::content::{Content, ContentRoot, Problem, Problems};
 use crate::game::{
-    Answer, CardHost, CardId, Data, Effect, EventKind, GameError, GameState, Inputs, Logged, PlanetId, Resolution,
-    Scored, Verdict,
+    Answer, CardHost, CardId, Data, Effect, EventKind, Forbidden, GameError, GameState, Inputs, Logged, MovePattern,
+    PlanetId, Resolution, Scored, Verdict,
 };
 use crate::kernel::{Move, MoveText, Player, Square};
 
@@ -103,6 +103,66 @@ fn offered_move(item: &Value) -> Result<Move, ScriptError> {
     }
 }
 
+/// One entry of what `forbid_moves` returns: a move as players write it
+/// (`c3-d4`, `d4xf6xd8`, `a1-off`) or a pattern `{from = sq, to = sq,
+/// captures = bool, leaves = bool}` naming at least one key
+/// (cards/README.md, "Moves a script forbids").
+fn forbidden_entry(item: &Value) -> Result<Forbidden, ScriptError> {
+    const KEYS: &str = "from, to, captures, leaves";
+    match item {
+        Value::String(s) => {
+            let written = s.to_string_lossy().parse().map_err(|e: crate::kernel::ParseError| ScriptError::from(e.0))?;
+            Ok(Forbidden::Written(written))
+        }
+        Value::Table(t) => {
+            let mut pattern = MovePattern::default();
+            for pair in t.clone().pairs::<Value, Value>() {
+                let (key, value) = pair.map_err(|e| ScriptError::from(describe_error(&e)))?;
+                let key = match &key {
+                    Value::String(k) => k.to_string_lossy(),
+                    other => return Err(format!("a pattern's keys are {KEYS}, not {}", a_value(other)).into()),
+                };
+                let square = |v: &Value| -> Result<Square, ScriptError> {
+                    match v {
+                        Value::String(s) => {
+                            s.to_string_lossy().parse::<Square>().map_err(|e| format!("{key}: {e}").into())
+                        }
+                        other => Err(format!("{key} is {}, not a square", a_value(other)).into()),
+                    }
+                };
+                let boolean = |v: &Value| -> Result<bool, ScriptError> {
+                    match v {
+                        Value::Boolean(b) => Ok(*b),
+                        other => Err(format!("{key} is {}, not true or false", a_value(other)).into()),
+                    }
+                };
+                match key.as_str() {
+                    "from" => pattern.from = Some(square(&value)?),
+                    "to" => pattern.to = Some(square(&value)?),
+                    "captures" => pattern.captures = Some(boolean(&value)?),
+                    "leaves" => pattern.leaves = Some(boolean(&value)?),
+                    other => return Err(format!("a pattern has no key '{other}' (its keys are {KEYS})").into()),
+                }
+            }
+            if pattern == MovePattern::default() {
+                return Err(format!("a pattern names at least one of {KEYS}").into());
+            }
+            Ok(Forbidden::Pattern(pattern))
+        }
+        other => {
+            let got = a_value(other);
+            Err(format!("it is {got}, not text like \"c3-d4\" nor a pattern like {{from = \"c3\"}}").into())
+        }
+    }
+}
+
+/// A Lua value's type with its article: "an integer", "a string".
+fn a_value(value: &Value) -> String {
+    let name = value.type_name();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {name}")
+}
+
 /// A script's failure that did not refuse a decision (a `can_play`, a move
 /// hook, a planet's check or handler), to be told to whoever may know of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,7 +173,8 @@ pub struct ScriptProblem {
     pub secret_of: Option<Player>,
 }
 
-/// Most moves one effect's `extra_moves` may offer at once.
+/// Most moves one effect's `extra_moves` may offer at once, and most
+/// entries its `forbid_moves` may return.
 pub const MAX_OFFERED_MOVES: usize = 64;
 use memo::Memos;
 use questions::OnResume;
@@ -159,6 +220,9 @@ struct CardScript {
     /// Whether the script defines `extra_moves(ctx, effect)`: moves its
     /// lasting effects offer beside the kernel's.
     has_extra_moves: bool,
+    /// Whether the script defines `forbid_moves(ctx, effect)`: moves its
+    /// lasting effects take away from the move step's list.
+    has_forbid_moves: bool,
     /// Whether the script defines `game_begins(ctx)`, run at the deal.
     has_begins: bool,
     /// Whether it defines `verdict(ctx, why, who)`, a deck rule's say on the
@@ -322,12 +386,13 @@ impl ScriptEngine {
                 problems.push(problem(&card.script.path, CompileError { at: Some((line, 1)), message }));
                 continue;
             }
-            let optional = ["can_play", "game_begins", "extra_moves", "verdict"];
+            let optional = ["can_play", "game_begins", "extra_moves", "forbid_moves", "verdict"];
             match self.compile_one(&name, &card.script.source, required, &optional) {
                 Ok((chunk, defined, handlers)) => cards.push(CardScript {
                     chunk: Chunk::new(chunk),
                     has_can_play: defined.contains(&"can_play"),
                     has_extra_moves: defined.contains(&"extra_moves"),
+                    has_forbid_moves: defined.contains(&"forbid_moves"),
                     has_begins: defined.contains(&"game_begins"),
                     has_verdict: defined.contains(&"verdict"),
                     handlers,
@@ -538,15 +603,15 @@ impl ScriptEngine {
 
     fn run_for(&self, state: &GameState, user: Player, kind: RunKind, answers: &[Answer]) -> Box<Run> {
         let mut state = state.clone();
-        // The moves scripts offer, for the moves this run may list or grant
-        // (a hook's own run lists none: it is what offers them).
-        state.position_mut().offers = if !matches!(kind, RunKind::MoveHook { .. }) && !state.effects.is_empty() {
-            crate::game::Offers::new(user, state.offered_to(self, user))
+        // The moves scripts offer and forbid, for the moves this run may list
+        // or grant (a hook's own run lists none: it is what changes them).
+        state.position_mut().hooked = if !matches!(kind, RunKind::MoveHook { .. }) && !state.effects.is_empty() {
+            crate::game::HookedMoves::new(user, state.hooks_for(self, user))
         } else {
-            crate::game::Offers::default()
+            crate::game::HookedMoves::default()
         };
-        // A run that reads offered moves cannot be replayed from its reads alone.
-        let memo = self.accelerators.memo && state.offers.is_empty();
+        // A run that reads hooked moves cannot be replayed from its reads alone.
+        let memo = self.accelerators.memo && state.hooked.is_empty();
         Box::new(Run {
             kind,
             state,
@@ -741,6 +806,38 @@ impl ScriptEngine {
             moves.push(offered_move(&item).map_err(|m| failed(format!("move {}: {m}", i + 1)))?);
         }
         Ok(moves)
+    }
+
+    /// What `forbid_moves(ctx, effect)` of the card that made `effect` takes
+    /// away from the moves of the player to move in `state`: moves as
+    /// players write them and patterns ([`forbidden_entry`]). Read-only,
+    /// under the budget of a check, as `extra_moves`.
+    pub fn forbid_moves(&self, state: &GameState, effect: &Effect) -> Result<Vec<Forbidden>, ScriptError> {
+        let label = self.card_label(effect.card);
+        let failed = |m: String| ScriptError::from(format!("card '{label}': forbid_moves failed: {m}"));
+        let script = self.cards.get(usize::from(effect.card.0)).ok_or_else(|| failed("no such card".into()))?;
+        let hook = RunKind::MoveHook { card: effect.card, effect: effect.id };
+        let run = self.run_for(state, state.to_move, hook, &[]);
+        let whose = effect.owner.to_string().to_ascii_lowercase();
+        let unlimited = ctx::Unlimited::new(&self.lua);
+        let table = lasting::effect_to_lua(&self.lua, &self.content, effect, &whose);
+        drop(unlimited);
+        let table = table.map_err(|e| failed(describe_error(&e)))?;
+        let (_, result) = self.call(&script.chunk, "forbid_moves", run, self.budgets.check, (&self.ctx, table));
+        let list = match result.map_err(|e| failed(e.into()))? {
+            Value::Nil => return Ok(Vec::new()),
+            Value::Table(list) => list,
+            other => return Err(failed(format!("returned a {}, not a list of moves and patterns", other.type_name()))),
+        };
+        let mut forbidden = Vec::new();
+        for (i, item) in list.sequence_values::<Value>().enumerate() {
+            if i >= MAX_OFFERED_MOVES {
+                return Err(failed(format!("forbade more than {MAX_OFFERED_MOVES} moves and patterns")));
+            }
+            let item = item.map_err(|e| failed(describe_error(&e)))?;
+            forbidden.push(forbidden_entry(&item).map_err(|m| failed(format!("entry {}: {m}", i + 1)))?);
+        }
+        Ok(forbidden)
     }
 
     /// `verdict(ctx, why, who)` of the deck rule `effect`'s card on the game
@@ -1059,6 +1156,17 @@ impl CardHost for ScriptEngine {
 
     fn extra_moves(&self, state: &GameState, effect: &Effect) -> Vec<Move> {
         ScriptEngine::extra_moves(self, state, effect).unwrap_or_else(|e| {
+            self.note_error(e, None);
+            Vec::new()
+        })
+    }
+
+    fn forbids_moves(&self, card: CardId) -> bool {
+        self.cards.get(usize::from(card.0)).is_some_and(|c| c.has_forbid_moves)
+    }
+
+    fn forbidden_moves(&self, state: &GameState, effect: &Effect) -> Vec<Forbidden> {
+        ScriptEngine::forbid_moves(self, state, effect).unwrap_or_else(|e| {
             self.note_error(e, None);
             Vec::new()
         })

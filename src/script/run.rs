@@ -55,8 +55,9 @@ pub(super) enum RunKind {
     /// A planet's handler or `game_begins`: reads, and keeps the planet's own
     /// data (`ctx:set_planet_data`), nothing else, so the planet stays secret.
     PlanetHandler(crate::game::PlanetId),
-    /// A lasting effect's `extra_moves`, the moves it offers beside the
-    /// kernel's: reads only (its effect's data included).
+    /// A lasting effect's move hook, `extra_moves` (the moves it offers
+    /// beside the kernel's) or `forbid_moves` (those it takes away): reads
+    /// only (its effect's data included).
     MoveHook { card: CardId, effect: u32 },
     /// A deck rule's `verdict` on an end the deck scores: reads only (its
     /// effect's data included).

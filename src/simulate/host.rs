@@ -139,6 +139,14 @@ impl CardHost for SimHost<'_> {
         self.inner.extra_moves(state, effect)
     }
 
+    fn forbids_moves(&self, card: CardId) -> bool {
+        self.inner.forbids_moves(card)
+    }
+
+    fn forbidden_moves(&self, state: &GameState, effect: &Effect) -> Vec<crate::game::Forbidden> {
+        self.inner.forbidden_moves(state, effect)
+    }
+
     fn judges(&self, card: CardId) -> bool {
         self.inner.judges(card)
     }

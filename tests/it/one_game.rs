@@ -3,7 +3,8 @@
 //! shipped deck and on a test deck whose moves come partly from scripts
 //! (tests/data/offers: a capture in place that ends on its start square, a
 //! checker leaving the board, steps across the side edges, a card that grants
-//! a move) and on one whose ends a rule scores (tests/data/endings); a game `simulate` plays saves and replays as the same game; and
+//! a move), on two whose rules forbid moves (tests/data/forbid) and on one
+//! whose ends a rule scores (tests/data/endings); a game `simulate` plays saves and replays as the same game; and
 //! offered moves are moves for the engine's own rules (R4.3, R10.3).
 
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use alien_checkers::simulate::{self, Plan, SimHost};
 
 use crate::common;
 
-const SHIPPED: [&str; 12] = [
+const SHIPPED: [&str; 14] = [
     "standard",
     "plain",
     "monolith_mayhem",
@@ -31,15 +32,20 @@ const SHIPPED: [&str; 12] = [
     "turkish",
     "offers",
     "endings",
+    "truce",
+    "sanctuary",
 ];
 
 fn offers_deck() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/offers/cards/decks/offers.yaml")
 }
 
-/// The deck's engine: a shipped deck by name, `offers` and `endings` from
-/// their test roots.
+/// The deck's engine: a shipped deck by name, `offers`, `endings`, `truce`
+/// and `sanctuary` from their test roots.
 fn engine(deck: &str) -> ScriptEngine {
+    if deck == "truce" || deck == "sanctuary" {
+        return crate::move_hooks::forbid_deck(deck);
+    }
     if deck == "offers" || deck == "endings" {
         let path = if deck == "offers" { offers_deck() } else { crate::endings::deck("endings") };
         let root = ContentRoot::for_deck(None, path.to_str().unwrap()).unwrap();

@@ -123,7 +123,9 @@ pub(super) fn handler_effect(run: &Run) -> R<u32> {
         RunKind::Handler { effect, .. } | RunKind::MoveHook { effect, .. } | RunKind::Verdict { effect, .. } => {
             Ok(effect)
         }
-        _ => Err(err("only a lasting effect's handler (on_<event>), extra_moves or verdict can read its effect")),
+        _ => Err(err(
+            "only a lasting effect's handler (on_<event>), extra_moves, forbid_moves or verdict can read its effect",
+        )),
     }
 }
 

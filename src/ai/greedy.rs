@@ -7,17 +7,24 @@ use crate::kernel::Player;
 
 use super::Agent;
 use super::eval::{Evaluator, Heuristic};
-use super::observe::Observation;
+use super::observe::{Determinizer, Observation};
 use super::rng::AgentRng;
 
 /// Most answers a card may ask for while the greedy agent completes it at random.
 const MAX_COMPLETION: usize = 64;
 
+/// Guesses an option is scored over when its player does not know every item
+/// (game/items.rs): a face-down card it may land on, the opponent's hand.
+const GUESSES: usize = 8;
+
 /// Applies each option to a copy of what it can see and keeps the option whose
 /// result scores best for itself (captures, crowning and planet progress all
 /// show in the [`Heuristic`]); a win beats everything, a loss is worst. When an
 /// answer leaves the card still asking, the rest of the card is answered at
-/// random and the result scored. Ties are broken at random.
+/// random and the result scored. Ties are broken at random. Where items are
+/// hidden from it, each option's score is the mean over the same [`GUESSES`]
+/// guesses at them ([`Determinizer`]), so a face-down card is neither feared
+/// nor counted on more than the cards it may be.
 ///
 /// Like every agent it plays on an [`Observation`], so it never reads hidden
 /// information: the opponent's planet is unknown to it and never "holds".
@@ -46,6 +53,21 @@ impl GreedyAgent {
             },
             None => self.heuristic.score(state, me, host),
         }
+    }
+
+    /// The states to score each option in: what it sees, or, where items are
+    /// hidden from it, [`GUESSES`] guesses at them.
+    fn guesses(&mut self, seen: &Observation, host: &dyn CardHost) -> Vec<GameState> {
+        let hidden = seen.state().items().is_some_and(|items| items.any_unknown_to(seen.viewer()));
+        if !hidden {
+            return vec![seen.state().clone()];
+        }
+        let determinizer = Determinizer::new(seen.clone(), &[], host);
+        let mut out = vec![seen.state().clone(); GUESSES];
+        for guess in &mut out {
+            determinizer.sample(&mut self.rng, guess);
+        }
+        out
     }
 
     /// Answers the rest of a card in progress at random (while `me` is asked).
@@ -79,16 +101,26 @@ impl Agent for GreedyAgent {
             return options.pop();
         }
         let seen = Observation::new(state, me);
+        let guesses = self.guesses(&seen, host);
         let mut best: Vec<usize> = Vec::new();
         let mut best_value = f32::NEG_INFINITY;
         let mut scratch = seen.state().clone();
         for (i, option) in options.iter().enumerate() {
-            scratch.clone_from(seen.state());
-            if scratch.apply(host, option).is_err() {
+            let mut total = 0.0;
+            let mut scored = 0;
+            for guess in &guesses {
+                scratch.clone_from(guess);
+                if scratch.apply(host, option).is_err() {
+                    continue;
+                }
+                self.complete(&mut scratch, host, me);
+                total += self.value(&scratch, me, host);
+                scored += 1;
+            }
+            if scored == 0 {
                 continue;
             }
-            self.complete(&mut scratch, host, me);
-            let value = self.value(&scratch, me, host);
+            let value = total / scored as f32;
             if value > best_value {
                 best_value = value;
                 best.clear();

@@ -378,6 +378,12 @@ impl Items {
             .any(|h| h.item == item && h.known[p])
     }
 
+    /// Whether some item is held where `viewer` does not know it.
+    pub fn any_unknown_to(&self, viewer: Player) -> bool {
+        let p = viewer.index();
+        self.squares.iter().flatten().any(|s| !s.held.known[p]) || self.slots.iter().flatten().any(|h| !h.known[p])
+    }
+
     /// What both players know.
     pub fn public(&self) -> Table {
         let both = |h: &Held| (h.known[0] && h.known[1]).then_some(h.item);

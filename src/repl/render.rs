@@ -699,6 +699,59 @@ fn shorten(text: &str, max: usize) -> String {
     out
 }
 
+/// The deck's items as `viewer` may know them (cards/README.md, "Items and
+/// zones"): the squares' items face up, those face down that the viewer knows,
+/// how many it does not; each zone's items it knows, and how many others.
+fn items_panel(out: &mut String, session: &Session, viewer: Player, cut: usize) {
+    let (Some(catalogue), Some(items)) = (session.engine.content().items(), session.state().items()) else {
+        return;
+    };
+    let name = |item: crate::game::ItemId| catalogue.item(item).id.as_str();
+    let (mut up, mut known, mut unknown) = (Vec::new(), Vec::new(), 0);
+    for sq in Square::all() {
+        let Some(on) = items.at(sq) else { continue };
+        match (on.face, on.held.known[viewer.index()]) {
+            (crate::game::Face::Up, _) => up.push(format!("{sq} {}", name(on.held.item))),
+            (_, true) => known.push(format!("{sq} {}", name(on.held.item))),
+            (_, false) => unknown += 1,
+        }
+    }
+    let label = &catalogue.label;
+    let mut line = format!("{label}s face up: {}", if up.is_empty() { "none".into() } else { up.join(" ") });
+    if !known.is_empty() {
+        line.push_str(&format!(" | face down, known to you: {}", known.join(" ")));
+    }
+    line.push_str(&format!(" | face down: {unknown}"));
+    let _ = writeln!(out, "  {}", shorten(&line, cut));
+    let mut zones = Vec::new();
+    for (z, def) in catalogue.zones.iter().enumerate() {
+        let owners: Vec<Option<Player>> = if def.per_player { vec![Some(viewer), Some(!viewer)] } else { vec![None] };
+        for owner in owners {
+            let zone = crate::game::ZoneId(z as u8);
+            let (mut seen, mut hidden) = (Vec::new(), 0);
+            for item in items.zone(zone, owner).unwrap_or_default() {
+                if items.knows(item, viewer) { seen.push(name(item)) } else { hidden += 1 }
+            }
+            let whose = match owner {
+                Some(p) if p == viewer => "your ".to_string(),
+                Some(p) => format!("{p}'s "),
+                None => String::new(),
+            };
+            let mut text = format!("{whose}{}: ", def.label);
+            text.push_str(&match (seen.is_empty(), hidden) {
+                (true, 0) => "none".to_string(),
+                (true, n) => format!("{n} unseen"),
+                (false, 0) => seen.join(" "),
+                (false, n) => format!("{} and {n} unseen", seen.join(" ")),
+            });
+            zones.push(text);
+        }
+    }
+    for chunk in zones.chunks(2) {
+        let _ = writeln!(out, "  {}", shorten(&chunk.join(" | "), cut));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -806,58 +859,5 @@ mod tests {
         // A line that fits keeps its spaces (the game's columns).
         assert_eq!(wrap("  help      list the commands", 80), "  help      list the commands\n");
         assert_eq!(wrap("as it is", usize::MAX), "as it is");
-    }
-}
-
-/// The deck's items as `viewer` may know them (cards/README.md, "Items and
-/// zones"): the squares' items face up, those face down that the viewer knows,
-/// how many it does not; each zone's items it knows, and how many others.
-fn items_panel(out: &mut String, session: &Session, viewer: Player, cut: usize) {
-    let (Some(catalogue), Some(items)) = (session.engine.content().items(), session.state().items()) else {
-        return;
-    };
-    let name = |item: crate::game::ItemId| catalogue.item(item).id.as_str();
-    let (mut up, mut known, mut unknown) = (Vec::new(), Vec::new(), 0);
-    for sq in Square::all() {
-        let Some(on) = items.at(sq) else { continue };
-        match (on.face, on.held.known[viewer.index()]) {
-            (crate::game::Face::Up, _) => up.push(format!("{sq} {}", name(on.held.item))),
-            (_, true) => known.push(format!("{sq} {}", name(on.held.item))),
-            (_, false) => unknown += 1,
-        }
-    }
-    let label = &catalogue.label;
-    let mut line = format!("{label}s face up: {}", if up.is_empty() { "none".into() } else { up.join(" ") });
-    if !known.is_empty() {
-        line.push_str(&format!(" | face down, known to you: {}", known.join(" ")));
-    }
-    line.push_str(&format!(" | face down: {unknown}"));
-    let _ = writeln!(out, "  {}", shorten(&line, cut));
-    let mut zones = Vec::new();
-    for (z, def) in catalogue.zones.iter().enumerate() {
-        let owners: Vec<Option<Player>> = if def.per_player { vec![Some(viewer), Some(!viewer)] } else { vec![None] };
-        for owner in owners {
-            let zone = crate::game::ZoneId(z as u8);
-            let (mut seen, mut hidden) = (Vec::new(), 0);
-            for item in items.zone(zone, owner).unwrap_or_default() {
-                if items.knows(item, viewer) { seen.push(name(item)) } else { hidden += 1 }
-            }
-            let whose = match owner {
-                Some(p) if p == viewer => "your ".to_string(),
-                Some(p) => format!("{p}'s "),
-                None => String::new(),
-            };
-            let mut text = format!("{whose}{}: ", def.label);
-            text.push_str(&match (seen.is_empty(), hidden) {
-                (true, 0) => "none".to_string(),
-                (true, n) => format!("{n} unseen"),
-                (false, 0) => seen.join(" "),
-                (false, n) => format!("{} and {n} unseen", seen.join(" ")),
-            });
-            zones.push(text);
-        }
-    }
-    for chunk in zones.chunks(2) {
-        let _ = writeln!(out, "  {}", shorten(&chunk.join(" | "), cut));
     }
 }

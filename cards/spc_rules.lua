@@ -12,6 +12,16 @@ local function home_rank(player)
   return player == "dark" and "1" or "8"
 end
 
+-- S17: a queen crowned is a plain king. The rule's own crownings (S16, and a
+-- turned queen on its new far row) are not told to its own handlers, so each
+-- place that may crown calls this too.
+local function plain_king(ctx, at)
+  local checker = ctx:checker(at)
+  if checker and checker.kind ~= "pawn" and ctx:has_marker("queen", at) then
+    ctx:remove_marker("queen", at)
+  end
+end
+
 -- S3: each half-deck shuffled unseen, 16 cards face down on its owner's half,
 -- the other 10 to the stockpile (S4), where their owner sees them.
 function game_begins(ctx)
@@ -62,6 +72,7 @@ function on_landed(ctx, event)
   if card.tags.king then                      -- S16
     if checker.kind == "pawn" and ctx:pool(me, "surplus") > 0 then
       ctx:crown(at)
+      plain_king(ctx, at)
       ctx:end_move()
     end
   elseif card.tags.queen then                 -- S17
@@ -78,7 +89,9 @@ function on_landed(ctx, event)
 end
 
 -- S15: a capture of a checker on a face-up black queen or red jack marks the
--- capturer, which changes sides when its move ends (on_moved).
+-- capturer, which changes sides when its move ends: at the end of the turn
+-- (on_turn_ended), which in this deck follows the move at once, whatever
+-- order the move's own events come in.
 function on_captured(ctx, event, effect)
   local under = ctx:item_at(event.at)
   if not (under and under.face == "up" and event.capturer) then return end
@@ -88,26 +101,28 @@ function on_captured(ctx, event, effect)
   end
 end
 
-function on_moved(ctx, event, effect)
-  -- S18: a strike (a capture in place) spends the footman status.
-  if event.from == event.to and ctx:has_marker("footman", event.to) then
-    ctx:remove_marker("footman", event.to)
-  end
+function on_turn_ended(ctx, event, effect)
   local turncoat = effect.data.turncoat
   if turncoat then
     ctx:set_effect_data{}
     local at = ctx:find_checker(turncoat)     -- nil once blown up
     if at then
       ctx:set_owner(at, other(ctx:checker(at).owner))
+      plain_king(ctx, at)
     end
   end
 end
 
--- S17: a queen crowned is a plain king.
-function on_crowned(ctx, event)
-  if ctx:has_marker("queen", event.at) then
-    ctx:remove_marker("queen", event.at)
+-- S18: a strike (a capture in place) spends the footman status.
+function on_moved(ctx, event)
+  if event.from == event.to and ctx:has_marker("footman", event.to) then
+    ctx:remove_marker("footman", event.to)
   end
+end
+
+-- S17: a queen crowned on her far row is a plain king.
+function on_crowned(ctx, event)
+  plain_king(ctx, event.at)
 end
 
 -- A queen's capture chains that take at least one checker backward (the

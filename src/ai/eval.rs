@@ -142,6 +142,9 @@ terms! {
         /// Progress toward the player's planet (R9), 0 to 1, from
         /// [`CardHost::planet_progress`].
         planet: f32 = 3.0,
+        /// Pieces in the pools a deck gives a worth (`rules: pool_worth:`),
+        /// times that worth: what captures and rescues have banked.
+        pools: f32 = 1.0,
         /// The material lead times the share of material already off the board:
         /// trading down pays when ahead.
         trade_down: f32 = 0.6,
@@ -241,6 +244,11 @@ impl Evaluator {
         if state.rules.five_kings_win {
             let share = ((mine & board.kings()).count().min(5) as f32) / 5.0;
             terms.five_kings += sign * share * share;
+        }
+        if let Some(pools) = board.pools() {
+            let held = pools.held[player.index()];
+            let banked: u32 = held.iter().zip(pools.routes.worth).map(|(&n, w)| u32::from(n) * u32::from(w)).sum();
+            terms.pools += sign * banked as f32;
         }
         if let Some(planet) = state.planet(player) {
             let progress = host.planet_progress(state, planet, player);

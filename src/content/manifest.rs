@@ -297,6 +297,10 @@ pub struct RulesManifest {
     /// Whose pool of which the pieces of a checker leaving the board go to.
     #[serde(default, skip_serializing_if = "is_default")]
     pub pieces_go: PiecesGo,
+    /// What a piece in each pool after the reserve is worth to its holder, in
+    /// pawns, for the computer (pools.rs; default 0).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub pool_worth: std::collections::BTreeMap<String, u8>,
     /// The ends the deck makes its own (cards/README.md, "Endings as deck rules").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends: Option<EndsManifest>,

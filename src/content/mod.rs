@@ -309,7 +309,7 @@ impl Content {
             );
             at(&mut problems, "move_limit", &message);
         }
-        if let Err((key, message)) = pools::routes(&rules.pools, &rules.pieces_go) {
+        if let Err((key, message)) = pools::routes(&rules.pools, &rules.pieces_go, &rules.pool_worth) {
             at(&mut problems, key, &message);
         }
         check_ends(rules, &mut |key, message| at(&mut problems, key, message));
@@ -561,7 +561,7 @@ impl Content {
             markers,
             movement: rules.moves,
             start: rules.start.clone(),
-            routes: pools::routes(&rules.pools, &rules.pieces_go).ok().flatten(),
+            routes: pools::routes(&rules.pools, &rules.pieces_go, &rules.pool_worth).ok().flatten(),
             items: self.items.clone(),
         }
     }

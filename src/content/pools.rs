@@ -1,9 +1,14 @@
 //! A deck's piece pools as written in its manifest (`rules: pools:` and
 //! `rules: pieces_go:`), checked and turned into the kernel's [`Routes`].
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::kernel::{MAX_POOLS, Route, Routes, Whose};
+
+/// The most a piece in a pool may be worth, in pawns.
+const MAX_WORTH: u8 = 10;
 
 /// The one pool of a deck that names none.
 pub const RESERVE: &str = "reserve";
@@ -41,7 +46,11 @@ pub fn names(pools: &[String]) -> Vec<String> {
 /// The kernel's routes for a deck's `pools:` and `pieces_go:`, or `None` when
 /// the deck has one pool and routes nothing (every piece to its owner's
 /// reserve, R4.9). Errors name the key and what is wrong.
-pub fn routes(pools: &[String], go: &PiecesGo) -> Result<Option<Routes>, (&'static str, String)> {
+pub fn routes(
+    pools: &[String],
+    go: &PiecesGo,
+    worth: &BTreeMap<String, u8>,
+) -> Result<Option<Routes>, (&'static str, String)> {
     let names = names(pools);
     if names.len() > MAX_POOLS {
         return Err((
@@ -57,8 +66,23 @@ pub fn routes(pools: &[String], go: &PiecesGo) -> Result<Option<Routes>, (&'stat
             return Err(("pools", format!("pool '{name}' is listed twice")));
         }
     }
-    if names.len() == 1 && *go == PiecesGo::default() {
+    if names.len() == 1 && *go == PiecesGo::default() && worth.is_empty() {
         return Ok(None);
+    }
+    let mut worths = [0; MAX_POOLS - 1];
+    for (name, &w) in worth {
+        match names.iter().position(|n| n == name) {
+            Some(0) => {
+                let message = format!("'{name}' is the reserve, whose pieces come back into play: it has no worth of its own");
+                return Err(("pool_worth", message));
+            }
+            Some(i) if w <= MAX_WORTH => worths[i - 1] = w,
+            Some(_) => return Err(("pool_worth", format!("a pool's worth is 0 to {MAX_WORTH} pawns a piece, not {w}"))),
+            None => {
+                let message = format!("pool_worth names '{name}', which is not among the pools: {}", names.join(", "));
+                return Err(("pool_worth", message));
+            }
+        }
     }
     let route = |key: &'static str, given: &Option<RouteManifest>| -> Result<Route, (&'static str, String)> {
         let Some(given) = given else { return Ok(Route::RESERVE) };
@@ -78,5 +102,6 @@ pub fn routes(pools: &[String], go: &PiecesGo) -> Result<Option<Routes>, (&'stat
         captured: route("captured", &go.captured)?,
         removed: route("removed", &go.removed)?,
         exited: route("exited", &go.exited)?,
+        worth: worths,
     }))
 }

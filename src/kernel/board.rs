@@ -562,6 +562,11 @@ impl Board {
         if self.pools.is_some() { MAX_POOLS } else { 1 }
     }
 
+    /// The deck's pools beyond the reserves, if it declares any.
+    pub fn pools(&self) -> Option<&Pools> {
+        self.pools.as_ref()
+    }
+
     /// Where the pieces of each way of leaving the board go.
     pub fn routes(&self) -> Routes {
         self.pools.map_or(Routes::RESERVE, |p| p.routes)

@@ -64,11 +64,20 @@ pub struct Routes {
     pub captured: Route,
     pub removed: Route,
     pub exited: Route,
+    /// What a piece in each pool after the reserve is worth to its holder,
+    /// in pawns, for the computer's evaluation (`rules: pool_worth:`).
+    #[serde(default, skip_serializing_if = "no_worth")]
+    pub worth: [u8; MAX_POOLS - 1],
+}
+
+fn no_worth(worth: &[u8; MAX_POOLS - 1]) -> bool {
+    worth.iter().all(|w| *w == 0)
 }
 
 impl Routes {
     /// R4.9: everything to the owner's reserve.
-    pub const RESERVE: Routes = Routes { captured: Route::RESERVE, removed: Route::RESERVE, exited: Route::RESERVE };
+    pub const RESERVE: Routes =
+        Routes { captured: Route::RESERVE, removed: Route::RESERVE, exited: Route::RESERVE, worth: [0; MAX_POOLS - 1] };
 
     pub fn route(&self, why: Leaving) -> Route {
         match why {

@@ -73,11 +73,14 @@ pub fn routes(
     for (name, &w) in worth {
         match names.iter().position(|n| n == name) {
             Some(0) => {
-                let message = format!("'{name}' is the reserve, whose pieces come back into play: it has no worth of its own");
+                let message =
+                    format!("'{name}' is the reserve, whose pieces come back into play: it has no worth of its own");
                 return Err(("pool_worth", message));
             }
             Some(i) if w <= MAX_WORTH => worths[i - 1] = w,
-            Some(_) => return Err(("pool_worth", format!("a pool's worth is 0 to {MAX_WORTH} pawns a piece, not {w}"))),
+            Some(_) => {
+                return Err(("pool_worth", format!("a pool's worth is 0 to {MAX_WORTH} pawns a piece, not {w}")));
+            }
             None => {
                 let message = format!("pool_worth names '{name}', which is not among the pools: {}", names.join(", "));
                 return Err(("pool_worth", message));

@@ -31,4 +31,5 @@ mod scenarios;
 mod script_cache;
 mod scripted_games;
 mod simulate;
+mod spc;
 mod terminal;

@@ -341,7 +341,7 @@ mod tests {
         assert_eq!(Terms::NAMES[..4], ["pawn", "king", "emperor", "advance0"]);
         assert_eq!(
             Terms::NAMES[10..],
-            ["advance7", "back_guard", "centre", "five_kings", "planet", "trade_down", "hunt"]
+            ["advance7", "back_guard", "centre", "five_kings", "planet", "pools", "trade_down", "hunt"]
         );
         // The sum field by field, as the fields' products written out in order.
         let mut terms = Terms::default();

@@ -549,7 +549,15 @@ pub fn effect_lines(session: &Session) -> Vec<String> {
         if effect.moves.closed.any() {
             what.push(format!("{whose} checkers may not move onto it"));
         }
-        let head = format!("{} ({})", session.card_name(effect.card), effect.owner);
+        // A deck's rule holds for both players; Dark holds it only so that its
+        // handlers act for someone (game/deal.rs).
+        let holder = match (effect.deck, effect.acts_for) {
+            (true, crate::game::ActsFor::Mover) => "the deck's rule, for the player to move".to_string(),
+            (true, crate::game::ActsFor::Owner) => "the deck's rule".to_string(),
+            (false, crate::game::ActsFor::Mover) => format!("{}, for the player to move", effect.owner),
+            (false, crate::game::ActsFor::Owner) => effect.owner.to_string(),
+        };
+        let head = format!("{} ({holder})", session.card_name(effect.card));
         let tail = format!("{lasts}): {}", what.join(", "));
         let squares = effect_squares(effect);
         // The same card of the same owner saying the same: one line, the squares together.

@@ -431,7 +431,15 @@ impl Repl {
 
     /// Runs one command line; false to leave.
     fn command(&mut self, line: &str, input: &mut Input) -> bool {
-        match parse_command(line) {
+        let command = match parse_command(line) {
+            // A one-letter command (`q`, `b`, `o`, `?`) gives way to a question's
+            // option of that name: a card may offer one called Q.
+            Command::Quit | Command::Board | Command::Options | Command::Help(_) if self.names_an_option(line) => {
+                Command::Decide(line.trim().to_string())
+            }
+            other => other,
+        };
+        match command {
             Command::Empty => {}
             Command::Quit => return !self.leave(input),
             Command::Help(topic) => self.say(&format!("{}\n", help(&topic))),
@@ -708,6 +716,19 @@ impl Repl {
     }
 
     /// A move, a card, an answer or an option number.
+    /// Whether `line`, one character, names an option of the question a human
+    /// at the keyboard is asked.
+    fn names_an_option(&self, line: &str) -> bool {
+        let text = line.trim();
+        if text.chars().count() != 1 {
+            return false;
+        }
+        let Some(decision) = self.session.pending() else { return false };
+        decision.kind == DecisionKind::Question
+            && self.is_human(decision.player)
+            && decision.options.iter().any(|o| render::option_text(&self.session, o).eq_ignore_ascii_case(text))
+    }
+
     fn decide(&mut self, text: &str) {
         let Some(decision) = self.session.pending() else {
             println!("the game is over; 'new' starts another, 'undo' takes back a decision");

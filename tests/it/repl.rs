@@ -852,6 +852,29 @@ fn options_named_like_commands_or_numbers_can_be_answered() {
     assert!(out.contains("Dark answers board") && out.contains("\"then board\""), "{out}");
 }
 
+/// A one-letter command gives way to an option of the same name: `q` answers a
+/// question offering Q (a queen) instead of quitting, and `Q` too; with no
+/// such option it quits as before.
+#[test]
+fn a_one_letter_command_gives_way_to_an_option_of_that_name() {
+    let picker = "function play(ctx)\n  ctx:log('took ' .. ctx:ask_option('Pick a card', { 'Q', 'K' }))\n  ctx:log('then ' .. ctx:ask_option('Pick again', { 'Q', 'K' }))\nend\n";
+    let never = "function check(ctx, player) return false end";
+    let root = common::scratch_content("repl-q", &[("picker", picker)], &[("mud", never), ("dust", never)]);
+    let root_arg = root.path().display().to_string();
+    let input = "c3-d4\npicker\nq\nQ\nq\n";
+    // Its own folder: quitting leaves an autosave there, which a later game of
+    // the deck would offer.
+    let cwd = std::env::temp_dir().join(format!("alien-repl-q-{}", std::process::id()));
+    std::fs::create_dir_all(&cwd).unwrap();
+    let (out, stderr, ok) =
+        run_in(&cwd, &["--root", &root_arg, "--deck", "test", "--seed", "1", "--light", "greedy"], input);
+    assert!(ok, "{stderr}");
+    assert!(out.contains("\"took Q\"") && out.contains("\"then Q\""), "{out}");
+    let last = &out[out.rfind("move> q").expect("the last q is typed at a move")..];
+    assert!(last.contains("saved the game to"), "the last q, at a move, still quits: {last}");
+    let _ = std::fs::remove_dir_all(&cwd);
+}
+
 /// A one-line Foresight order may name cards whose names have spaces
 /// ("Monolith twice"): the most words that name one card are taken together.
 #[test]

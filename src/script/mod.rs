@@ -173,9 +173,19 @@ pub struct ScriptProblem {
     pub secret_of: Option<Player>,
 }
 
+/// How a move hook (`extra_moves`, `forbid_moves`) and its failures are named:
+/// the function, what it returns, one entry of it, and the verb for too many.
+struct MoveHookList {
+    function: &'static str,
+    list: &'static str,
+    entry: &'static str,
+    too_many: &'static str,
+}
+
 /// Most moves one effect's `extra_moves` may offer at once, and most
 /// entries its `forbid_moves` may return.
 pub const MAX_OFFERED_MOVES: usize = 64;
+
 use memo::Memos;
 use questions::OnResume;
 use resume::{Coroutines, Suspended};
@@ -781,31 +791,9 @@ impl ScriptEngine {
     /// players write them (`a3-h4`, `c3xe5`). Read-only, under the budget of
     /// a check; the game keeps those a move could be (GameState::offered_moves).
     pub fn extra_moves(&self, state: &GameState, effect: &Effect) -> Result<Vec<Move>, ScriptError> {
-        let label = self.card_label(effect.card);
-        let failed = |m: String| ScriptError::from(format!("card '{label}': extra_moves failed: {m}"));
-        let script = self.cards.get(usize::from(effect.card.0)).ok_or_else(|| failed("no such card".into()))?;
-        let hook = RunKind::MoveHook { card: effect.card, effect: effect.id };
-        let run = self.run_for(state, state.to_move, hook, &[]);
-        let whose = effect.owner.to_string().to_ascii_lowercase();
-        let unlimited = ctx::Unlimited::new(&self.lua);
-        let table = lasting::effect_to_lua(&self.lua, &self.content, effect, &whose);
-        drop(unlimited);
-        let table = table.map_err(|e| failed(describe_error(&e)))?;
-        let (_, result) = self.call(&script.chunk, "extra_moves", run, self.budgets.check, (&self.ctx, table));
-        let list = match result.map_err(|e| failed(e.into()))? {
-            Value::Nil => return Ok(Vec::new()),
-            Value::Table(list) => list,
-            other => return Err(failed(format!("returned a {}, not a list of moves", other.type_name()))),
-        };
-        let mut moves = Vec::new();
-        for (i, item) in list.sequence_values::<Value>().enumerate() {
-            if i >= MAX_OFFERED_MOVES {
-                return Err(failed(format!("offered more than {MAX_OFFERED_MOVES} moves")));
-            }
-            let item = item.map_err(|e| failed(describe_error(&e)))?;
-            moves.push(offered_move(&item).map_err(|m| failed(format!("move {}: {m}", i + 1)))?);
-        }
-        Ok(moves)
+        let hook =
+            MoveHookList { function: "extra_moves", list: "a list of moves", entry: "move", too_many: "offered" };
+        self.move_hook(state, effect, hook, offered_move)
     }
 
     /// What `forbid_moves(ctx, effect)` of the card that made `effect` takes
@@ -813,31 +801,52 @@ impl ScriptEngine {
     /// players write them and patterns ([`forbidden_entry`]). Read-only,
     /// under the budget of a check, as `extra_moves`.
     pub fn forbid_moves(&self, state: &GameState, effect: &Effect) -> Result<Vec<Forbidden>, ScriptError> {
+        let hook = MoveHookList {
+            function: "forbid_moves",
+            list: "a list of moves and patterns",
+            entry: "entry",
+            too_many: "forbade",
+        };
+        self.move_hook(state, effect, hook, forbidden_entry)
+    }
+
+    /// Runs a move hook of the card that made `effect` (read-only, under the
+    /// budget of a check, for the player to move) and reads each entry of the
+    /// list it returns with `read`; `nil` is an empty list.
+    fn move_hook<T>(
+        &self,
+        state: &GameState,
+        effect: &Effect,
+        hook: MoveHookList,
+        read: impl Fn(&Value) -> Result<T, ScriptError>,
+    ) -> Result<Vec<T>, ScriptError> {
+        let MoveHookList { function, list, entry, too_many } = hook;
         let label = self.card_label(effect.card);
-        let failed = |m: String| ScriptError::from(format!("card '{label}': forbid_moves failed: {m}"));
+        let failed = |m: String| ScriptError::from(format!("card '{label}': {function} failed: {m}"));
         let script = self.cards.get(usize::from(effect.card.0)).ok_or_else(|| failed("no such card".into()))?;
-        let hook = RunKind::MoveHook { card: effect.card, effect: effect.id };
-        let run = self.run_for(state, state.to_move, hook, &[]);
+        let kind = RunKind::MoveHook { card: effect.card, effect: effect.id };
+        let run = self.run_for(state, state.to_move, kind, &[]);
         let whose = effect.owner.to_string().to_ascii_lowercase();
         let unlimited = ctx::Unlimited::new(&self.lua);
         let table = lasting::effect_to_lua(&self.lua, &self.content, effect, &whose);
         drop(unlimited);
         let table = table.map_err(|e| failed(describe_error(&e)))?;
-        let (_, result) = self.call(&script.chunk, "forbid_moves", run, self.budgets.check, (&self.ctx, table));
-        let list = match result.map_err(|e| failed(e.into()))? {
+        let (_, result) = self.call(&script.chunk, function, run, self.budgets.check, (&self.ctx, table));
+        let returned = match result.map_err(|e| failed(e.into()))? {
             Value::Nil => return Ok(Vec::new()),
-            Value::Table(list) => list,
-            other => return Err(failed(format!("returned a {}, not a list of moves and patterns", other.type_name()))),
+            Value::Table(returned) => returned,
+            other => return Err(failed(format!("returned a {}, not {list}", other.type_name()))),
         };
-        let mut forbidden = Vec::new();
-        for (i, item) in list.sequence_values::<Value>().enumerate() {
+        let mut out = Vec::new();
+        for (i, item) in returned.sequence_values::<Value>().enumerate() {
             if i >= MAX_OFFERED_MOVES {
-                return Err(failed(format!("forbade more than {MAX_OFFERED_MOVES} moves and patterns")));
+                let what = list.trim_start_matches("a list of ");
+                return Err(failed(format!("{too_many} more than {MAX_OFFERED_MOVES} {what}")));
             }
             let item = item.map_err(|e| failed(describe_error(&e)))?;
-            forbidden.push(forbidden_entry(&item).map_err(|m| failed(format!("entry {}: {m}", i + 1)))?);
+            out.push(read(&item).map_err(|m| failed(format!("{entry} {}: {m}", i + 1)))?);
         }
-        Ok(forbidden)
+        Ok(out)
     }
 
     /// `verdict(ctx, why, who)` of the deck rule `effect`'s card on the game

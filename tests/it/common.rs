@@ -158,3 +158,26 @@ pub fn run_binary(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)], in
     assert!(!stderr.contains("panicked"), "the binary panicked:\n{stderr}");
     BinaryRun { stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr, success: out.status.success() }
 }
+
+/// `state` with items `a` and `b` in each other's places; what each player
+/// knows stays with the place (a guess at hidden items changes no more).
+pub fn swap_items(
+    state: &alien_checkers::game::GameState,
+    a: alien_checkers::game::ItemId,
+    b: alien_checkers::game::ItemId,
+) -> alien_checkers::game::GameState {
+    use alien_checkers::game::Place;
+    use alien_checkers::kernel::Player;
+    let mut items = state.items().expect("the deck has items").clone();
+    let known = |item| Player::BOTH.map(|p| items.knows(item, p));
+    let (known_a, known_b) = (known(a), known(b));
+    let (place_a, place_b) = (items.find(a), items.find(b));
+    items.put(a, Place::OUT, true).unwrap();
+    items.put(b, place_a, false).unwrap();
+    items.put(a, place_b, false).unwrap();
+    items.set_known(b, known_a);
+    items.set_known(a, known_b);
+    let mut swapped = state.clone();
+    swapped.set_items(items);
+    swapped
+}

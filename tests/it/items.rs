@@ -61,16 +61,6 @@ fn a_state_without_items_saves_as_before() {
     assert!(!text.contains("\"items\""), "no items key in a deck without items");
 }
 
-/// Swaps two items' places in `state`, knowledge staying with the places.
-fn swap(state: &GameState, a: ItemId, b: ItemId) -> GameState {
-    let mut json: serde_json::Value = serde_json::to_value(state).unwrap();
-    let text = json["items"].to_string();
-    let (ta, tb) = (format!("\"item\":{}", a.0), format!("\"item\":{}", b.0));
-    let swapped = text.replace(&ta, "\"item\":X").replace(&tb, &ta).replace("\"item\":X", &tb);
-    json["items"] = serde_json::from_str(&swapped).unwrap();
-    serde_json::from_value(json).unwrap()
-}
-
 #[test]
 fn what_dark_does_not_know_never_reaches_darks_observation() {
     let engine = engine();
@@ -82,13 +72,13 @@ fn what_dark_does_not_know_never_reaches_darks_observation() {
     let dark = items.zone(purse, Some(Player::Dark)).unwrap()[0];
     let on_d4 = items.at(sq("d4")).unwrap().held.item;
     // Light's secret token swapped with a face-down one: Dark cannot tell.
-    let changed = swap(&state, light, on_d4);
+    let changed = common::swap_items(&state, light, on_d4);
     assert_ne!(changed, state);
     assert_eq!(Observation::new(&changed, Player::Dark), Observation::new(&state, Player::Dark));
     // Light can: it knows its own purse.
     assert_ne!(Observation::new(&changed, Player::Light), Observation::new(&state, Player::Light));
     // Dark's own token swapped: Dark sees the difference.
-    let mine = swap(&state, dark, on_d4);
+    let mine = common::swap_items(&state, dark, on_d4);
     assert_ne!(Observation::new(&mine, Player::Dark), Observation::new(&state, Player::Dark));
 }
 

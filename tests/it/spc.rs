@@ -5,7 +5,7 @@
 
 use alien_checkers::ai::{Budget, Observation, make_agent};
 use alien_checkers::diagram;
-use alien_checkers::game::{Answer, Choice, Face, GameState, ItemId, Items, Place};
+use alien_checkers::game::{Answer, Choice, Face, GameState, ItemId, Place};
 use alien_checkers::kernel::{Colour, Player, Square};
 use alien_checkers::script::ScriptEngine;
 
@@ -60,37 +60,6 @@ fn every_deal_lays_each_half_deck_under_its_owners_half() {
     }
 }
 
-/// Swaps two items' places in `state`, knowledge staying with the places.
-fn swap(state: &GameState, a: ItemId, b: ItemId) -> GameState {
-    let mut items: Items = state.items().unwrap().clone();
-    let (pa, pb) = (items.find(a), items.find(b));
-    // Lift both out of play, then put each where the other was.
-    items.put(a, Place::OUT, true).unwrap();
-    items.put(b, Place::OUT, true).unwrap();
-    let known_a = knowledge(state, pa);
-    let known_b = knowledge(state, pb);
-    items.put(b, pa, false).unwrap();
-    items.put(a, pb, false).unwrap();
-    items.set_known(b, known_a);
-    items.set_known(a, known_b);
-    let mut swapped = state.clone();
-    swapped.set_items(items);
-    swapped
-}
-
-/// Who knows the item at `place` in `state`.
-fn knowledge(state: &GameState, place: Place) -> [bool; 2] {
-    let items = state.items().unwrap();
-    let held = match place {
-        Place::Square { square, .. } => items.at(square).unwrap().held,
-        Place::Zone { .. } | Place::Out { .. } => {
-            let item = (0..52).map(ItemId).find(|&i| items.find(i) == place).unwrap();
-            return Player::BOTH.map(|p| items.knows(item, p));
-        }
-    };
-    held.known
-}
-
 #[test]
 fn the_computer_sees_neither_face_down_cards_nor_the_opponents_stockpile() {
     let engine = engine();
@@ -99,7 +68,7 @@ fn the_computer_sees_neither_face_down_cards_nor_the_opponents_stockpile() {
     let on_e7 = state.items().unwrap().at(sq("e7")).unwrap().held.item;
     let on_g7 = state.items().unwrap().at(sq("g7")).unwrap().held.item;
     // A card of Light's stockpile for one under Light's half; two face-down cards.
-    for changed in [swap(&state, light_stock[0], on_e7), swap(&state, on_e7, on_g7)] {
+    for changed in [common::swap_items(&state, light_stock[0], on_e7), common::swap_items(&state, on_e7, on_g7)] {
         assert_ne!(changed, state);
         assert_eq!(Observation::new(&changed, Player::Dark), Observation::new(&state, Player::Dark));
         let seed = 3;
@@ -107,7 +76,7 @@ fn the_computer_sees_neither_face_down_cards_nor_the_opponents_stockpile() {
         let mut b = make_agent("normal:iterations=60", seed, Vec::new(), Budget::Reproducible, None).unwrap();
         assert_eq!(a.choose(&state, &engine), b.choose(&changed, &engine), "the same decision either way");
     }
-    let swapped = swap(&state, light_stock[0], on_e7);
+    let swapped = common::swap_items(&state, light_stock[0], on_e7);
     assert_ne!(
         Observation::new(&swapped, Player::Light),
         Observation::new(&state, Player::Light),

@@ -95,12 +95,14 @@ const LOWER: u8 = 2;
 const UPPER: u8 = 3;
 const NO_MOVE: u8 = u8::MAX;
 
-/// A position: the board, who moves, and the turns played (for R10.4).
+/// A position: the board, who moves, the turns played (for R10.4) and the
+/// turns in a row with only kings moved (for the deck's kings-only draw).
 #[derive(Clone, Copy)]
 struct Pos {
     board: Board,
     to_move: Player,
     turn: u32,
+    quiet: u16,
 }
 
 /// The searcher and its reusable tables; one per agent.
@@ -154,7 +156,8 @@ impl AlphaBeta {
         self.game = state.rules;
         self.seen.clear();
         self.seen.extend(earlier.iter().copied());
-        let root = Pos { board: state.board, to_move: state.to_move, turn: state.turn };
+        let quiet = state.draw_count().map_or(0, |c| c.quiet());
+        let root = Pos { board: state.board, to_move: state.to_move, turn: state.turn, quiet };
         let mut moves = Vec::new();
         legal_moves_under(&root.board, root.to_move, Bitboard::ALL, &self.rules[root.to_move.index()], &mut moves);
         let first = *moves.first()?;
@@ -255,8 +258,9 @@ impl AlphaBeta {
     }
 
     /// The score for `mover` if the game is over after their move (R10.1,
-    /// R10.2: the mover's win is checked first; R10.4).
-    fn ended(&self, board: &Board, mover: Player, turn: u32, ply: usize) -> Option<i32> {
+    /// R10.2: the mover's win is checked first; R10.4; the deck's kings-only
+    /// draw after `quiet` such turns).
+    fn ended(&self, board: &Board, mover: Player, turn: u32, quiet: u16, ply: usize) -> Option<i32> {
         let win = WIN - ply as i32;
         let wins = |p: Player| self.game.board_win(board, p).is_some();
         if wins(mover) {
@@ -265,7 +269,9 @@ impl AlphaBeta {
         if wins(!mover) {
             return Some(-win);
         }
-        (self.game.move_limit > 0 && turn >= self.game.move_limit).then_some(0)
+        let kings_only = self.game.ends.kings_only;
+        ((self.game.move_limit > 0 && turn >= self.game.move_limit) || (kings_only > 0 && quiet >= kings_only))
+            .then_some(0)
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -422,10 +428,13 @@ impl AlphaBeta {
             return -WIN; // Not a move of this board: never chosen.
         }
         let mover = pos.to_move;
-        if let Some(score) = self.ended(&board, mover, pos.turn + 1, ply + 1) {
+        // A king's move that captures nothing (it cannot crown) keeps the pawns and material as they were.
+        let quiet =
+            if !mv.is_jump() && pos.board.kings().contains(mv.from()) { pos.quiet.saturating_add(1) } else { 0 };
+        if let Some(score) = self.ended(&board, mover, pos.turn + 1, quiet, ply + 1) {
             return score;
         }
-        let next = Pos { board, to_move: !mover, turn: pos.turn + 1 };
+        let next = Pos { board, to_move: !mover, turn: pos.turn + 1, quiet };
         -self.negamax(&next, depth, -beta, -alpha, ply + 1, ext)
     }
 
@@ -447,7 +456,12 @@ impl AlphaBeta {
         if self.game.move_limit > 0 && turn >= self.game.move_limit {
             return 0;
         }
-        let next = Pos { board: pos.board, to_move: them, turn };
+        let quiet = pos.quiet.saturating_add(1);
+        let kings_only = self.game.ends.kings_only;
+        if kings_only > 0 && quiet >= kings_only {
+            return 0;
+        }
+        let next = Pos { board: pos.board, to_move: them, turn, quiet };
         -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1, false)
     }
 }

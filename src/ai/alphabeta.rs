@@ -16,12 +16,19 @@
 //! - Ordering: the table's move, captures by size, two killers a ply, history.
 //! - The game's end as the state's rules say: no checker left (R10.1), five
 //!   kings where they win, a player without a move losing (R11) or passing
-//!   (R3.1, R10.3), and the move limit (R10.4).
+//!   (R3.1, R10.3), the move limit (R10.4) and the deck's kings-only draw
+//!   (counted along the path from the state's count; the table does not key
+//!   on it, as it does not on the turn).
 //! - A position met before, in the game or on the path, scores as a draw: a
-//!   side that is ahead does not shuffle back and forth, and one behind is glad to.
+//!   side that is ahead does not shuffle back and forth, and one behind is
+//!   glad to (the deck's repetition draw, `ends: repetition:`, needs more
+//!   meetings: the search is stricter than the rule).
 //! - The evaluation ([`evaluate`]) adds to material and structure an ending
 //!   drive for the side ahead: trade down, bring the kings to the enemy, take
 //!   the opposing kings' room, get them out of the double corner.
+//!
+//! [`dead_draw`] asks the search whether a level ending is drawn, for the
+//! computer's answer to a draw offer.
 //!
 //! A budget in nodes makes a decision the same on every machine (architecture
 //! invariant: decisions reproducible without a time limit); with a time limit
@@ -513,6 +520,29 @@ pub fn position_key(board: &Board, to_move: Player) -> u64 {
         ^ mix(light ^ 0x9e37_79b9_7f4a_7c15).rotate_left(17)
         ^ mix(kings ^ 0x6a09_e667_f3bc_c909).rotate_left(41)
         ^ if to_move == Player::Dark { 0 } else { 0x5851_f42d_4c95_7f2d }
+}
+
+/// The alpha-beta budget of [`dead_draw`]: about a tenth of a second.
+pub const DRAW_NODES: u64 = 200_000;
+/// How far from even, in hundredths of a pawn, a searched score of a level
+/// ending may be and the position still count as a dead draw: less than
+/// what a pawn's advance and the centre add up to, far less than a pawn.
+const DRAWN_MARGIN: i32 = 60;
+
+/// Whether `state`'s position is a dead draw by the search: a fully visible
+/// move step ([`fully_visible`]) in an ending where each player has a king,
+/// the material is level (pawns and kings counted), and a search of
+/// [`DRAW_NODES`] finds nothing better for the player to move than within
+/// [`DRAWN_MARGIN`] of even — neither side can win material by force, and a
+/// king on each side stops the other's pawn from running in. Reproducible:
+/// the budget is in nodes.
+pub fn dead_draw(state: &GameState) -> bool {
+    let board = &state.board;
+    let has_king = |p: Player| (board.checkers(p) & board.kings()).any();
+    if !fully_visible(state) || material_lead(board, Player::Dark) != 0 || !Player::BOTH.into_iter().all(has_king) {
+        return false;
+    }
+    AlphaBeta::new().search(state, &[], Limit::Nodes(DRAW_NODES)).is_some_and(|found| found.score.abs() <= DRAWN_MARGIN)
 }
 
 /// Hundredths of a pawn.

@@ -246,3 +246,54 @@ fn only_a_deck_with_ends_of_its_own_writes_them() {
     let state = GameState::deal(&plain.content().setup(), 1, &plain);
     assert!(!serde_json::to_string(&state).unwrap().contains("\"ends\""));
 }
+
+/// The Russian deck's position from `diagram` (a scene: the deck's moves,
+/// checkers numbered, the draw count begun there), `to_move` to move.
+fn russian_scene(diagram: &str, to_move: Player) -> (ScriptEngine, GameState) {
+    let engine = ScriptEngine::new(Content::load(&common::repo(), "russian").unwrap()).unwrap();
+    let setup = engine.content().setup();
+    let mut state = GameState::deal(&setup, 734363580, &engine);
+    let mut board = alien_checkers::diagram::parse(diagram, setup.supply, setup.crowning).unwrap();
+    board.set_movement(setup.movement);
+    board.number_checkers();
+    state.position_mut().board = board;
+    state.position_mut().to_move = to_move;
+    state.restart_draw_count();
+    (engine, state)
+}
+
+/// Issue 38's case, built as a scene (the reported game of seed 734363580 was
+/// played by a person against `hard`, and its moves are not known): on
+/// `russian`, a king and a pawn each, Light's pawn the further advanced. The
+/// evaluation puts Light a little ahead, so the evaluation alone declined a
+/// draw (and `hard` then shuttled its king); the search sees a dead draw, so
+/// the computer accepts. A pawn up, it declines.
+#[test]
+fn the_computer_accepts_a_draw_in_a_dead_drawn_russian_ending() {
+    use alien_checkers::ai::{Evaluator, Heuristic, Weights, accepts_draw, dead_draw};
+    let row = |cells: [&str; 8], n: u8| {
+        let cells: Vec<String> = cells.iter().map(|c| format!(" {c:<2} ")).collect();
+        format!("|{}| {n}\n+----+----+----+----+----+----+----+----+\n", cells.join("|"))
+    };
+    let empty = [""; 8];
+    let diagram = |pawn_h4: &str| {
+        let mut d = String::from("+----+----+----+----+----+----+----+----+\n");
+        d += &row(["", "", "", "", "", "L", "", ""], 8);
+        for n in [7, 6, 5] {
+            d += &row(empty, n);
+        }
+        d += &row(["", "l", "", "", "", "", "", pawn_h4], 4);
+        d += &row(empty, 3);
+        d += &row(empty, 2);
+        d += &row(["", "", "D", "", "", "", "", ""], 1);
+        d
+    };
+    let (engine, level) = russian_scene(&diagram("d"), Player::Dark);
+    let eval = Evaluator::new(Weights::STANDARD).score(&level, Player::Light, &engine);
+    assert!(eval > 0.0, "the evaluation alone puts Light ahead ({eval}), so it would decline");
+    assert!(dead_draw(&level), "a king and a pawn each, neither winning by force");
+    assert!(accepts_draw(&level, &engine, Player::Light));
+    let (engine, ahead) = russian_scene(&diagram(""), Player::Dark);
+    assert!(!dead_draw(&ahead), "the material is not level");
+    assert!(!accepts_draw(&ahead, &engine, Player::Light), "a pawn up, the computer plays on");
+}

@@ -770,7 +770,7 @@ pub fn repetition_text(content: &Content) -> String {
 /// turns (15 moves each), nothing captured or crowned`.
 pub fn kings_only_text(content: &Content) -> String {
     let turns = content.deck.rules.options().ends.kings_only;
-    let each = if turns % 2 == 0 { format!(" ({} moves each)", turns / 2) } else { String::new() };
+    let each = if turns.is_multiple_of(2) { format!(" ({} moves each)", turns / 2) } else { String::new() };
     format!("only kings moved for {turns} turns{each}, nothing captured or crowned")
 }
 

@@ -161,6 +161,14 @@ fn a_decks_ends_are_checked() {
             "when_stuck and ends: stuck: both say what a player with no move does",
         ),
         ("  move_limit: 10\n", "rules: needs when_stuck"),
+        (
+            "  when_stuck: lose\n  move_limit: 10\n  ends: {repetition: {times: 1}}\n",
+            "repetition: {times: N} draws when the same position is met N times: 2 to 9, not 1",
+        ),
+        (
+            "  when_stuck: lose\n  move_limit: 10\n  ends: {kings_only: {turns: 0}}\n",
+            "kings_only: {turns: N} draws after N turns in a row with only kings moved",
+        ),
         ("  when_stuck: lose\n", "rules: needs move_limit"),
         (
             "  when_stuck: lose\n  move_limit: 10\n  ends: {move_limit: {turns: 10}}\n",

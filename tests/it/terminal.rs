@@ -185,7 +185,41 @@ fn lines_typed_ahead_for_a_question_answered_for_you_are_dropped() {
     }
     t.wait_for(mark, "Dark card> ");
     let mark = t.seen.len();
-    // The card, then a line typed ahead for the question it will not ask.
-    t.type_text(&format!("{card}\rboard\r"));
+    // The card, then a line for the question it will not ask, pasted together.
+    t.type_text(&format!("\x1b[200~{card}\nplanet\x1b[201~\r"));
     t.wait_for(mark, "what you typed ahead was dropped");
+    t.wait_for(mark, "Dark move> ");
+    assert!(!t.seen[mark..].contains("secret planet"), "the dropped line did not run: {}", &t.seen[mark..]);
+}
+
+/// Issue 38, item 12: nothing typed ahead, nothing said to be dropped.
+#[test]
+fn nothing_is_said_to_be_dropped_when_nothing_was_typed_ahead() {
+    let (seed, lines) = card_answered_for_you();
+    let seed = seed.to_string();
+    let mut t = Terminal::start(&["--seed", &seed, "--dark", "human", "--light", "greedy"]);
+    let mut mark = 0;
+    for line in &lines {
+        t.wait_for(mark, "Dark ");
+        t.wait_for(mark, "> ");
+        mark = t.seen.len();
+        t.type_text(&format!("{line}\r"));
+    }
+    // Light's reply, then Dark's next prompt: the card's question was answered for Dark.
+    t.wait_for(mark, "Dark move> ");
+    assert!(!t.seen[mark..].contains("dropped"), "{}", &t.seen[mark..]);
+}
+
+/// Issue 38, item 8: lines sent at once, as a terminal pastes them (bracketed)
+/// or as a program types them (in one write), each run in turn.
+#[test]
+fn lines_sent_at_once_each_run_in_turn() {
+    for paste in ["c3-d4\rlog\r", "\x1b[200~c3-d4\nlog\n\x1b[201~\r"] {
+        let mut t = Terminal::start(&["--deck", "plain", "--seed", "1", "--dark", "human", "--light", "greedy"]);
+        t.wait_for(0, "Dark move> ");
+        let mark = t.seen.len();
+        t.type_text(paste);
+        // `log` lists Dark's move as the first of the game.
+        t.wait_for(mark, "1. c3-d4 ");
+    }
 }

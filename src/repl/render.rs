@@ -763,6 +763,22 @@ fn items_panel(out: &mut String, session: &Session, viewer: Player, cut: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 38, item 9: a column beside the board starts at one screen column
+    /// on every line, whatever the line's characters take in bytes (walls are
+    /// drawn with box-drawing characters, colours with escape codes).
+    #[test]
+    fn a_column_beside_lines_of_wide_bytes_stays_straight() {
+        let left = "+----+----+\n+\u{1b}[33m\u{2501}\u{2501}\u{2501}\u{2501}\u{1b}[0m+----+\n| d  |    |";
+        let column = ["N".to_string(), "W + E".to_string(), "S".to_string()];
+        let out = beside(left, &column, 4);
+        let starts: Vec<usize> = out
+            .lines()
+            .zip(&column)
+            .map(|(line, text)| display_width(&line[..line.rfind(text.as_str()).unwrap()]))
+            .collect();
+        assert_eq!(starts, [15, 15, 15], "{out}");
+    }
     use crate::game::{Affected, Datum, Effect, Lasting, MAX_EFFECTS};
     use crate::kernel::MoveRules;
 

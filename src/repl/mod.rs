@@ -744,7 +744,8 @@ impl Repl {
             // Several answers in one line (a whole order, as Foresight asks),
             // maybe after the name of the card that asks.
             Err(_) if decision.kind == DecisionKind::Question && several && !self.asks_for_edges() => {
-                return self.decide_many(self.without_asking_card(text));
+                let automatic = self.answered_automatically();
+                return self.decide_many(self.without_asking_card(text), automatic);
             }
             // A card named by the first words, then the answers to its questions.
             Err(_) if decision.kind == DecisionKind::Card && several => {

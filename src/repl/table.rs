@@ -281,7 +281,8 @@ impl Repl {
             return;
         }
         if self.session.pending().is_some_and(|d| d.kind == DecisionKind::Question) {
-            self.decide_many(&words[used..].join(" "));
+            let automatic = self.answered_automatically();
+            self.decide_many(&words[used..].join(" "), automatic);
         } else {
             println!("the card asked nothing; not used: {}", words[used..].join(" "));
         }
@@ -304,12 +305,23 @@ impl Repl {
         text
     }
 
-    pub(super) fn decide_many(&mut self, text: &str) {
+    /// Several answers in one line, each to the question then pending;
+    /// `automatic` are the answers the game gave by itself before the first.
+    pub(super) fn decide_many(&mut self, text: &str, mut automatic: std::collections::VecDeque<String>) {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(player) = self.session.pending().map(|d| d.player) else { return };
         let (mut i, mut taken) = (0, 0);
+        // The answers the game gave by itself to questions these words may
+        // answer too (Fire's "burn" when there is no water to dry): skipped
+        // where they stand, in their order (issue 38, item 10).
         while i < words.len() {
             let word = words[i];
+            if let Some(n) = automatic.front().and_then(|a| answer_words(&words[i..], a)) {
+                println!("'{}' was answered for you", words[i..i + n].join(" "));
+                automatic.pop_front();
+                i += n;
+                continue;
+            }
             let still = self.session.pending();
             if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == player) {
                 println!("the question was settled before '{}'; not used: {}", word, words[i..].join(" "));
@@ -346,7 +358,15 @@ impl Repl {
             }
             i += used;
             taken += 1;
+            automatic.extend(self.answered_automatically());
         }
+    }
+
+    /// The answers the game gave by itself before the pending question, in the
+    /// run of the card that asks it, as typed.
+    pub(super) fn answered_automatically(&self) -> std::collections::VecDeque<String> {
+        let crate::game::Step::Resolving(r) = &self.session.state().step else { return Default::default() };
+        r.question.so_far.1.iter().map(|a| render::option_text(&self.session, &Choice::Answer(a.clone()))).collect()
     }
 
     /// Asks `question` and reads the answer, yes or not (piped, the question
@@ -624,4 +644,10 @@ mod tests {
         assert!(super::CLEAR.contains(screen) && super::CLEAR.contains(scrollback));
         assert!(super::CLEAR.ends_with(home), "the cursor goes home after clearing");
     }
+}
+
+/// How many of `words` (from the first) spell `answer`, ignoring case.
+fn answer_words(words: &[&str], answer: &str) -> Option<usize> {
+    let n = answer.split_whitespace().count();
+    (n > 0 && words.len() >= n && words[..n].join(" ").eq_ignore_ascii_case(answer.trim())).then_some(n)
 }

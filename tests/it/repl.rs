@@ -1253,3 +1253,16 @@ fn monolith_twice_shows_its_first_push_before_the_second() {
     }
     panic!("no random game asked for Monolith twice's second push");
 }
+
+/// Issue 38, item 10: a card and its answers on one line, where the game
+/// answers a question by itself (Fire, with no water to dry, only burns): the
+/// word typed for that question is passed over and the rest answer on.
+#[test]
+fn a_line_of_answers_passes_over_a_question_answered_for_you() {
+    let (out, stderr, ok) =
+        run(&["--seed", "43", "--dark", "human", "--light", "human"], "c3-d4\nfire burn d5\nquit\nn\n");
+    assert!(ok, "{stderr}");
+    assert!(out.contains("'burn' was answered for you"), "{out}");
+    assert!(out.contains("fire fills d5"), "{out}");
+    assert!(!out.contains("not an answer here"), "{out}");
+}

@@ -111,9 +111,10 @@ struct Repl {
     terminal_out: bool,
     /// Hot-seat: the player the screen was last handed to.
     handed_to: Option<Player>,
-    /// Hot-seat: decisions of a player that the other's `undo` took back, told
-    /// to them when they next take the screen.
-    taken_back: Vec<(Player, String)>,
+    /// Hot-seat: how many decisions each player had seen told when last
+    /// prompted; a hand-over tells them everything after (a hand-over clears
+    /// what was printed after their last prompt).
+    seen_until: [usize; 2],
     /// The terminal's width, which long lines are wrapped to.
     columns: usize,
     /// Secret answers given so far to the question being answered (told as one line).
@@ -169,7 +170,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         interactive,
         terminal_out: std::io::stdout().is_terminal(),
         handed_to: None,
-        taken_back: Vec::new(),
+        seen_until: [0; 2],
         columns,
         secret_answers: 0,
         answered_for_you: false,
@@ -202,6 +203,9 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         }
         repl.show_if_changed();
         let prompt = repl.prompt();
+        if let Some(p) = repl.handed_to {
+            repl.seen_until[p.index()] = repl.session.history().len();
+        }
         input.set_words(table::Candidates::of(&repl.session));
         match input.read(&prompt) {
             Line::Eof => {
@@ -452,7 +456,7 @@ impl Repl {
             Command::Log(Some(number)) => self.show_board_at(number),
             Command::Undo(times) => {
                 for _ in 0..times {
-                    if !self.undo() {
+                    if !self.undo(input) {
                         break;
                     }
                 }
@@ -605,7 +609,7 @@ impl Repl {
 
     /// Against the computer: back to the human's previous decision; hot-seat: one
     /// decision. False when there was nothing to take back.
-    fn undo(&mut self) -> bool {
+    fn undo(&mut self, input: &mut Input) -> bool {
         if self.session.table_end().is_some() {
             self.session.undo(0);
             self.ended_shown = false;
@@ -628,17 +632,22 @@ impl Repl {
             .filter(|d| !mine(d.decider) && self.is_human(d.decider))
             .map(|d| (d.decider, d.line.clone()))
             .collect();
+        // Hot-seat: the other player's decisions go only with their consent.
+        if let (Some(me), Some((other, _))) = (at_keyboard, theirs.first()) {
+            let mut ask = format!("{me} asks to take back a decision, and with it these of {other}'s:\n");
+            for (_, line) in &theirs {
+                ask.push_str(&format!("  {line}\n"));
+            }
+            self.say(&ask);
+            if !self.ask_yes(input, &format!("{other}, do you agree? [y/N] ")) {
+                println!("{other} does not agree; nothing was taken back");
+                return false;
+            }
+        }
         let undone = self.session.undo(history.len() - last);
         self.ended_shown = false;
         self.redraw();
         println!("took back {undone} decision{}", if undone == 1 { "" } else { "s" });
-        if let Some((other, _)) = theirs.first() {
-            println!("{other}'s decisions taken back with yours are told to {other} when they take the screen:");
-            for (_, line) in &theirs {
-                self.say(&format!("  {line}\n"));
-            }
-            self.taken_back.extend(theirs);
-        }
         true
     }
 
@@ -675,7 +684,7 @@ impl Repl {
                 self.session = session;
                 self.make_agents();
                 self.handed_to = None;
-                self.taken_back.clear();
+                self.seen_until = [self.session.history().len(); 2];
                 self.ended_shown = false;
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.history().len());
@@ -693,7 +702,7 @@ impl Repl {
         self.session.new_game(seed);
         self.make_agents();
         self.handed_to = None;
-        self.taken_back.clear();
+        self.seen_until = [0; 2];
         self.ended_shown = false;
         self.redraw();
         println!("new game, seed {seed}");
@@ -1007,7 +1016,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "undo",
         "[n]",
-        "take back your last decision and what followed it (the computer's replies; in hot-seat the other player is told), or your last n",
+        "take back your last decision and what followed it (the computer's replies; in hot-seat, the other player's with their consent), or your last n",
     ),
     (
         "save",

@@ -197,29 +197,21 @@ impl Repl {
         self.handed_to = Some(p);
         self.redraw();
         self.tell_since_last(p);
-        let (yours, others): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.taken_back).into_iter().partition(|(q, _)| *q == p);
-        self.taken_back = others;
-        if !yours.is_empty() {
-            println!("the other player took back these decisions of yours:");
-            for (_, line) in yours {
-                println!("  {line}");
-            }
-        }
         true
     }
 
-    /// Hot-seat: what the other player's decisions did since `p` last decided,
-    /// told again in `p`'s frame on `p`'s screen (it was told on the other
-    /// player's before the hand-over, which a terminal clears): their moves,
-    /// their cards, and what began `p`'s turn (a bomb going off).
+    /// Hot-seat: every decision told since `p` was last prompted, told again in
+    /// `p`'s frame on `p`'s screen (what was printed after that prompt, a
+    /// hand-over clears): `p`'s own last decision and what it began (a bomb
+    /// going off as the other's turn began), the other player's moves and
+    /// cards, and what began `p`'s turn.
     fn tell_since_last(&self, p: Player) {
         let history = self.session.history();
-        let since = history.iter().rposition(|d| d.decider == p).map_or(0, |i| i + 1);
+        let since = self.seen_until[p.index()].min(history.len());
         if since >= history.len() {
             return;
         }
-        println!("since your last decision:");
+        println!("since you last saw the board:");
         for (i, decided) in history.iter().enumerate().skip(since) {
             println!("  {}", decided.line);
             for line in self.session.told(i, p) {
@@ -371,7 +363,7 @@ impl Repl {
 
     /// Asks `question` and reads the answer, yes or not (piped, the question
     /// and the answer read are echoed, as a terminal would show them).
-    fn ask_yes(&self, input: &mut Input, question: &str) -> bool {
+    pub(super) fn ask_yes(&self, input: &mut Input, question: &str) -> bool {
         match input.read(question) {
             Line::Text(t) => {
                 if !self.interactive {

@@ -889,10 +889,11 @@ fn a_one_line_order_takes_card_names_of_several_words() {
 }
 
 /// `undo n` takes back your last n decisions (in hot-seat, with the other
-/// player's that followed them); a count that is not one is refused in one line.
+/// player's that followed them, when they agree); a count that is not one is
+/// refused in one line.
 #[test]
 fn undo_takes_a_count() {
-    let input = "c3-d4\nf6-e5\nundo 2\nlog\nundo x\nquit\n";
+    let input = "c3-d4\nf6-e5\nundo 2\ny\nlog\nundo x\nquit\n";
     let (out, stderr, ok) = run(&["--deck", "plain", "--seed", "4", "--dark", "human", "--light", "human"], input);
     assert!(ok, "{stderr}");
     // Dark's c3-d4 and Light's reply go at once; Dark has nothing more to take back.
@@ -910,8 +911,35 @@ fn hot_seat_tells_the_player_handed_the_screen_what_happened() {
     let input = "c3-d4\nf6-e5\nquit\n";
     let (out, stderr, ok) = run(&["--deck", "plain", "--seed", "4", "--dark", "human", "--light", "human"], input);
     assert!(ok, "{stderr}");
-    assert!(out.contains("Pass to Light, press Enter\nsince your last decision:\n  Dark moves c3-d4\n"), "{out}");
-    assert!(out.contains("Pass to Dark, press Enter\nsince your last decision:\n  Light moves f6-e5\n"), "{out}");
+    assert!(out.contains("Pass to Light, press Enter\nsince you last saw the board:\n  Dark moves c3-d4\n"), "{out}");
+    assert!(
+        out.contains(
+            "Pass to Dark, press Enter\nsince you last saw the board:\n  Dark moves c3-d4\n  Light moves f6-e5\n"
+        ),
+        "{out}"
+    );
+}
+
+/// Issue 38, item 5: the hand-over tells what happened as the other player's
+/// turn began, after the player's own last decision (a hand-over clears the
+/// screen it was told on): here a drum that sounds as every turn begins.
+#[test]
+fn a_hand_over_tells_what_began_the_other_players_turn() {
+    let drum = "function play(ctx) ctx:add_effect{ lasts = 'game' } end\n\
+        function on_turn_began(ctx, event, effect) ctx:log('the drum sounds for ' .. event.player) end\n";
+    let never = "function check(ctx, player) return false end";
+    let root = common::scratch_content("repl-drum", &[("drum", drum)], &[("mud", never), ("dust", never)]);
+    let root_arg = root.path().display().to_string();
+    let args = ["--root", &root_arg, "--deck", "test", "--seed", "1", "--dark", "human", "--light", "human"];
+    // Each uses the drum after moving; Dark's capture and drum end the input.
+    let (out, stderr, ok) = run(&args, "c3-d4\ndrum\nf6-e5\ndrum\n1\n1\nquit\n");
+    assert!(ok, "{stderr}");
+    // Light's drum ended Light's turn and began Dark's, and the drums sounded:
+    // Light is told it at the next hand-over, after Light's own decision.
+    let light = out.rfind("Pass to Light, press Enter\n").expect("a second hand-over to Light");
+    let told = &out[light..out[light..].find("Light moves:").map_or(out.len(), |i| light + i)];
+    let mine = told.find("  Light uses drum\n").expect("Light's own last decision is told");
+    assert!(told[mine..].contains("the drum sounds for dark"), "{told}");
 }
 
 /// A pair of edges is one answer whichever edge is typed first (Walls).
@@ -1132,18 +1160,26 @@ fn a_draughts_deck_plays_at_the_table() {
 /// the other's; when taking back one's own also takes back the other's later
 /// decisions, the other is told when they next take the screen.
 #[test]
-fn hot_seat_undo_takes_back_only_your_own_and_tells_the_other() {
-    let (out, err, ok) =
-        run(&["--seed", "3", "--dark", "human", "--light", "human"], "c3-d4\n1\nundo\nb6-a5\n1\nundo\n1\nquit\n");
+fn hot_seat_undo_takes_back_only_your_own_and_asks_the_other() {
+    let args = ["--seed", "3", "--dark", "human", "--light", "human"];
+    let (out, err, ok) = run(&args, "c3-d4\n1\nundo\nb6-a5\n1\nundo\ny\n1\nquit\n");
     assert!(ok, "{err}");
     // Light has decided nothing yet: Dark's card is not taken back.
     let light_undo = out.find("Light move> undo").expect("Light types undo");
     assert!(out[light_undo..].starts_with("Light move> undo\nyou have no decision to take back"), "{out}");
-    // Dark takes back its card, and Light's move and card after it.
-    assert!(out.contains("Dark move> undo\n"), "{out}");
-    assert!(out.contains("took back 3 decisions\nLight's decisions taken back with yours are told to Light"), "{out}");
-    let told = out.rfind("the other player took back these decisions of yours:").expect("Light is told");
-    assert!(out[told..].contains("  Light moves b6-a5\n  Light uses Emperor"), "{out}");
+    // Dark asks to take back its card, and with it Light's move and card;
+    // Light agrees (issue 38, item 17).
+    let asked = out.find("Dark asks to take back a decision, and with it these of Light's:\n").expect("Light is asked");
+    assert!(
+        out[asked..].contains("  Light moves b6-a5\n  Light uses Emperor\nLight, do you agree? [y/N] y\n"),
+        "{out}"
+    );
+    assert!(out[asked..].contains("took back 3 decisions\n"), "{out}");
+    // Refused, nothing is taken back.
+    let (out, err, ok) = run(&args, "c3-d4\n1\nb6-a5\n1\nundo\nn\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Light, do you agree? [y/N] n\nLight does not agree; nothing was taken back\n"), "{out}");
+    assert!(!out.contains("took back"), "{out}");
 }
 
 /// The last move is marked on the board and the legend says how (`[ ]` when

@@ -626,6 +626,12 @@ impl Repl {
     }
 }
 
+/// How many of `words` (from the first) spell `answer`, ignoring case.
+fn answer_words(words: &[&str], answer: &str) -> Option<usize> {
+    let n = answer.split_whitespace().count();
+    (n > 0 && words.len() >= n && words[..n].join(" ").eq_ignore_ascii_case(answer.trim())).then_some(n)
+}
+
 #[cfg(test)]
 mod tests {
     /// A hand-over clears the scrollback too (ESC[3J): the other player cannot
@@ -636,10 +642,4 @@ mod tests {
         assert!(super::CLEAR.contains(screen) && super::CLEAR.contains(scrollback));
         assert!(super::CLEAR.ends_with(home), "the cursor goes home after clearing");
     }
-}
-
-/// How many of `words` (from the first) spell `answer`, ignoring case.
-fn answer_words(words: &[&str], answer: &str) -> Option<usize> {
-    let n = answer.split_whitespace().count();
-    (n > 0 && words.len() >= n && words[..n].join(" ").eq_ignore_ascii_case(answer.trim())).then_some(n)
 }

@@ -115,6 +115,9 @@ struct Repl {
     /// prompted; a hand-over tells them everything after (a hand-over clears
     /// what was printed after their last prompt).
     seen_until: [usize; 2],
+    /// The autosave this game was continued from, if any: brought up to date
+    /// when the game ends, so that it is no longer offered as unfinished.
+    continued_from: Option<PathBuf>,
     /// The terminal's width, which long lines are wrapped to.
     columns: usize,
     /// Secret answers given so far to the question being answered (told as one line).
@@ -171,6 +174,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         terminal_out: std::io::stdout().is_terminal(),
         handed_to: None,
         seen_until: [0; 2],
+        continued_from: options.load.clone().filter(|f| table::is_autosave(f)),
         columns,
         secret_answers: 0,
         answered_for_you: false,
@@ -190,7 +194,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         repl.say(&format!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.\n"));
     }
     if options.load.is_none() {
-        repl.offer_autosaves();
+        repl.offer_autosaves(&mut input);
     }
     loop {
         repl.columns = input.columns();
@@ -403,6 +407,7 @@ impl Repl {
                 }
             }
             println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
+            self.finish_autosave();
         }
     }
 
@@ -446,6 +451,7 @@ impl Repl {
         match command {
             Command::Empty => {}
             Command::Quit => return !self.leave(input),
+            Command::QuitWithoutSaving => return false,
             Command::Help(topic) => self.say(&format!("{}\n", help(&topic))),
             Command::Board => self.show(),
             Command::Options => self.say(&render::options_listed(&self.session, true)),
@@ -685,6 +691,7 @@ impl Repl {
                 self.make_agents();
                 self.handed_to = None;
                 self.seen_until = [self.session.history().len(); 2];
+                self.continued_from = Some(PathBuf::from(file)).filter(|f| table::is_autosave(f));
                 self.ended_shown = false;
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.history().len());
@@ -703,6 +710,7 @@ impl Repl {
         self.make_agents();
         self.handed_to = None;
         self.seen_until = [0; 2];
+        self.continued_from = None;
         self.ended_shown = false;
         self.redraw();
         println!("new game, seed {seed}");
@@ -786,6 +794,8 @@ pub enum Command {
     /// A blank line.
     Empty,
     Quit,
+    /// `quit!`: leave at once, saving nothing.
+    QuitWithoutSaving,
     /// `help [topic]`.
     Help(String),
     Board,
@@ -839,6 +849,7 @@ pub fn parse_command(line: &str) -> Command {
     match word.to_ascii_lowercase().as_str() {
         "" => Command::Empty,
         "quit" | "exit" | "q" => Command::Quit,
+        "quit!" | "exit!" => Command::QuitWithoutSaving,
         "help" | "?" => Command::Help(rest.to_string()),
         "board" | "b" => Command::Board,
         "options" | "o" | "moves" => Command::Options,
@@ -1044,8 +1055,9 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "quit",
         "",
-        "leave (also: exit, Ctrl-D); an unfinished game is first saved to a file of its own, alien-checkers-autosave-[<deck>-]<seed>[-<n>].json, never over another game",
+        "leave (also: exit, Ctrl-D); an unfinished game is first saved to a file of its own, alien-checkers-autosave-[<deck>-]<seed>[-<n>].json, never over another game (at a terminal you are asked, and 'discard' leaves without saving)",
     ),
+    ("quit!", "", "leave at once without saving the game"),
 ];
 
 fn help(topic: &str) -> String {

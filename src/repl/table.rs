@@ -42,6 +42,11 @@ pub fn autosave_file(deck: &str, seed: u64, n: u32) -> PathBuf {
     PathBuf::from(format!("{AUTOSAVE_PREFIX}{deck}{seed}{count}.json"))
 }
 
+/// Whether `file` is named as an autosave is.
+pub fn is_autosave(file: &Path) -> bool {
+    file.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(AUTOSAVE_PREFIX) && n.ends_with(".json"))
+}
+
 /// A deck's name as a part of a file name: a path's file stem, with letters,
 /// digits, `_` and `-` only, at most 32 of them.
 fn deck_tag(deck: &str) -> String {
@@ -522,7 +527,7 @@ impl Repl {
     /// on the game, and standard output stays the game's alone (the same game
     /// prints the same wherever it is played). A file's name may be anything:
     /// it is made visible, and wrapped (render::wrap).
-    pub(super) fn offer_autosaves(&self) {
+    pub(super) fn offer_autosaves(&mut self, input: &mut Input) {
         const SHOWN: usize = 3;
         let this = self.session.record(BTreeMap::new());
         let Ok(entries) = std::fs::read_dir(".") else { return };
@@ -553,6 +558,28 @@ impl Repl {
         }
         if found.len() > SHOWN {
             eprintln!("({} more unfinished games of this deck are autosaved in this folder)", found.len() - SHOWN);
+        }
+        // At a terminal, the newest may be continued at once (issue 38, item 14).
+        if let Some((_, file, _)) = found.first().filter(|_| self.interactive) {
+            let name = visible(&file.display().to_string()).into_owned();
+            if self.ask_yes(input, &format!("Continue the game saved in {name}? [y/N] ")) {
+                self.load(&file.display().to_string(), crate::session::Edits::Refuse);
+            } else {
+                println!("a new game, then");
+            }
+        }
+    }
+
+    /// At the end of a game continued from an autosave: the autosave is
+    /// brought up to the finished game (it held this game earlier), so it is
+    /// no longer offered as unfinished.
+    pub(super) fn finish_autosave(&mut self) {
+        let Some(file) = self.continued_from.take() else { return };
+        let record = self.session.record(self.seats_record());
+        if read_record(&file).is_ok_and(|saved| saved.is_continued_by(&record))
+            && self.session.save(&file, self.seats_record()).is_ok()
+        {
+            println!("(the autosave {} now holds the finished game)", visible(&file.display().to_string()));
         }
     }
 
@@ -602,10 +629,16 @@ impl Repl {
         if self.interactive {
             let to =
                 self.autosave_target(None).map_or_else(|_| "an autosave file".into(), |(f, _)| f.display().to_string());
-            let question = format!("The game is not over. Leave and save it to {to}? [y/N] ");
+            let question = format!(
+                "The game is not over. Leave and save it to {to}? [y: save and leave, 'discard': leave without saving, N: play on] "
+            );
             match input.read(&question) {
                 Line::Eof => {}
                 Line::Text(t) if is_yes(&t) => {}
+                Line::Text(t) if t.trim().eq_ignore_ascii_case("discard") => {
+                    println!("left without saving");
+                    return true;
+                }
                 _ => {
                     println!("play on");
                     return false;

@@ -1064,6 +1064,24 @@ fn starting_offers_an_unfinished_autosave_of_the_deck() {
     assert!(!said.contains(&file) && !out.contains(&file), "another deck's game is not offered: {said}");
 }
 
+/// Issue 38, item 14: a game continued from its autosave and then finished
+/// (here resigned) leaves the autosave holding the finished game, so starting
+/// again offers nothing; `quit!` leaves without saving.
+#[test]
+fn a_finished_autosave_is_not_offered_again_and_quit_bang_saves_nothing() {
+    let dir = common::scratch_dir("repl", "autosave_finished");
+    let (out, _, _) = run_in(&dir, &["--seed", "7", "--light", "human"], "c3-d4\nquit\n");
+    let file = autosaved_to(&out);
+    let (out, stderr, ok) = run_in(&dir, &["--load", &file], "resign\ny\nquit\n");
+    assert!(ok, "{stderr}");
+    assert!(out.contains(&format!("(the autosave {file} now holds the finished game)")), "{out}");
+    let (_, said, _) = run_in(&dir, &["--seed", "8", "--light", "human"], "c3-d4\nquit!\n");
+    assert!(!said.contains("unfinished"), "a finished game is not offered: {said}");
+    let saves =
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".json"));
+    assert_eq!(saves.count(), 1, "quit! saved nothing");
+}
+
 /// An autosave's name is whatever a file in the folder is called: the offer
 /// shows it made visible, and the command that continues it quotes it as a
 /// shell word (a name that is not plain in single quotes, `'\''` for a quote).

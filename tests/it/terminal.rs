@@ -26,6 +26,12 @@ struct Terminal {
 
 impl Terminal {
     fn start(args: &[&str]) -> Terminal {
+        let dir = common::scratch_dir("terminal", &format!("{}", args.join("-").len()));
+        Terminal::start_in(&dir, args)
+    }
+
+    /// The binary started in `dir`.
+    fn start_in(dir: &std::path::Path, args: &[&str]) -> Terminal {
         let (mut master, mut slave) = (-1, -1);
         // SAFETY: openpty writes two descriptors it opened, or fails.
         let opened =
@@ -33,7 +39,6 @@ impl Terminal {
         assert_eq!(opened, 0, "a pseudo-terminal is available");
         // SAFETY: both descriptors were just opened and are owned here alone.
         let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-        let dir = common::scratch_dir("terminal", &format!("{}", args.join("-").len()));
         let child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
             .args(args)
             .current_dir(dir)
@@ -222,4 +227,37 @@ fn lines_sent_at_once_each_run_in_turn() {
         // `log` lists Dark's move as the first of the game.
         t.wait_for(mark, "1. c3-d4 ");
     }
+}
+
+/// Issue 38, item 14: at a terminal, starting a game asks whether to continue
+/// the newest unfinished autosave of the deck, and leaving asks whether to
+/// save, with `discard` to leave without saving.
+#[test]
+fn starting_asks_to_continue_an_autosave_and_leaving_may_discard() {
+    let dir = common::scratch_dir("terminal", "autosave-ask");
+    let mut t = Terminal::start_in(&dir, &["--deck", "plain", "--seed", "5", "--light", "greedy"]);
+    t.wait_for(0, "Dark move> ");
+    t.type_text("c3-d4\r");
+    t.wait_for(0, "Move 2 of 100");
+    let mark = t.seen.find("Move 2 of 100").unwrap();
+    t.wait_for(mark, "Dark move> ");
+    t.type_text("quit\r");
+    t.wait_for(mark, "Leave and save it");
+    t.type_text("y\r");
+    assert!(t.ended(), "{}", t.seen);
+    // A new start offers it, and takes it up.
+    let mut t = Terminal::start_in(&dir, &["--deck", "plain", "--light", "greedy"]);
+    t.wait_for(0, "Continue the game saved in alien-checkers-autosave-plain-5.json? [y/N] ");
+    t.type_text("y\r");
+    t.wait_for(0, "loaded alien-checkers-autosave-plain-5.json: 2 decisions");
+    let mark = t.seen.find("loaded alien-checkers-autosave").unwrap();
+    t.wait_for(mark, "Dark move> ");
+    t.type_text("quit\r");
+    t.wait_for(mark, "'discard': leave without saving");
+    t.type_text("discard\r");
+    assert!(t.ended(), "{}", t.seen);
+    assert!(t.seen[mark..].contains("left without saving"), "{}", &t.seen[mark..]);
+    let saves =
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".json"));
+    assert_eq!(saves.count(), 1, "nothing more was saved");
 }

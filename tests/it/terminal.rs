@@ -32,10 +32,18 @@ impl Terminal {
 
     /// The binary started in `dir`.
     fn start_in(dir: &std::path::Path, args: &[&str]) -> Terminal {
+        Terminal::start_sized(dir, args, None)
+    }
+
+    /// The binary started in `dir` on a terminal of `size` (columns, rows).
+    fn start_sized(dir: &std::path::Path, args: &[&str], size: Option<(u16, u16)>) -> Terminal {
         let (mut master, mut slave) = (-1, -1);
-        // SAFETY: openpty writes two descriptors it opened, or fails.
+        let mut window = size.map(|(ws_col, ws_row)| libc::winsize { ws_row, ws_col, ws_xpixel: 0, ws_ypixel: 0 });
+        let window_ptr = window.as_mut().map_or(std::ptr::null_mut(), |w| w as *mut libc::winsize);
+        // SAFETY: openpty writes two descriptors it opened, or fails; it
+        // reads the window size, when given, from `window`, alive for the call.
         let opened =
-            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), window_ptr) };
         assert_eq!(opened, 0, "a pseudo-terminal is available");
         // SAFETY: both descriptors were just opened and are owned here alone.
         let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
@@ -260,4 +268,57 @@ fn starting_asks_to_continue_an_autosave_and_leaving_may_discard() {
     let saves =
         std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".json"));
     assert_eq!(saves.count(), 1, "nothing more was saved");
+}
+
+/// What the terminal shows of `text`: escape sequences (colours, cursor
+/// moves) left out.
+fn plain_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                while let Some(c) = chars.next() {
+                    if c.is_ascii_alphabetic() || c == '~' {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        if c != '\r' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Issue 38, item 6: at 80 and at 120 columns, a planet's text, a card's text
+/// and rulings, the log and a list of options in an error are wrapped between
+/// words, and no line is wider than the terminal.
+#[test]
+fn long_texts_wrap_between_words_at_80_and_120_columns() {
+    for columns in [80u16, 120] {
+        let dir = common::scratch_dir("terminal", &format!("wrap-{columns}"));
+        let mut t = Terminal::start_sized(&dir, &["--seed", "42", "--light", "greedy"], Some((columns, 50)));
+        t.wait_for(0, "Dark move> ");
+        let steps = [
+            ("planet", "secret planet is"),
+            ("card walls", "ruling: Your own walls"),
+            ("c3-d4", "Dark card> "),
+            ("log", "1. c3-d4"),
+            ("fire", "is not"),
+        ];
+        for (line, answer) in steps {
+            let mark = t.seen.len();
+            t.type_text(&format!("{line}\r"));
+            t.wait_for(mark, answer);
+        }
+        let shown = plain_text(&t.seen);
+        assert!(shown.contains("snookles") && shown.contains(" their "), "{shown}");
+        for line in shown.lines().filter(|l| !l.contains("> ")) {
+            assert!(textwrap::core::display_width(line) <= usize::from(columns), "wider than {columns}: {line:?}");
+        }
+    }
 }

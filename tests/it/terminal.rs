@@ -279,7 +279,7 @@ fn plain_text(text: &str) -> String {
         if c == '\x1b' {
             if chars.peek() == Some(&'[') {
                 chars.next();
-                while let Some(c) = chars.next() {
+                for c in chars.by_ref() {
                     if c.is_ascii_alphabetic() || c == '~' {
                         break;
                     }

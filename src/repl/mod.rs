@@ -583,7 +583,8 @@ impl Repl {
         if self.session.history().is_empty() {
             println!("nothing has happened yet");
         }
-        self.say(&crate::narrate::record_text(&self.session.turns(None)));
+        // In the reader's frame: directions and wall spots as they type them.
+        self.say(&crate::narrate::record_text(&self.session.turns(Some(self.view().viewer))));
         // Your own secret answers (Foresight's order), which only you may read.
         let you = if self.hot_seat() { self.handed_to } else { Player::BOTH.into_iter().find(|&p| self.is_human(p)) };
         if let Some(you) = you {

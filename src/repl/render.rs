@@ -492,7 +492,8 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
     }
     let history = session.history();
     if !history.is_empty() {
-        let recent: Vec<&str> = history.iter().rev().take(4).rev().map(|d| d.line.as_str()).collect();
+        let from = history.len().saturating_sub(4);
+        let recent: Vec<String> = (from..history.len()).map(|i| decision_line(session, i, view.viewer)).collect();
         let _ = writeln!(out, "  last: {}", recent.join("; "));
     }
     out
@@ -669,6 +670,27 @@ pub fn decider_frame(session: &Session) -> Frame {
 /// the decider (`left (w)`); a 2×2 block by its name (`c3-d4`).
 pub fn option_text(session: &Session, option: &Choice) -> String {
     option_text_in(session, option, decider_frame(session))
+}
+
+/// Decision `i`'s line as `viewer` reads it: an edge, a wall spot or a
+/// direction answered is named as `viewer` types it on the board as it then
+/// stood (`c5 d5 up`), one name in play, on the panel and in hand-overs.
+pub fn decision_line(session: &Session, i: usize, viewer: Player) -> String {
+    let history = session.history();
+    let decided = &history[i];
+    let board = i.checked_sub(1).map_or_else(|| session.start_board(), |b| history[b].made.board);
+    let frame = Frame { viewer, orientation: board.orientation() };
+    let text = match &decided.choice {
+        Choice::Answer(Answer::Dir(d)) => frame.word(*d).to_string(),
+        Choice::Answer(Answer::Edges(pair)) => spots::pair_text(frame, *pair),
+        Choice::Answer(Answer::Edge(edge)) => spots::edge_text(frame, *edge),
+        _ => return decided.line.clone(),
+    };
+    // A secret answer's line does not say what it was, and stays so.
+    if decided.line != session.describe(decided.decider, false, &decided.choice) {
+        return decided.line.clone();
+    }
+    format!("{} answers {text}", decided.decider)
 }
 
 /// An option of the pending decision as `frame`'s player reads it.

@@ -217,8 +217,8 @@ impl Repl {
             return;
         }
         println!("since you last saw the board:");
-        for (i, decided) in history.iter().enumerate().skip(since) {
-            println!("  {}", decided.line);
+        for i in since..history.len() {
+            println!("  {}", render::decision_line(&self.session, i, p));
             for line in self.session.told(i, p) {
                 println!("    * {line}");
             }

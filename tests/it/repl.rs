@@ -1320,3 +1320,21 @@ fn a_line_of_answers_passes_over_a_question_answered_for_you() {
     assert!(out.contains("fire fills d5"), "{out}");
     assert!(!out.contains("not an answer here"), "{out}");
 }
+
+/// Issue 38, item 13: a wall spot has one name for each player: as typed in
+/// play, on the panel's last actions and in the hand-over's summary, in the
+/// reader's frame (Light sits across the board), never the edges' pair form.
+#[test]
+fn a_wall_spot_is_named_as_typed_on_the_panel_and_in_the_hand_over() {
+    let input = "c3-d4\nwalls\nplace\nc5 d5 up\nquit!\n";
+    let (out, stderr, ok) = run(&["--seed", "1", "--dark", "human", "--light", "human"], input);
+    assert!(ok, "{stderr}");
+    assert!(out.contains("Dark answers c5 d5 up\n"), "{out}");
+    let light = out.find("Pass to Light").expect("handed to Light");
+    assert!(out[light..].contains("  Dark answers d6 c6 up\n"), "{out}");
+    assert!(
+        out[light..].contains("last: Dark moves c3-d4; Dark uses Walls; Dark answers place; Dark answers d6 c6 up"),
+        "{out}"
+    );
+    assert!(!out.contains("c5/c6+d5/d6"), "{out}");
+}

@@ -192,6 +192,16 @@ pub struct Decided {
     pub asked_by: Option<crate::game::CardId>,
 }
 
+/// Where a move of the record began ([`Session::move_start`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveStart {
+    /// The decisions made before it began, and the one that began it: the
+    /// position after them is the first in which the move's player decides.
+    pub decisions: usize,
+    /// The board exactly as the move began.
+    pub board: Board,
+}
+
 /// How a loaded or reloaded record compares with the scripts it now runs on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Replay {
@@ -481,15 +491,38 @@ impl Session {
         &mut self.state
     }
 
-    /// The board as move `number` began (Dark's turn of it, R1.3), if the game
-    /// has come that far.
-    pub fn board_at_move(&self, number: u32) -> Option<Board> {
+    /// Where move `number` of the record began (Dark's turn of it, R1.3; the
+    /// record numbers moves so, narrate::record_text), if the game has come that
+    /// far: the board exactly as that turn began, after everything the move
+    /// before did (its last card included) and before anything of the new turn
+    /// (its start-of-turn effects are the move's own, told under it in `log`).
+    ///
+    /// Replays the record's events: the board after the decision before the one
+    /// that began the turn, then that decision's events up to the turn's start.
+    /// Move 1 begins when the deal is done.
+    pub fn move_start(&self, number: u32) -> Option<MoveStart> {
+        if number == 1 {
+            return Some(MoveStart { decisions: 0, board: self.dealt.board });
+        }
         let turn = number.checked_mul(2)?.checked_sub(1)?;
-        self.events().enumerate().find_map(|(i, batch)| {
-            let began =
-                batch.iter().any(|l| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn));
-            began.then(|| if i == 0 { self.start_board() } else { self.after(i - 1).board })
+        let begins = |l: &Logged| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn);
+        self.events().enumerate().find_map(|(batch, events)| {
+            let at = events.iter().position(begins)?;
+            // Batch 0 is the deal's; batch i > 0 is decision i's, which starts on
+            // the board the decision before left.
+            let mut board = if batch == 0 { self.start_board() } else { self.after(batch - 1).board };
+            for logged in &events[..at] {
+                if let Event::Board(e) = &logged.event {
+                    e.redo(&mut board);
+                }
+            }
+            Some(MoveStart { decisions: batch, board })
         })
+    }
+
+    /// The board as move `number` began ([`Session::move_start`]).
+    pub fn board_at_move(&self, number: u32) -> Option<Board> {
+        self.move_start(number).map(|m| m.board)
     }
 
     /// `player`'s secret answers (to questions asked with `opts.secret`, or of

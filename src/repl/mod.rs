@@ -7,6 +7,7 @@
 mod input;
 mod palette;
 pub mod render;
+pub mod review;
 mod spots;
 pub mod table;
 
@@ -406,7 +407,9 @@ impl Repl {
                     self.say(&format!("  {p}'s planet was {name}: {}\n", text.trim()));
                 }
             }
-            println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
+            println!(
+                "Type 'review' to step through the game, 'new' for another, 'undo' to take back, 'quit' to leave."
+            );
             self.finish_autosave();
         }
     }
@@ -484,6 +487,7 @@ impl Repl {
             Command::Resign => self.resign(input),
             Command::Draw => self.offer_draw(input),
             Command::Hint => self.hint(),
+            Command::Review(file) => self.review(file.as_deref(), input),
             Command::Invalid(message) => self.say(&format!("{message}\n")),
         }
         true
@@ -596,15 +600,13 @@ impl Repl {
 
     /// `log N`: the board as move `number` began, and that move's line of the record.
     fn show_board_at(&self, number: u32) {
-        let Some(board) = self.session.board_at_move(number) else {
+        let Some(board) = review::board_at_move(&self.session, number, self.view()) else {
             let moves = self.session.state().turn / 2 + 1;
             println!("there is no move {number} yet; this game is at move {moves}");
             return;
         };
-        let mut state = self.session.state().clone();
-        state.position_mut().board = board;
         println!("the board as move {number} began:");
-        print!("{}", render::board(&state, self.view(), &render::Marks::default(), &render::glyphs(&self.session)));
+        print!("{board}");
         let record = crate::narrate::record_text(&self.session.turns(None));
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));
@@ -830,6 +832,8 @@ pub enum Command {
     Draw,
     /// `hint`: the computer's suggestion, not applied.
     Hint,
+    /// `review [file]`: step through this game, or a saved one (review.rs).
+    Review(Option<String>),
     /// Anything else: a decision.
     Decide(String),
     /// A command with missing or bad arguments; the message says how to write it.
@@ -883,6 +887,7 @@ pub fn parse_command(line: &str) -> Command {
         "resign" => Command::Resign,
         "draw" => Command::Draw,
         "hint" => Command::Hint,
+        "review" => Command::Review((!rest.is_empty()).then(|| rest.to_string())),
         // The explicit form of a decision, as saves write answers: an option that
         // is also a command's name (`answer board`) can be given so.
         "answer" if !rest.is_empty() => Command::Decide(rest.to_string()),
@@ -1048,6 +1053,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "<card> <answers>",
         "",
         "use a card and answer its questions in one line, e.g. water d4, or a whole order (keep leaves the rest)",
+    ),
+    (
+        "review",
+        "[file]",
+        "step through this game, or a saved one: n/Enter next, p back, first, last, go <move>, export <file> (PDN for draughts decks), q leaves",
     ),
     ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
     ("answer", "<option>", "give this answer, also when it is a command's name (answer board)"),

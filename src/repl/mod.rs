@@ -407,9 +407,7 @@ impl Repl {
                     self.say(&format!("  {p}'s planet was {name}: {}\n", text.trim()));
                 }
             }
-            println!(
-                "Type 'review' to step through the game, 'new' for another, 'undo' to take back, 'quit' to leave."
-            );
+            println!("Type 'new' for another game, 'undo' to take back, 'review' to step through it, 'quit' to leave.");
             self.finish_autosave();
         }
     }

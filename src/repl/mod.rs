@@ -177,16 +177,19 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     repl.make_agents();
     // The deck as given, or as a save names it: made visible (text.rs).
     repl.say(&format!(
-        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.\n",
+        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). {}: {}, {}: {}. Type 'help' for commands.\n",
         crate::text::excerpt(repl.session.deck(), 200),
         repl.session.seed(),
         repl.session.seed(),
+        repl.session.side(Player::Dark),
         repl.seats[0],
+        repl.session.side(Player::Light),
         repl.seats[1]
     ));
-    // The sides' names were made visible when the deck was loaded.
-    if let Some([first, second]) = &repl.session.engine.content().deck.rules.notation.sides {
-        repl.say(&format!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.\n"));
+    // A deck's own side names (made visible when the deck was loaded) say who
+    // moves first, which Dark and Light did by R1.3.
+    if repl.session.engine.content().spoken().is_some_and(|n| n.sides.is_some()) {
+        repl.say(&format!("{} moves first.\n", repl.session.side(Player::Dark)));
     }
     if options.load.is_none() {
         repl.offer_autosaves();
@@ -418,9 +421,9 @@ impl Repl {
         match self.session.pending() {
             None => "game over> ".into(),
             Some(d) => match d.kind {
-                DecisionKind::Move => format!("{} move> ", d.player),
-                DecisionKind::Card => format!("{} card> ", d.player),
-                DecisionKind::Question => format!("{} answer> ", d.player),
+                DecisionKind::Move => format!("{} move> ", self.session.side(d.player)),
+                DecisionKind::Card => format!("{} card> ", self.session.side(d.player)),
+                DecisionKind::Question => format!("{} answer> ", self.session.side(d.player)),
             },
         }
     }
@@ -593,7 +596,7 @@ impl Repl {
         let mut state = self.session.state().clone();
         state.position_mut().board = board;
         println!("the board as move {number} began:");
-        print!("{}", render::board(&state, self.view(), &render::Marks::default(), &render::glyphs(&self.session)));
+        print!("{}", render::board(&state, self.view(), &render::Marks::of_deck(&self.session), &render::glyphs(&self.session)));
         let record = crate::narrate::record_text(&self.session.turns(None));
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));

@@ -596,7 +596,10 @@ impl Repl {
         let mut state = self.session.state().clone();
         state.position_mut().board = board;
         println!("the board as move {number} began:");
-        print!("{}", render::board(&state, self.view(), &render::Marks::of_deck(&self.session), &render::glyphs(&self.session)));
+        print!(
+            "{}",
+            render::board(&state, self.view(), &render::Marks::of_deck(&self.session), &render::glyphs(&self.session))
+        );
         let record = crate::narrate::record_text(&self.session.turns(None));
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));

@@ -71,17 +71,18 @@ impl Marks {
     pub fn of_deck(session: &Session) -> Marks {
         let content = session.engine.content();
         let initial = |p: Player| content.side_name(p).chars().next().map(|c| c.to_ascii_lowercase());
-        let letters = match (content.spoken().and_then(|n| n.sides.as_ref()), initial(Player::Dark), initial(Player::Light)) {
-            // Letters that no token, mark or marker of the deck's reads as.
-            (Some(_), Some(d), Some(l))
-                if d != l
-                    && [d, l].iter().all(|c| c.is_ascii_lowercase() && !"rshx".contains(*c))
-                    && !glyphs(session).iter().any(|g| [d, l].contains(&g.to_ascii_lowercase())) =>
-            {
-                [d, l]
-            }
-            _ => ['d', 'l'],
-        };
+        let letters =
+            match (content.spoken().and_then(|n| n.sides.as_ref()), initial(Player::Dark), initial(Player::Light)) {
+                // Letters that no token, mark or marker of the deck's reads as.
+                (Some(_), Some(d), Some(l))
+                    if d != l
+                        && [d, l].iter().all(|c| c.is_ascii_lowercase() && !"rshx".contains(*c))
+                        && !glyphs(session).iter().any(|g| [d, l].contains(&g.to_ascii_lowercase())) =>
+                {
+                    [d, l]
+                }
+                _ => ['d', 'l'],
+            };
         Marks { playing: content.deck.rules.start.squares.squares(), letters, ..Marks::default() }
     }
 

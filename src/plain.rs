@@ -467,6 +467,42 @@ pub fn random_playout(
 mod tests {
     use super::*;
 
+    /// A move typed in a deck's notation reads as the kernel writes it; a
+    /// capture's sign is written and read back; what is not a square of the
+    /// notation is left to the kernel's reader.
+    #[test]
+    fn moves_in_a_decks_notation_read_back_as_the_kernel_writes_them() {
+        let italian: Notation = serde_yaml::from_str("{sides: [White, Black], squares: {numbered_from: a8}}").unwrap();
+        let italian = Variant {
+            notation: italian,
+            start: StartLayout { squares: crate::kernel::PlayingSquares::Light, ..StartLayout::default() },
+            ..Variant::american()
+        };
+        assert_eq!(italian.kernel_move_text("22-18").as_deref(), Some("d3-c4"));
+        assert_eq!(italian.kernel_move_text("22x13").as_deref(), Some("d3xb5"));
+        assert_eq!(italian.kernel_move_text("22-99"), None);
+        let russian: Notation = serde_yaml::from_str("{squares: algebraic, capture: ':'}").unwrap();
+        let russian = Variant { notation: russian, ..Variant::american() };
+        assert_eq!(russian.kernel_move_text("c3:e5:g3").as_deref(), Some("c3xe5xg3"));
+        let jump: Move = "c3xe5".parse::<crate::kernel::MoveText>().map(|t| Move::from_text(&t).unwrap()).unwrap();
+        assert_eq!(russian.move_text(&jump), "c3:e5");
+        let e = serde_yaml::from_str::<Notation>("capture: '+'").unwrap_err().to_string();
+        assert!(e.contains("unknown variant") && e.contains("`x`") && e.contains("`:`"), "{e}");
+    }
+
+    /// A FEN tells the sides by their initials: two names that share one are
+    /// refused, as are empty piece names.
+    #[test]
+    fn side_names_with_one_initial_are_refused() {
+        let same: Notation = serde_yaml::from_str("sides: [White, Wine]").unwrap();
+        assert!(same.check().unwrap_err().contains("two different letters"));
+        let empty: Notation = serde_yaml::from_str("pieces: {pawn: ''}").unwrap();
+        assert!(empty.check().is_err());
+        let fine: Notation = serde_yaml::from_str("{sides: [White, Black], pieces: {pawn: man, pawns: men}}").unwrap();
+        assert_eq!(fine.check(), Ok(()));
+        assert_eq!(fine.pieces.unwrap().kings, "kings");
+    }
+
     #[test]
     fn a_numbering_corner_that_is_not_one_is_refused_by_name() {
         // Found by the scripts fuzz target's generated decks: a corner that was

@@ -942,13 +942,13 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
     match kind {
         DecisionKind::Move => match choice_text::read(content, decision, text) {
             Ok(choice) => Ok(choice),
-            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) => {
+            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x', ':']) => {
                 Err(format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4"))
             }
             Err(Unread::NotAMove(e)) => Err(e),
             Err(Unread::Ambiguous(several)) => Err(format!(
                 "{text} could mean {}; write every landing square",
-                several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+                several.iter().map(|c| render::option_text(session, c)).collect::<Vec<_>>().join(" or ")
             )),
             Err(Unread::NotOffered) => Err(format!("{text} is not a legal move now; legal: {}", listed())),
         },

@@ -440,7 +440,7 @@ impl Session {
         let made =
             Made { events: self.state.journal_mut().take(), board: self.state.board, digest: self.state.digest() };
         let line = match block {
-            Some(name) if !secret => format!("{who} answers {name}"),
+            Some(name) if !secret => format!("{} answers {name}", self.side(who)),
             _ => self.describe(who, secret, choice),
         };
         self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made, asked_by });
@@ -818,6 +818,12 @@ impl Session {
         self.state.outcome()
     }
 
+    /// What the table calls `player`: the deck's side name (White, Black), or
+    /// Dark/Light.
+    pub fn side(&self, player: Player) -> String {
+        self.engine.content().side_name(player)
+    }
+
     /// `Dark wins: Venus (four snookles)…` style summary of how the game ended.
     pub fn describe_outcome(&self, outcome: &Outcome) -> String {
         let how = match outcome.reason {
@@ -840,7 +846,7 @@ impl Session {
             EndReason::Stuck => "the opponent cannot move (R11)".to_string(),
             EndReason::MoveLimit => format!("the move limit of {} turns (R10.4)", self.state.rules.move_limit),
             EndReason::Resigned => {
-                format!("{} resigned", outcome.winner.map_or(String::from("a player"), |w| (!w).to_string()))
+                format!("{} resigned", outcome.winner.map_or(String::from("a player"), |w| self.side(!w)))
             }
             EndReason::Agreed => "agreed by both players".to_string(),
             EndReason::Unplayable => "no option works: a script fails, and nothing is left to give up".to_string(),
@@ -858,7 +864,7 @@ impl Session {
             }
         };
         match outcome.winner {
-            Some(p) => format!("{p} wins: {how}"),
+            Some(p) => format!("{} wins: {how}", self.side(p)),
             None => format!("Draw: {how}"),
         }
     }

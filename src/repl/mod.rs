@@ -183,16 +183,19 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     repl.make_agents();
     // The deck as given, or as a save names it: made visible (text.rs).
     repl.say(&format!(
-        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.\n",
+        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). {}: {}, {}: {}. Type 'help' for commands.\n",
         crate::text::excerpt(repl.session.deck(), 200),
         repl.session.seed(),
         repl.session.seed(),
+        repl.session.side(Player::Dark),
         repl.seats[0],
+        repl.session.side(Player::Light),
         repl.seats[1]
     ));
-    // The sides' names were made visible when the deck was loaded.
-    if let Some([first, second]) = &repl.session.engine.content().deck.rules.notation.sides {
-        repl.say(&format!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.\n"));
+    // A deck's own side names (made visible when the deck was loaded) say who
+    // moves first, which Dark and Light did by R1.3.
+    if repl.session.engine.content().spoken().is_some_and(|n| n.sides.is_some()) {
+        repl.say(&format!("{} moves first.\n", repl.session.side(Player::Dark)));
     }
     if options.load.is_none() {
         repl.offer_autosaves(&mut input);
@@ -428,9 +431,9 @@ impl Repl {
         match self.session.pending() {
             None => "game over> ".into(),
             Some(d) => match d.kind {
-                DecisionKind::Move => format!("{} move> ", d.player),
-                DecisionKind::Card => format!("{} card> ", d.player),
-                DecisionKind::Question => format!("{} answer> ", d.player),
+                DecisionKind::Move => format!("{} move> ", self.session.side(d.player)),
+                DecisionKind::Card => format!("{} card> ", self.session.side(d.player)),
+                DecisionKind::Question => format!("{} answer> ", self.session.side(d.player)),
             },
         }
     }
@@ -961,13 +964,13 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
     match kind {
         DecisionKind::Move => match choice_text::read(content, decision, text) {
             Ok(choice) => Ok(choice),
-            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) => {
+            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x', ':']) => {
                 Err(format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4"))
             }
             Err(Unread::NotAMove(e)) => Err(e),
             Err(Unread::Ambiguous(several)) => Err(format!(
                 "{text} could mean {}; write every landing square",
-                several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+                several.iter().map(|c| render::option_text(session, c)).collect::<Vec<_>>().join(" or ")
             )),
             Err(Unread::NotOffered) => Err(format!("{text} is not a legal move now; legal: {}", listed())),
         },

@@ -122,7 +122,7 @@ pub fn board_at_move(session: &Session, number: u32, view: View) -> Option<Strin
     let start = session.move_start(number)?;
     let mut state = session.state().clone();
     state.position_mut().board = start.board;
-    Some(render::board(&state, view, &render::Marks::default(), &render::glyphs(session)))
+    Some(render::board(&state, view, &render::Marks::of_deck(session), &render::glyphs(session)))
 }
 
 /// Whether `session`'s deck is a draughts deck: nothing but checkers (no

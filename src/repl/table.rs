@@ -189,7 +189,7 @@ impl Repl {
         self.clear_screen();
         if self.interactive {
             loop {
-                match input.read(&format!("Pass to {p}, press Enter ")) {
+                match input.read(&format!("Pass to {}, press Enter ", self.session.side(p))) {
                     Line::Eof if self.leave(input) => return false,
                     Line::Eof | Line::Interrupted => continue,
                     Line::Text(_) => break,
@@ -197,7 +197,7 @@ impl Repl {
             }
             self.clear_screen();
         } else {
-            println!("Pass to {p}, press Enter");
+            println!("Pass to {}, press Enter", self.session.side(p));
         }
         self.handed_to = Some(p);
         self.redraw();
@@ -383,14 +383,15 @@ impl Repl {
     /// `resign`: the human to decide gives up, once they confirm; the opponent wins.
     pub(super) fn resign(&mut self, input: &mut Input) {
         let Some(p) = self.human_to_decide() else { return };
-        if !self.ask_yes(input, &format!("{p}, resign the game? [y/N] ")) {
+        let name = self.session.side(p);
+        if !self.ask_yes(input, &format!("{name}, resign the game? [y/N] ")) {
             println!("not resigned; play on");
             return;
         }
         let outcome = Outcome { winner: Some(!p), reason: EndReason::Resigned };
         match self.session.end_at_table(outcome) {
             Ok(()) => {
-                println!("{p} resigns.");
+                println!("{name} resigns.");
                 self.redraw();
             }
             Err(e) => println!("{e}"),
@@ -403,17 +404,18 @@ impl Repl {
         let Some(p) = self.human_to_decide() else { return };
         let other = !p;
         let accepted = if self.is_human(other) {
+            let (p, other) = (self.session.side(p), self.session.side(other));
             self.ask_yes(input, &format!("{p} offers a draw. {other}, do you accept? [y/N] "))
         } else {
             computer_accepts_draw(&self.session, other)
         };
         if !accepted {
-            println!("{other} declines the draw; play on.");
+            println!("{} declines the draw; play on.", self.session.side(other));
             return;
         }
         match self.session.end_at_table(Outcome { winner: None, reason: EndReason::Agreed }) {
             Ok(()) => {
-                println!("{other} accepts the draw.");
+                println!("{} accepts the draw.", self.session.side(other));
                 self.redraw();
             }
             Err(e) => println!("{e}"),
@@ -429,7 +431,11 @@ impl Repl {
             make_agent("normal", seed, content.setup().planets, Budget::Interactive, Some(engine_factory(content)));
         let choice = agent.ok().and_then(|mut a| a.choose(self.session.state(), &self.session.engine));
         match choice {
-            Some(c) => self.say(&format!("hint (normal) for {p}: {}\n", render::option_text(&self.session, &c))),
+            Some(c) => self.say(&format!(
+                "hint (normal) for {}: {}\n",
+                self.session.side(p),
+                render::option_text(&self.session, &c)
+            )),
             None => println!("no hint: the computer found nothing to suggest"),
         }
     }

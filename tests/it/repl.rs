@@ -1166,12 +1166,121 @@ fn a_move_without_its_dash_and_a_card_by_the_start_of_its_name_are_read() {
 fn a_draughts_deck_plays_at_the_table() {
     let (out, err, ok) = run(&["--deck", "russian", "--seed", "4", "--light", "random"], "c3-d4\nquit\n");
     assert!(ok, "{err}");
-    assert!(out.contains("Dark plays White's checkers and moves first; Light plays Black's."), "{out}");
-    assert!(out.contains("Dark moves c3-d4"), "{out}");
+    assert!(out.contains("White: human, Black: random.") && out.contains("White moves first."), "{out}");
+    assert!(out.contains("White moves c3-d4"), "{out}");
     // Turkish checkers step sideways and forward along ranks and files.
     let (out, err, ok) = run(&["--deck", "turkish", "--seed", "4", "--light", "random"], "a3-a4\nquit\n");
     assert!(ok, "{err}");
-    assert!(out.contains("1. a3-a4") && out.contains("Dark moves a3-a4"), "{out}");
+    assert!(out.contains("1. a3-a4") && out.contains("White moves a3-a4"), "{out}");
+}
+
+/// The squares of the first board drawn in `out`, by what each cell shows:
+/// (squares with a dot, squares with a checker). Rank 8 is drawn first, file a
+/// at the left (Dark's view, the board not turned).
+fn drawn_squares(out: &str) -> (Vec<String>, Vec<String>) {
+    let rows: Vec<&str> = out.lines().filter(|l| l.chars().nth(2) == Some('|')).take(8).collect();
+    assert_eq!(rows.len(), 8, "a board is drawn: {out}");
+    let (mut dots, mut checkers) = (Vec::new(), Vec::new());
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 8 - i;
+        assert!(row.starts_with(&rank.to_string()), "{row}");
+        for (file, cell) in row.split('|').skip(1).take(8).enumerate() {
+            let name = format!("{}{rank}", (b'a' + file as u8) as char);
+            match cell.trim() {
+                "" => {}
+                "." => dots.push(name),
+                _ => checkers.push(name),
+            }
+        }
+    }
+    (dots, checkers)
+}
+
+/// R1.1's dark squares (`a1` is dark) when `dark`, else the light ones.
+fn squares_of_colour(dark: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for rank in (1..=8).rev() {
+        for file in 0..8u8 {
+            if ((file as usize + rank) % 2 == 1) == dark {
+                out.push(format!("{}{rank}", (b'a' + file) as char));
+            }
+        }
+    }
+    out
+}
+
+/// Issue 38, item 2: the board dots the squares the deck plays on. Italian
+/// draughts plays on the squares R1.1 calls light (its start says so): every
+/// one of them is drawn with a checker or a dot, and no other square is; the
+/// standard deck still dots its empty dark squares.
+#[test]
+fn the_board_dots_the_squares_the_deck_plays_on() {
+    for (deck, dark) in [("italian", false), ("russian", true), ("standard", true)] {
+        let (out, err, ok) = run(&["--deck", deck, "--seed", "4", "--light", "random"], "quit\n");
+        assert!(ok, "{err}");
+        let (mut dots, checkers) = drawn_squares(&out);
+        assert!(dots.iter().all(|sq| !checkers.contains(sq)));
+        dots.extend(checkers);
+        let mut expected = squares_of_colour(dark);
+        dots.sort();
+        expected.sort();
+        assert_eq!(dots, expected, "{deck}: the drawn playing squares\n{out}");
+    }
+}
+
+/// Issue 38, item 4: a draughts deck's own names are used at the table. A
+/// Russian game played to its end in the deck's notation (captures with `:`)
+/// is told with White and Black, men and kings, and its end line names the
+/// winner so; nothing calls a side Dark or Light.
+#[test]
+fn a_russian_game_is_told_in_the_decks_names_to_its_end() {
+    let engine = ScriptEngine::load(&common::repo(), "russian").unwrap();
+    let content = engine.content();
+    let (seed, lines, winner) = (0..200u64)
+        .find_map(|seed| {
+            let mut state = GameState::new(&content.setup(), seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut lines = Vec::new();
+            while let Some(d) = state.pending(&engine) {
+                let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+                let Choice::Move(m) = &pick else { panic!("a draughts deck asks only for moves") };
+                lines.push(content.move_name(m));
+                state.apply(&engine, &pick).unwrap();
+            }
+            let winner = state.outcome().unwrap().winner?;
+            // A game with a multiple capture, written with colons.
+            lines.iter().any(|l| l.matches(':').count() >= 2).then_some((seed, lines, winner))
+        })
+        .expect("a random Russian game with a winner and a double capture");
+    let seed = seed.to_string();
+    let input = lines.join("\n") + "\nlog\nquit\n";
+    let (out, err, ok) = run(&["--deck", "russian", "--seed", &seed, "--dark", "human", "--light", "human"], &input);
+    assert!(ok, "{err}");
+    let name = if winner == Player::Dark { "White" } else { "Black" };
+    assert!(out.contains(&format!("\n{name} wins: ")), "the end line names the deck's side: {out}");
+    assert!(!out.contains(" is not a legal move") && !out.contains("is not a move"), "every move is read: {out}");
+    let double = lines.iter().find(|l| l.matches(':').count() >= 2).unwrap();
+    assert!(out.contains(&format!(" moves {double}\n")), "a capture is told in the deck's notation: {out}");
+    assert!(out.contains("Black's man on ") || out.contains("White's man on "), "{out}");
+    assert!(out.contains("White move> ") && out.contains("Pass to Black"), "{out}");
+    assert!(out.contains("Move 1 of 100: White to move a checker"), "{out}");
+    for table_word in ["Dark", "Light", "pawn"] {
+        assert!(!out.contains(table_word), "'{table_word}' is not the deck's word: {out}");
+    }
+}
+
+/// Issue 38, item 4: on a numbered deck the moves listed are typed as
+/// listed: Italian's `22-18` is played, and told, as `22-18`; the board's
+/// names (`d3-c4`) are read too.
+#[test]
+fn numbered_moves_are_read_as_listed() {
+    let (out, err, ok) = run(&["--deck", "italian", "--seed", "4", "--light", "human"], "moves\n22-18\nc6-d5\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("3. 22-18"), "the move is listed numbered: {out}");
+    assert!(out.contains("White moves 22-18\n"), "and played as typed: {out}");
+    // Black's c6-d5 by the board's names is 10-14 in the deck's.
+    assert!(out.contains("Black moves 10-14\n"), "{out}");
+    assert!(out.contains("1. 22-18"), "the record is numbered: {out}");
 }
 
 /// Hot-seat `undo` takes back the decisions of the player at the keyboard, not

@@ -3,7 +3,8 @@
 //! `c3xe5xg7`), a card by its id (`water`), an answer as it displays (`d4`,
 //! `clockwise`, `c3-d4`). Saves put the kind in front (`card water`,
 //! `answer d4`, session.rs). The REPL reads moves and cards through it; it
-//! reads answers as the decider sees them (directions and blocks as drawn for
+//! reads moves in the deck's own notation as well (`22-18`, `c3:e5`), and
+//! answers as the decider sees them (directions and blocks as drawn for
 //! them, repl/mod.rs), and takes an option's number anywhere.
 
 use crate::content::Content;
@@ -37,7 +38,9 @@ pub fn read(content: &Content, decision: &Decision, text: &str) -> Result<Choice
     let options = &decision.options;
     match decision.kind {
         DecisionKind::Move => {
-            let wanted: MoveText = text.parse().map_err(|e: ParseError| Unread::NotAMove(e.to_string()))?;
+            // In the deck's own notation too (`22-18`, `c3:e5`).
+            let wanted: MoveText =
+                content.kernel_move_text(text).parse().map_err(|e: ParseError| Unread::NotAMove(e.to_string()))?;
             let mut matching = options.iter().filter(|o| matches!(o, Choice::Move(m) if wanted.matches(m)));
             match (matching.next(), matching.next()) {
                 (Some(one), None) => Ok(one.clone()),

@@ -10,6 +10,7 @@ pub mod game;
 pub mod hash;
 pub mod kernel;
 pub mod narrate;
+pub mod pdn;
 pub mod plain;
 pub mod repl;
 pub mod scenario;

@@ -13,7 +13,7 @@ use crate::game::{
     Scored, SkipReason, SkippedStep, VictoryId, ZoneId,
 };
 use crate::kernel::{
-    Bitboard, Board, BoardEvent, Checker, Clearing, Dir, MarkerKind, Orientation, Player, Removal, Square, block,
+    Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Kind, MarkerKind, Orientation, Player, Removal, Square, block,
 };
 
 /// A 2×2 block's name, the same for every player and however the board is
@@ -159,18 +159,23 @@ impl<'a> Narrator<'a> {
     }
 
     fn whose(&self, p: Player) -> String {
-        if self.viewer == Some(p) { "your".into() } else { format!("{p}'s") }
+        if self.viewer == Some(p) { "your".into() } else { format!("{}'s", self.content.side_name(p)) }
     }
 
     fn piece(&self, c: &Checker, at: Square) -> String {
-        format!("{} {} on {at}", self.whose(c.owner), c.kind.name())
+        format!("{} {} on {}", self.whose(c.owner), self.content.kind_name(c.kind, false), self.square(at))
     }
 
     fn at(&self, sq: Square) -> String {
         match self.board.checker(sq) {
             Some(c) => self.piece(&c, sq),
-            None => sq.to_string(),
+            None => self.square(sq),
         }
+    }
+
+    /// A square as the table names it (the deck's numbers, or `a1`–`h8`).
+    fn square(&self, sq: Square) -> String {
+        self.content.square_name(sq)
     }
 
     /// The viewer's frame on the board as it is now, if there is a viewer.
@@ -228,8 +233,8 @@ impl<'a> Narrator<'a> {
         match event {
             // A move played hop by hop was told as it landed; this says it is over.
             BoardEvent::Moved { from, to, via, hops: true, .. } => {
-                let mut path = vec![from.to_string()];
-                path.extend(via.iter().chain([to]).map(Square::to_string));
+                let mut path = vec![self.square(*from)];
+                path.extend(via.iter().chain([to]).map(|&sq| self.square(sq)));
                 format!("the move {} is over", path.join("-"))
             }
             BoardEvent::Landed { from, at, .. } => format!("{} lands on {at}", self.at(*from)),
@@ -251,8 +256,8 @@ impl<'a> Narrator<'a> {
                 }
             }
             BoardEvent::Moved { from, to, via, .. } => {
-                let mut path = vec![from.to_string()];
-                path.extend(via.iter().chain([to]).map(Square::to_string));
+                let mut path = vec![self.square(*from)];
+                path.extend(via.iter().chain([to]).map(|&sq| self.square(sq)));
                 format!("{} moves {}", self.at(*from), path.join("-"))
             }
             BoardEvent::Captured { at, checker, .. } => format!("{} is captured", self.piece(checker, *at)),
@@ -275,7 +280,13 @@ impl<'a> Narrator<'a> {
                 let dir = Dir::ALL.into_iter().find(|&d| from.step(d) == Some(*to)).unwrap_or(Dir::N);
                 format!("{} is pushed {} to {to}", self.at(*from), self.direction(dir))
             }
-            BoardEvent::Crowned { at, owner, .. } => format!("{} pawn on {at} is crowned king", self.whose(*owner)),
+            BoardEvent::Crowned { at, owner, .. } => format!(
+                "{} {} on {} is crowned {}",
+                self.whose(*owner),
+                self.content.kind_name(Kind::Pawn, false),
+                self.square(*at),
+                self.content.kind_name(Kind::King, false)
+            ),
             BoardEvent::MadeEmperor { king, pawn } => {
                 format!("{} becomes an emperor with the piece of the pawn from {pawn}", self.at(*king))
             }
@@ -331,7 +342,7 @@ impl<'a> Narrator<'a> {
             GameEvent::EffectReacted { card, .. } => format!("{} reacts", self.card_name(*card)),
             GameEvent::GameOver { winner, reason, planets, also_held } => {
                 let result = match winner {
-                    Some(p) => format!("{p} wins"),
+                    Some(p) => format!("{} wins", self.content.side_name(*p)),
                     None => "drawn".to_string(),
                 };
                 let why = |reason: &EndReason| match reason {
@@ -377,7 +388,9 @@ impl<'a> Narrator<'a> {
                 let revealed: Vec<String> = Player::BOTH
                     .iter()
                     .zip(planets)
-                    .filter_map(|(p, planet)| Some(format!("{p}'s planet was {}", self.planet_name((*planet)?))))
+                    .filter_map(|(p, planet)| {
+                        Some(format!("{}'s planet was {}", self.content.side_name(*p), self.planet_name((*planet)?)))
+                    })
                     .collect();
                 let revealed =
                     if revealed.is_empty() { String::new() } else { format!("; {} (R10.5)", revealed.join(", ")) };
@@ -507,8 +520,9 @@ impl<'a> Narrator<'a> {
 /// `Light uses Water`; a `secret` answer without what it was.
 pub fn decision_line(content: &Content, who: Player, secret: bool, choice: &Choice) -> String {
     let card_name = |c: CardId| content.card(c).map_or_else(|| format!("card #{}", c.0), |d| d.manifest.name.clone());
+    let who = content.side_name(who);
     match choice {
-        Choice::Move(m) => format!("{who} moves {m}"),
+        Choice::Move(m) => format!("{who} moves {}", content.move_name(m)),
         Choice::Card(c) => format!("{who} uses {}", card_name(*c)),
         Choice::Answer(_) if secret => format!("{who} answers in secret"),
         Choice::Answer(a) => format!("{who} answers {a}"),
@@ -529,6 +543,8 @@ pub fn answers_in_secret(content: &Content, state: &crate::game::GameState) -> b
 #[derive(Clone, Debug, Default)]
 pub struct TurnRecord {
     pub player: Option<Player>,
+    /// The player as the table names them (the deck's side name).
+    pub who: String,
     /// The move as played (`c3-d4`), or `--` when the move step was skipped.
     pub mv: Option<String>,
     /// What happened after the move: the card used and its effects.
@@ -544,14 +560,15 @@ pub fn turns<'a>(
     viewer: Option<Player>,
 ) -> Vec<TurnRecord> {
     let mut narrator = Narrator::new(content, start, viewer);
-    let mut turns = vec![TurnRecord { player: Some(Player::Dark), ..TurnRecord::default() }];
+    let mut turns =
+        vec![TurnRecord { player: Some(Player::Dark), who: content.side_name(Player::Dark), ..TurnRecord::default() }];
     for (decision, batch) in batches {
         // The move's own events: its notation (c3xe5) tells them already.
         let mut played = None;
         match decision {
             Some(Choice::Move(m)) => {
                 if let Some(t) = turns.last_mut() {
-                    t.mv = Some(m.to_string());
+                    t.mv = Some(content.move_name(m));
                 }
                 played = Some(m.from());
             }
@@ -566,7 +583,8 @@ pub fn turns<'a>(
         for event in batch {
             match &event.event {
                 Event::Game(GameEvent::TurnBegan { player, .. }) => {
-                    turns.push(TurnRecord { player: Some(*player), ..TurnRecord::default() });
+                    let who = content.side_name(*player);
+                    turns.push(TurnRecord { player: Some(*player), who, ..TurnRecord::default() });
                 }
                 Event::Game(GameEvent::StepSkipped { step: SkippedStep::Move, .. }) => {
                     if let Some(t) = turns.last_mut() {
@@ -612,8 +630,7 @@ pub fn record_text(turns: &[TurnRecord]) -> String {
             if t.lines.is_empty() {
                 continue;
             }
-            let who = t.player.map_or(String::new(), |p| p.to_string());
-            out.push_str(&format!("       {who}: {}\n", t.lines.join("; ")));
+            out.push_str(&format!("       {}: {}\n", t.who, t.lines.join("; ")));
         }
     }
     out

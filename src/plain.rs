@@ -31,6 +31,13 @@ pub struct Notation {
     /// (default: R11's numbering, from `h1`).
     #[serde(default)]
     pub squares: SquareNames,
+    /// The sign between a capture's squares: `x` (default) or `:`.
+    #[serde(default, skip_serializing_if = "CaptureSign::is_x")]
+    pub capture: CaptureSign,
+    /// What the variant's players call the checkers (default: the table's
+    /// pawn and king).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<PieceNames>,
 }
 
 impl Notation {
@@ -40,6 +47,80 @@ impl Notation {
             Some([first, second]) => [first, second],
             None => ["Black", "White"],
         }
+    }
+
+    /// What makes the notation unusable, if anything: a FEN tells the sides
+    /// apart by their names' initials, and every name is shown.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some([first, second]) = &self.sides {
+            let initial = |s: &str| s.chars().next().map(|c| c.to_ascii_uppercase());
+            if first.trim().is_empty() || second.trim().is_empty() {
+                return Err("sides are two names, the first mover's first, like [White, Black]".into());
+            }
+            if initial(first) == initial(second) || !first.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                return Err(format!(
+                    "the sides' names '{first}' and '{second}' must start with two different letters (a FEN writes their initials)"
+                ));
+            }
+        }
+        if let Some(p) = &self.pieces
+            && [&p.pawn, &p.pawns, &p.king, &p.kings].iter().any(|n| n.trim().is_empty())
+        {
+            return Err("pieces names pawn, pawns, king and kings, none empty".into());
+        }
+        Ok(())
+    }
+}
+
+/// The sign a capture is written with: `c3xe5` or `c3:e5`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub enum CaptureSign {
+    #[default]
+    #[serde(rename = "x")]
+    X,
+    #[serde(rename = ":")]
+    Colon,
+}
+
+impl CaptureSign {
+    pub fn sign(self) -> char {
+        match self {
+            CaptureSign::X => 'x',
+            CaptureSign::Colon => ':',
+        }
+    }
+
+    fn is_x(&self) -> bool {
+        *self == CaptureSign::X
+    }
+}
+
+/// A variant's names for the checkers, one and several (`man`, `men`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceNames {
+    #[serde(default = "PieceNames::pawn")]
+    pub pawn: String,
+    #[serde(default = "PieceNames::pawns")]
+    pub pawns: String,
+    #[serde(default = "PieceNames::king")]
+    pub king: String,
+    #[serde(default = "PieceNames::kings")]
+    pub kings: String,
+}
+
+impl PieceNames {
+    fn pawn() -> String {
+        "pawn".into()
+    }
+    fn pawns() -> String {
+        "pawns".into()
+    }
+    fn king() -> String {
+        "king".into()
+    }
+    fn kings() -> String {
+        "kings".into()
     }
 }
 
@@ -158,15 +239,29 @@ impl Variant {
         self.number(sq).map_or_else(|| sq.to_string(), |n| n.to_string())
     }
 
-    /// A move in this notation: `9-14`, `27x18x11`, `c3-d4`.
+    /// A move in this notation: `9-14`, `27x18x11`, `c3-d4`, `c3:e5`.
     pub fn move_text(&self, mv: &Move) -> String {
-        let sep = if mv.is_jump() { "x" } else { "-" };
+        let sep = if mv.is_jump() { self.notation.capture.sign() } else { '-' };
         let mut text = self.name(mv.from());
         for sq in mv.landings() {
-            text.push_str(sep);
+            text.push(sep);
             text.push_str(&self.name(sq));
         }
         text
+    }
+
+    /// A move written in this notation (`22-18`, `c3:e5`), rewritten as the
+    /// kernel reads moves (`d3-c4`, `c3xe5`); `None` when a part of it is not
+    /// a square of this notation.
+    pub fn kernel_move_text(&self, text: &str) -> Option<String> {
+        let text = text.trim();
+        let jump = text.contains(['x', 'X', ':']);
+        let sep = if jump { "x" } else { "-" };
+        let squares = text
+            .split(['-', 'x', 'X', ':'])
+            .map(|part| self.square(part.trim()).map(|sq| sq.to_string()))
+            .collect::<Option<Vec<_>>>()?;
+        (squares.len() >= 2).then(|| squares.join(sep))
     }
 
     /// The FEN letter of a side: its name's initial.
@@ -371,6 +466,42 @@ pub fn random_playout(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move typed in a deck's notation reads as the kernel writes it; a
+    /// capture's sign is written and read back; what is not a square of the
+    /// notation is left to the kernel's reader.
+    #[test]
+    fn moves_in_a_decks_notation_read_back_as_the_kernel_writes_them() {
+        let italian: Notation = serde_yaml::from_str("{sides: [White, Black], squares: {numbered_from: a8}}").unwrap();
+        let italian = Variant {
+            notation: italian,
+            start: StartLayout { squares: crate::kernel::PlayingSquares::Light, ..StartLayout::default() },
+            ..Variant::american()
+        };
+        assert_eq!(italian.kernel_move_text("22-18").as_deref(), Some("d3-c4"));
+        assert_eq!(italian.kernel_move_text("22x13").as_deref(), Some("d3xb5"));
+        assert_eq!(italian.kernel_move_text("22-99"), None);
+        let russian: Notation = serde_yaml::from_str("{squares: algebraic, capture: ':'}").unwrap();
+        let russian = Variant { notation: russian, ..Variant::american() };
+        assert_eq!(russian.kernel_move_text("c3:e5:g3").as_deref(), Some("c3xe5xg3"));
+        let jump: Move = "c3xe5".parse::<crate::kernel::MoveText>().map(|t| Move::from_text(&t).unwrap()).unwrap();
+        assert_eq!(russian.move_text(&jump), "c3:e5");
+        let e = serde_yaml::from_str::<Notation>("capture: '+'").unwrap_err().to_string();
+        assert!(e.contains("unknown variant") && e.contains("`x`") && e.contains("`:`"), "{e}");
+    }
+
+    /// A FEN tells the sides by their initials: two names that share one are
+    /// refused, as are empty piece names.
+    #[test]
+    fn side_names_with_one_initial_are_refused() {
+        let same: Notation = serde_yaml::from_str("sides: [White, Wine]").unwrap();
+        assert!(same.check().unwrap_err().contains("two different letters"));
+        let empty: Notation = serde_yaml::from_str("pieces: {pawn: ''}").unwrap();
+        assert!(empty.check().is_err());
+        let fine: Notation = serde_yaml::from_str("{sides: [White, Black], pieces: {pawn: man, pawns: men}}").unwrap();
+        assert_eq!(fine.check(), Ok(()));
+        assert_eq!(fine.pieces.unwrap().kings, "kings");
+    }
 
     #[test]
     fn a_numbering_corner_that_is_not_one_is_refused_by_name() {

@@ -192,6 +192,16 @@ pub struct Decided {
     pub asked_by: Option<crate::game::CardId>,
 }
 
+/// Where a move of the record began ([`Session::move_start`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveStart {
+    /// The decisions made before it began, and the one that began it: the
+    /// position after them is the first in which the move's player decides.
+    pub decisions: usize,
+    /// The board exactly as the move began.
+    pub board: Board,
+}
+
 /// How a loaded or reloaded record compares with the scripts it now runs on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Replay {
@@ -430,7 +440,7 @@ impl Session {
         let made =
             Made { events: self.state.journal_mut().take(), board: self.state.board, digest: self.state.digest() };
         let line = match block {
-            Some(name) if !secret => format!("{who} answers {name}"),
+            Some(name) if !secret => format!("{} answers {name}", self.side(who)),
             _ => self.describe(who, secret, choice),
         };
         self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made, asked_by });
@@ -481,15 +491,38 @@ impl Session {
         &mut self.state
     }
 
-    /// The board as move `number` began (Dark's turn of it, R1.3), if the game
-    /// has come that far.
-    pub fn board_at_move(&self, number: u32) -> Option<Board> {
+    /// Where move `number` of the record began (Dark's turn of it, R1.3; the
+    /// record numbers moves so, narrate::record_text), if the game has come that
+    /// far: the board exactly as that turn began, after everything the move
+    /// before did (its last card included) and before anything of the new turn
+    /// (its start-of-turn effects are the move's own, told under it in `log`).
+    ///
+    /// Replays the record's events: the board after the decision before the one
+    /// that began the turn, then that decision's events up to the turn's start.
+    /// Move 1 begins when the deal is done.
+    pub fn move_start(&self, number: u32) -> Option<MoveStart> {
+        if number == 1 {
+            return Some(MoveStart { decisions: 0, board: self.dealt.board });
+        }
         let turn = number.checked_mul(2)?.checked_sub(1)?;
-        self.events().enumerate().find_map(|(i, batch)| {
-            let began =
-                batch.iter().any(|l| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn));
-            began.then(|| if i == 0 { self.start_board() } else { self.after(i - 1).board })
+        let begins = |l: &Logged| matches!(l.event, Event::Game(GameEvent::TurnBegan { turn: t, .. }) if t == turn);
+        self.events().enumerate().find_map(|(batch, events)| {
+            let at = events.iter().position(begins)?;
+            // Batch 0 is the deal's; batch i > 0 is decision i's, which starts on
+            // the board the decision before left.
+            let mut board = if batch == 0 { self.start_board() } else { self.after(batch - 1).board };
+            for logged in &events[..at] {
+                if let Event::Board(e) = &logged.event {
+                    e.redo(&mut board);
+                }
+            }
+            Some(MoveStart { decisions: batch, board })
         })
+    }
+
+    /// The board as move `number` began ([`Session::move_start`]).
+    pub fn board_at_move(&self, number: u32) -> Option<Board> {
+        self.move_start(number).map(|m| m.board)
     }
 
     /// `player`'s secret answers (to questions asked with `opts.secret`, or of
@@ -785,6 +818,12 @@ impl Session {
         self.state.outcome()
     }
 
+    /// What the table calls `player`: the deck's side name (White, Black), or
+    /// Dark/Light.
+    pub fn side(&self, player: Player) -> String {
+        self.engine.content().side_name(player)
+    }
+
     /// `Dark wins: Venus (four snookles)…` style summary of how the game ended.
     pub fn describe_outcome(&self, outcome: &Outcome) -> String {
         let how = match outcome.reason {
@@ -807,7 +846,7 @@ impl Session {
             EndReason::Stuck => "the opponent cannot move (R11)".to_string(),
             EndReason::MoveLimit => format!("the move limit of {} turns (R10.4)", self.state.rules.move_limit),
             EndReason::Resigned => {
-                format!("{} resigned", outcome.winner.map_or(String::from("a player"), |w| (!w).to_string()))
+                format!("{} resigned", outcome.winner.map_or(String::from("a player"), |w| self.side(!w)))
             }
             EndReason::Agreed => "agreed by both players".to_string(),
             EndReason::Unplayable => "no option works: a script fails, and nothing is left to give up".to_string(),
@@ -827,7 +866,7 @@ impl Session {
             }
         };
         match outcome.winner {
-            Some(p) => format!("{p} wins: {how}"),
+            Some(p) => format!("{} wins: {how}", self.side(p)),
             None => format!("Draw: {how}"),
         }
     }

@@ -133,6 +133,35 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         root: Option<std::path::PathBuf>,
     },
+    /// Step through a saved game forward and back (n, p, first, last, go <move>,
+    /// q), seeing only one player's secrets; or write its record with --export.
+    Review {
+        /// The save file.
+        file: std::path::PathBuf,
+        /// Whose side to view from, and whose secrets to show: dark or light
+        /// (default: the save's human seat; Dark when there is none or two).
+        #[arg(long = "as", value_name = "SIDE", value_parser = parse_side)]
+        side: Option<alien_checkers::kernel::Player>,
+        /// Write the game to this file and stop: PDN for a draughts deck
+        /// (plain, russian, …), else a save file.
+        #[arg(long, value_name = "OUT")]
+        export: Option<std::path::PathBuf>,
+        /// Review the save even if it was edited.
+        #[arg(long)]
+        accept_edited: bool,
+        /// The content root the save's deck comes from (as for replay).
+        #[arg(long, value_name = "DIR")]
+        root: Option<std::path::PathBuf>,
+    },
+}
+
+/// `dark` or `light`, any case.
+fn parse_side(text: &str) -> Result<alien_checkers::kernel::Player, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "dark" => Ok(alien_checkers::kernel::Player::Dark),
+        "light" => Ok(alien_checkers::kernel::Player::Light),
+        _ => Err("a side is dark or light".into()),
+    }
 }
 
 /// What a command ends with: a failure is reported in one line (its context
@@ -178,6 +207,16 @@ pub fn run() -> ExitCode {
         Some(Command::Simulate(args)) => simulate::run(&args),
         Some(Command::Replay { file, events, accept_edited, root }) => {
             replay(&file, events, edits(accept_edited), root.as_deref())
+        }
+        Some(Command::Review { file, side, export, accept_edited, root }) => {
+            let options = alien_checkers::repl::review::ReviewOptions {
+                root: alien_checkers::session::root_for_save(root.as_deref(), &file, ContentRoot::discover),
+                file,
+                viewer: side,
+                export,
+                edits: edits(accept_edited),
+            };
+            alien_checkers::repl::review::run_file(options).map_err(anyhow::Error::msg)
         }
         Some(Command::Play(args)) => play(args),
         None => play(cli.play),

@@ -151,7 +151,12 @@ impl DeckManifest {
         make_visible(&mut self.name);
         make_visible(&mut self.description);
         self.counters.iter_mut().for_each(|c| make_visible(&mut c.label));
-        self.rules.notation.sides.iter_mut().flatten().for_each(make_visible);
+        if let Some(n) = &mut self.rules.notation {
+            n.sides.iter_mut().flatten().for_each(make_visible);
+            if let Some(p) = &mut n.pieces {
+                [&mut p.pawn, &mut p.pawns, &mut p.king, &mut p.kings].into_iter().for_each(make_visible);
+            }
+        }
     }
 }
 
@@ -260,6 +265,10 @@ impl SupplyManifest {
     }
 }
 
+fn notation_or_default<S: serde::Serializer>(n: &Option<Notation>, s: S) -> Result<S::Ok, S::Error> {
+    n.clone().unwrap_or_default().serialize(s)
+}
+
 /// A deck's rule options (R6, R10.4, R11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -287,9 +296,11 @@ pub struct RulesManifest {
     /// Where the checkers stand at the start (default: R2.1).
     #[serde(default)]
     pub start: StartLayout,
-    /// How positions of this deck are written (FEN, square numbers).
-    #[serde(default)]
-    pub notation: Notation,
+    /// How positions of this deck are written (FEN, square numbers); given,
+    /// the table speaks it too (side and piece names, moves). Absent, R11's
+    /// notation (written out as such) and the table's own names.
+    #[serde(default, serialize_with = "notation_or_default")]
+    pub notation: Option<Notation>,
     /// The players' piece pools by name, the reserve first (pools.rs;
     /// default: `reserve` alone).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

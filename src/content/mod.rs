@@ -314,6 +314,9 @@ impl Content {
             at(&mut problems, key, &message);
         }
         check_ends(rules, &mut |key, message| at(&mut problems, key, message));
+        if let Some(Err(message)) = rules.notation.as_ref().map(crate::plain::Notation::check) {
+            at(&mut problems, "notation", &message);
+        }
         match items::catalogue(deck_manifest.items.as_ref(), &deck_manifest.zones) {
             Ok(catalogue) => content.items = catalogue.map(std::sync::Arc::new),
             Err((key, message)) => at(&mut problems, key, &message),
@@ -582,13 +585,67 @@ impl Content {
         self.pool_names().iter().position(|n| n == name)
     }
 
+    /// The deck's notation when it gives one: then the table speaks it (its
+    /// sides' and pieces' names, its squares and capture sign); without one,
+    /// the table's own Dark and Light, pawns and kings, `a1`–`h8`.
+    pub fn spoken(&self) -> Option<&crate::plain::Notation> {
+        self.deck.rules.notation.as_ref()
+    }
+
+    /// What the table calls `player`: the deck's side name, or Dark/Light.
+    pub fn side_name(&self, player: Player) -> String {
+        match self.spoken() {
+            Some(n) if n.sides.is_some() => n.side_names()[player.index()].to_string(),
+            _ => player.to_string(),
+        }
+    }
+
+    /// What the table calls a checker of `kind`, one or `several`.
+    pub fn kind_name(&self, kind: crate::kernel::Kind, several: bool) -> String {
+        use crate::kernel::Kind;
+        let names = self.spoken().and_then(|n| n.pieces.as_ref());
+        match (kind, names) {
+            (Kind::Pawn, Some(n)) => if several { &n.pawns } else { &n.pawn }.clone(),
+            (Kind::King, Some(n)) => if several { &n.kings } else { &n.king }.clone(),
+            _ => format!("{}{}", kind.name(), if several { "s" } else { "" }),
+        }
+    }
+
+    /// A square as the table names it: its number on a numbered deck that
+    /// the table speaks, else `a1`–`h8`.
+    pub fn square_name(&self, sq: crate::kernel::Square) -> String {
+        match self.spoken() {
+            Some(_) => self.variant().name(sq),
+            None => sq.to_string(),
+        }
+    }
+
+    /// A move as the table writes it: in the deck's notation when spoken
+    /// (`22-18`, `c3:e5`), else as the kernel writes it (`c3xe5`).
+    pub fn move_name(&self, mv: &crate::kernel::Move) -> String {
+        match self.spoken() {
+            Some(_) if !mv.exits() => self.variant().move_text(mv),
+            _ => mv.to_string(),
+        }
+    }
+
+    /// A move typed at the table in the deck's notation, rewritten as the
+    /// kernel reads moves (`22-18` → `d3-c4`, `c3:e5` → `c3xe5`); any other
+    /// text as it is.
+    pub fn kernel_move_text<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        match self.spoken().and_then(|_| self.variant().kernel_move_text(text)) {
+            Some(rewritten) => rewritten.into(),
+            None => text.into(),
+        }
+    }
+
     /// The deck's board: how checkers move and start, and how positions are written.
     pub fn variant(&self) -> Variant {
         let rules = &self.deck.rules;
         Variant {
             movement: rules.moves,
             start: rules.start.clone(),
-            notation: rules.notation.clone(),
+            notation: rules.notation.clone().unwrap_or_default(),
             crowning: rules.crowning,
         }
     }

@@ -108,11 +108,13 @@ impl Question {
     }
 }
 
-/// A board kept for showing only: every two are equal and none is hashed or
-/// saved, so that it never tells two states apart (ARCHITECTURE.md invariant 1
-/// holds for the rest of the state).
+/// What a script's run did before it asked, kept for showing only: the board
+/// it left, and the answers the game gave by itself to its earlier questions
+/// (a line of answers typed for them skips them). Every two are equal and none
+/// is hashed or saved, so that it never tells two states apart
+/// (ARCHITECTURE.md invariant 1 holds for the rest of the state).
 #[derive(Clone, Debug, Default)]
-pub struct SoFar(pub Option<Box<crate::kernel::Board>>);
+pub struct SoFar(pub Option<Box<crate::kernel::Board>>, pub Vec<Answer>);
 
 impl PartialEq for SoFar {
     fn eq(&self, _: &SoFar) -> bool {

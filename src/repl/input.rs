@@ -1,7 +1,14 @@
 //! Where command lines come from: rustyline with completion and a history file
 //! on a terminal, plain lines from standard input otherwise.
+//!
+//! Lines sent at once are read one by one, as if typed: a bracketed paste of
+//! several lines is split here, and bytes the terminal sent after a line stay
+//! in rustyline's buffer (its `buffer-redux` feature). When the game answers a
+//! question by itself, the rest of a bracketed paste and what was typed later
+//! are dropped; what arrived with the line that was answered is kept.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -47,7 +54,14 @@ impl Validator for Words {}
 impl Helper for Words {}
 
 pub enum Input {
-    Terminal { editor: Box<Editor<Words, DefaultHistory>>, words: Rc<RefCell<Candidates>>, history: Option<PathBuf> },
+    Terminal {
+        editor: Box<Editor<Words, DefaultHistory>>,
+        words: Rc<RefCell<Candidates>>,
+        history: Option<PathBuf>,
+        /// The lines after the first of a paste of several (bracketed paste
+        /// gives them as one line), read one by one as if typed.
+        pasted: VecDeque<String>,
+    },
     Piped(std::io::StdinLock<'static>),
 }
 
@@ -74,7 +88,7 @@ impl Input {
             if let Some(h) = &history {
                 let _ = editor.load_history(h);
             }
-            return Input::Terminal { editor: Box::new(editor), words, history };
+            return Input::Terminal { editor: Box::new(editor), words, history, pasted: VecDeque::new() };
         }
         Input::Piped(std::io::stdin().lock())
     }
@@ -87,14 +101,25 @@ impl Input {
 
     pub fn read(&mut self, prompt: &str) -> Line {
         match self {
-            Input::Terminal { editor, .. } => match editor.readline(prompt) {
-                Ok(line) => {
+            Input::Terminal { editor, pasted, .. } => {
+                if let Some(line) = pasted.pop_front() {
+                    // Shown as if typed at the prompt.
+                    println!("{prompt}{line}");
                     let _ = editor.add_history_entry(line.as_str());
-                    Line::Text(line)
+                    return Line::Text(line);
                 }
-                Err(ReadlineError::Interrupted) => Line::Interrupted,
-                Err(_) => Line::Eof,
-            },
+                match editor.readline(prompt) {
+                    Ok(text) => {
+                        let mut lines = split_lines(&text);
+                        let line = lines.pop_front().unwrap_or_default();
+                        *pasted = lines;
+                        let _ = editor.add_history_entry(line.as_str());
+                        Line::Text(line)
+                    }
+                    Err(ReadlineError::Interrupted) => Line::Interrupted,
+                    Err(_) => Line::Eof,
+                }
+            }
             Input::Piped(stdin) => {
                 // Bytes, not text: a line that is not UTF-8 is read with
                 // replacement characters instead of ending the input, and only
@@ -131,12 +156,23 @@ impl Input {
 
     /// Drops what was typed but not yet read, on a terminal: lines typed ahead
     /// for a question the game then answered by itself would otherwise land on
-    /// the next prompt. True when there was a terminal to flush.
+    /// the next prompt. True when something was dropped.
     pub fn discard_type_ahead(&mut self) -> bool {
         match self {
-            // SAFETY: tcflush only reads its two integer arguments; on a
-            // descriptor that is not a terminal it fails and changes nothing.
-            Input::Terminal { .. } => unsafe { libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH) == 0 },
+            Input::Terminal { pasted, .. } => {
+                let had_pasted = !pasted.is_empty();
+                pasted.clear();
+                let mut waiting: libc::c_int = 0;
+                // SAFETY: FIONREAD writes one int, to `waiting`, alive for the
+                // call; on a descriptor that is not a terminal it fails and
+                // writes nothing.
+                let queued =
+                    unsafe { libc::ioctl(libc::STDIN_FILENO, libc::FIONREAD, &mut waiting) } == 0 && waiting > 0;
+                // SAFETY: tcflush only reads its two integer arguments; on a
+                // descriptor that is not a terminal it fails and changes nothing.
+                let flushed = queued && unsafe { libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH) } == 0;
+                had_pasted || flushed
+            }
             Input::Piped(_) => false,
         }
     }
@@ -146,5 +182,29 @@ impl Input {
         if let Input::Terminal { editor, history: Some(h), .. } = self {
             let _ = editor.save_history(h);
         }
+    }
+}
+
+/// The lines of what one read gave (several when a paste held line breaks),
+/// without a last empty one: a paste that ends with a line break is its lines.
+fn split_lines(text: &str) -> VecDeque<String> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut lines: VecDeque<String> = text.split('\n').map(str::to_string).collect();
+    if lines.len() > 1 && lines.back().is_some_and(String::is_empty) {
+        lines.pop_back();
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_lines;
+
+    #[test]
+    fn a_paste_of_several_lines_is_read_as_its_lines() {
+        assert_eq!(split_lines("c3-d4"), ["c3-d4"]);
+        assert_eq!(split_lines("c3-d4\nlog\n"), ["c3-d4", "log"]);
+        assert_eq!(split_lines("c3-d4\r\nlog\rhelp"), ["c3-d4", "log", "help"]);
+        assert_eq!(split_lines(""), [""]);
     }
 }

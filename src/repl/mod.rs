@@ -7,6 +7,7 @@
 mod input;
 mod palette;
 pub mod render;
+pub mod review;
 mod spots;
 pub mod table;
 
@@ -111,9 +112,13 @@ struct Repl {
     terminal_out: bool,
     /// Hot-seat: the player the screen was last handed to.
     handed_to: Option<Player>,
-    /// Hot-seat: decisions of a player that the other's `undo` took back, told
-    /// to them when they next take the screen.
-    taken_back: Vec<(Player, String)>,
+    /// Hot-seat: how many decisions each player had seen told when last
+    /// prompted; a hand-over tells them everything after (a hand-over clears
+    /// what was printed after their last prompt).
+    seen_until: [usize; 2],
+    /// The autosave this game was continued from, if any: brought up to date
+    /// when the game ends, so that it is no longer offered as unfinished.
+    continued_from: Option<PathBuf>,
     /// The terminal's width, which long lines are wrapped to.
     columns: usize,
     /// Secret answers given so far to the question being answered (told as one line).
@@ -169,7 +174,8 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         interactive,
         terminal_out: std::io::stdout().is_terminal(),
         handed_to: None,
-        taken_back: Vec::new(),
+        seen_until: [0; 2],
+        continued_from: options.load.clone().filter(|f| table::is_autosave(f)),
         columns,
         secret_answers: 0,
         answered_for_you: false,
@@ -177,19 +183,22 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     repl.make_agents();
     // The deck as given, or as a save names it: made visible (text.rs).
     repl.say(&format!(
-        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). Dark: {}, Light: {}. Type 'help' for commands.\n",
+        "Alien Checkers: deck {}, seed {} (replay it with --seed {}). {}: {}, {}: {}. Type 'help' for commands.\n",
         crate::text::excerpt(repl.session.deck(), 200),
         repl.session.seed(),
         repl.session.seed(),
+        repl.session.side(Player::Dark),
         repl.seats[0],
+        repl.session.side(Player::Light),
         repl.seats[1]
     ));
-    // The sides' names were made visible when the deck was loaded.
-    if let Some([first, second]) = &repl.session.engine.content().deck.rules.notation.sides {
-        repl.say(&format!("Dark plays {first}'s checkers and moves first; Light plays {second}'s.\n"));
+    // A deck's own side names (made visible when the deck was loaded) say who
+    // moves first, which Dark and Light did by R1.3.
+    if repl.session.engine.content().spoken().is_some_and(|n| n.sides.is_some()) {
+        repl.say(&format!("{} moves first.\n", repl.session.side(Player::Dark)));
     }
     if options.load.is_none() {
-        repl.offer_autosaves();
+        repl.offer_autosaves(&mut input);
     }
     loop {
         repl.columns = input.columns();
@@ -202,6 +211,9 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         }
         repl.show_if_changed();
         let prompt = repl.prompt();
+        if let Some(p) = repl.handed_to {
+            repl.seen_until[p.index()] = repl.session.history().len();
+        }
         input.set_words(table::Candidates::of(&repl.session));
         match input.read(&prompt) {
             Line::Eof => {
@@ -398,7 +410,8 @@ impl Repl {
                     self.say(&format!("  {p}'s planet was {name}: {}\n", text.trim()));
                 }
             }
-            println!("Type 'new' for another game, 'undo' to take back, 'log' to review, 'quit' to leave.");
+            println!("Type 'new' for another game, 'undo' to take back, 'review' to step through it, 'quit' to leave.");
+            self.finish_autosave();
         }
     }
 
@@ -418,9 +431,9 @@ impl Repl {
         match self.session.pending() {
             None => "game over> ".into(),
             Some(d) => match d.kind {
-                DecisionKind::Move => format!("{} move> ", d.player),
-                DecisionKind::Card => format!("{} card> ", d.player),
-                DecisionKind::Question => format!("{} answer> ", d.player),
+                DecisionKind::Move => format!("{} move> ", self.session.side(d.player)),
+                DecisionKind::Card => format!("{} card> ", self.session.side(d.player)),
+                DecisionKind::Question => format!("{} answer> ", self.session.side(d.player)),
             },
         }
     }
@@ -442,6 +455,7 @@ impl Repl {
         match command {
             Command::Empty => {}
             Command::Quit => return !self.leave(input),
+            Command::QuitWithoutSaving => return false,
             Command::Help(topic) => self.say(&format!("{}\n", help(&topic))),
             Command::Board => self.show(),
             Command::Options => self.say(&render::options_listed(&self.session, true)),
@@ -452,7 +466,7 @@ impl Repl {
             Command::Log(Some(number)) => self.show_board_at(number),
             Command::Undo(times) => {
                 for _ in 0..times {
-                    if !self.undo() {
+                    if !self.undo(input) {
                         break;
                     }
                 }
@@ -474,6 +488,7 @@ impl Repl {
             Command::Resign => self.resign(input),
             Command::Draw => self.offer_draw(input),
             Command::Hint => self.hint(),
+            Command::Review(file) => self.review(file.as_deref(), input),
             Command::Invalid(message) => self.say(&format!("{message}\n")),
         }
         true
@@ -573,7 +588,8 @@ impl Repl {
         if self.session.history().is_empty() {
             println!("nothing has happened yet");
         }
-        self.say(&crate::narrate::record_text(&self.session.turns(None)));
+        // In the reader's frame: directions and wall spots as they type them.
+        self.say(&crate::narrate::record_text(&self.session.turns(Some(self.view().viewer))));
         // Your own secret answers (Foresight's order), which only you may read.
         let you = if self.hot_seat() { self.handed_to } else { Player::BOTH.into_iter().find(|&p| self.is_human(p)) };
         if let Some(you) = you {
@@ -585,15 +601,13 @@ impl Repl {
 
     /// `log N`: the board as move `number` began, and that move's line of the record.
     fn show_board_at(&self, number: u32) {
-        let Some(board) = self.session.board_at_move(number) else {
+        let Some(board) = review::board_at_move(&self.session, number, self.view()) else {
             let moves = self.session.state().turn / 2 + 1;
             println!("there is no move {number} yet; this game is at move {moves}");
             return;
         };
-        let mut state = self.session.state().clone();
-        state.position_mut().board = board;
         println!("the board as move {number} began:");
-        print!("{}", render::board(&state, self.view(), &render::Marks::default(), &render::glyphs(&self.session)));
+        print!("{board}");
         let record = crate::narrate::record_text(&self.session.turns(None));
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));
@@ -605,7 +619,7 @@ impl Repl {
 
     /// Against the computer: back to the human's previous decision; hot-seat: one
     /// decision. False when there was nothing to take back.
-    fn undo(&mut self) -> bool {
+    fn undo(&mut self, input: &mut Input) -> bool {
         if self.session.table_end().is_some() {
             self.session.undo(0);
             self.ended_shown = false;
@@ -628,17 +642,22 @@ impl Repl {
             .filter(|d| !mine(d.decider) && self.is_human(d.decider))
             .map(|d| (d.decider, d.line.clone()))
             .collect();
+        // Hot-seat: the other player's decisions go only with their consent.
+        if let (Some(me), Some((other, _))) = (at_keyboard, theirs.first()) {
+            let mut ask = format!("{me} asks to take back a decision, and with it these of {other}'s:\n");
+            for (_, line) in &theirs {
+                ask.push_str(&format!("  {line}\n"));
+            }
+            self.say(&ask);
+            if !self.ask_yes(input, &format!("{other}, do you agree? [y/N] ")) {
+                println!("{other} does not agree; nothing was taken back");
+                return false;
+            }
+        }
         let undone = self.session.undo(history.len() - last);
         self.ended_shown = false;
         self.redraw();
         println!("took back {undone} decision{}", if undone == 1 { "" } else { "s" });
-        if let Some((other, _)) = theirs.first() {
-            println!("{other}'s decisions taken back with yours are told to {other} when they take the screen:");
-            for (_, line) in &theirs {
-                self.say(&format!("  {line}\n"));
-            }
-            self.taken_back.extend(theirs);
-        }
         true
     }
 
@@ -675,7 +694,8 @@ impl Repl {
                 self.session = session;
                 self.make_agents();
                 self.handed_to = None;
-                self.taken_back.clear();
+                self.seen_until = [self.session.history().len(); 2];
+                self.continued_from = Some(PathBuf::from(file)).filter(|f| table::is_autosave(f));
                 self.ended_shown = false;
                 self.redraw();
                 println!("loaded {file}: {} decisions", self.session.history().len());
@@ -693,7 +713,8 @@ impl Repl {
         self.session.new_game(seed);
         self.make_agents();
         self.handed_to = None;
-        self.taken_back.clear();
+        self.seen_until = [0; 2];
+        self.continued_from = None;
         self.ended_shown = false;
         self.redraw();
         println!("new game, seed {seed}");
@@ -744,7 +765,8 @@ impl Repl {
             // Several answers in one line (a whole order, as Foresight asks),
             // maybe after the name of the card that asks.
             Err(_) if decision.kind == DecisionKind::Question && several && !self.asks_for_edges() => {
-                return self.decide_many(self.without_asking_card(text));
+                let automatic = self.answered_automatically();
+                return self.decide_many(self.without_asking_card(text), automatic);
             }
             // A card named by the first words, then the answers to its questions.
             Err(_) if decision.kind == DecisionKind::Card && several => {
@@ -776,6 +798,8 @@ pub enum Command {
     /// A blank line.
     Empty,
     Quit,
+    /// `quit!`: leave at once, saving nothing.
+    QuitWithoutSaving,
     /// `help [topic]`.
     Help(String),
     Board,
@@ -809,6 +833,8 @@ pub enum Command {
     Draw,
     /// `hint`: the computer's suggestion, not applied.
     Hint,
+    /// `review [file]`: step through this game, or a saved one (review.rs).
+    Review(Option<String>),
     /// Anything else: a decision.
     Decide(String),
     /// A command with missing or bad arguments; the message says how to write it.
@@ -829,6 +855,7 @@ pub fn parse_command(line: &str) -> Command {
     match word.to_ascii_lowercase().as_str() {
         "" => Command::Empty,
         "quit" | "exit" | "q" => Command::Quit,
+        "quit!" | "exit!" => Command::QuitWithoutSaving,
         "help" | "?" => Command::Help(rest.to_string()),
         "board" | "b" => Command::Board,
         "options" | "o" | "moves" => Command::Options,
@@ -861,6 +888,7 @@ pub fn parse_command(line: &str) -> Command {
         "resign" => Command::Resign,
         "draw" => Command::Draw,
         "hint" => Command::Hint,
+        "review" => Command::Review((!rest.is_empty()).then(|| rest.to_string())),
         // The explicit form of a decision, as saves write answers: an option that
         // is also a command's name (`answer board`) can be given so.
         "answer" if !rest.is_empty() => Command::Decide(rest.to_string()),
@@ -936,13 +964,13 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
     match kind {
         DecisionKind::Move => match choice_text::read(content, decision, text) {
             Ok(choice) => Ok(choice),
-            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x']) => {
+            Err(Unread::NotAMove(_)) if text.split_whitespace().count() == 1 && !text.contains(['-', 'x', ':']) => {
                 Err(format!("unknown command '{text}'; type 'help' for commands or a move like c3-d4"))
             }
             Err(Unread::NotAMove(e)) => Err(e),
             Err(Unread::Ambiguous(several)) => Err(format!(
                 "{text} could mean {}; write every landing square",
-                several.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+                several.iter().map(|c| render::option_text(session, c)).collect::<Vec<_>>().join(" or ")
             )),
             Err(Unread::NotOffered) => Err(format!("{text} is not a legal move now; legal: {}", listed())),
         },
@@ -1006,7 +1034,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "undo",
         "[n]",
-        "take back your last decision and what followed it (the computer's replies; in hot-seat the other player is told), or your last n",
+        "take back your last decision and what followed it (the computer's replies; in hot-seat, the other player's with their consent), or your last n",
     ),
     (
         "save",
@@ -1027,6 +1055,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "use a card and answer its questions in one line, e.g. water d4, or a whole order (keep leaves the rest)",
     ),
+    (
+        "review",
+        "[file]",
+        "step through this game, or a saved one: n/Enter next, p back, first, last, go <move>, export <file> (PDN for draughts decks), q leaves",
+    ),
     ("hint", "", "ask the computer (at normal) what it would choose; nothing is played"),
     ("answer", "<option>", "give this answer, also when it is a command's name (answer board)"),
     ("resign", "", "give up the game, once you confirm: your opponent wins"),
@@ -1034,8 +1067,9 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "quit",
         "",
-        "leave (also: exit, Ctrl-D); an unfinished game is first saved to a file of its own, alien-checkers-autosave-[<deck>-]<seed>[-<n>].json, never over another game",
+        "leave (also: exit, Ctrl-D); an unfinished game is first saved to a file of its own, alien-checkers-autosave-[<deck>-]<seed>[-<n>].json, never over another game (at a terminal you are asked, and 'discard' leaves without saving)",
     ),
+    ("quit!", "", "leave at once without saving the game"),
 ];
 
 fn help(topic: &str) -> String {

@@ -26,8 +26,9 @@ fn paint(on: bool, code: &str, text: &str) -> String {
     if on { format!("\x1b[{code}m{text}{RESET}") } else { text.to_string() }
 }
 
-/// What the board shows besides what stands on it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the board shows besides what stands on it, and how the deck draws
+/// its squares and checkers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Marks {
     /// Changed in the previous turn or this one: `*` before the code.
     pub changed: Bitboard,
@@ -38,12 +39,51 @@ pub struct Marks {
     pub candidates: Bitboard,
     /// Closed to moves by a lasting effect (R4.8's closed squares): `x` after the code.
     pub closed: Bitboard,
+    /// The squares drawn as the board's dark ones, with a dot when empty:
+    /// the deck's playing squares (R1.1's dark squares unless its start says
+    /// otherwise: Italian draughts plays on the others, Turkish on all).
+    pub playing: Bitboard,
+    /// The letters of Dark's and Light's checkers: `d` and `l`, or the
+    /// initials of the deck's side names (`w` and `b`).
+    pub letters: [char; 2],
+}
+
+impl Default for Marks {
+    fn default() -> Marks {
+        Marks {
+            changed: Bitboard::EMPTY,
+            last_move: Bitboard::EMPTY,
+            candidates: Bitboard::EMPTY,
+            closed: Bitboard::EMPTY,
+            playing: Bitboard::DARK,
+            letters: ['d', 'l'],
+        }
+    }
 }
 
 impl Marks {
     /// Only squares changed lately, as a scenario or a test draws them.
     pub fn changed(changed: Bitboard) -> Marks {
         Marks { changed, ..Marks::default() }
+    }
+
+    /// No marks, with the deck's squares and letters.
+    pub fn of_deck(session: &Session) -> Marks {
+        let content = session.engine.content();
+        let initial = |p: Player| content.side_name(p).chars().next().map(|c| c.to_ascii_lowercase());
+        let letters =
+            match (content.spoken().and_then(|n| n.sides.as_ref()), initial(Player::Dark), initial(Player::Light)) {
+                // Letters that no token, mark or marker of the deck's reads as.
+                (Some(_), Some(d), Some(l))
+                    if d != l
+                        && [d, l].iter().all(|c| c.is_ascii_lowercase() && !"rshx".contains(*c))
+                        && !glyphs(session).iter().any(|g| [d, l].contains(&g.to_ascii_lowercase())) =>
+                {
+                    [d, l]
+                }
+                _ => ['d', 'l'],
+            };
+        Marks { playing: content.deck.rules.start.squares.squares(), letters, ..Marks::default() }
     }
 
     /// Everything `session` has to show.
@@ -55,7 +95,13 @@ impl Marks {
             squares
         });
         let closed = state.effects.iter().fold(Bitboard::EMPTY, |all, e| all | e.moves.closed);
-        Marks { changed: session.recent_squares(), last_move, candidates: candidates(session), closed }
+        Marks {
+            changed: session.recent_squares(),
+            last_move,
+            candidates: candidates(session),
+            closed,
+            ..Marks::of_deck(session)
+        }
     }
 }
 
@@ -110,6 +156,16 @@ fn wall(board: &Board, a: Square, b: Square, plain: &str, colour: bool) -> Strin
 /// code, `x` when closed, `]`.
 fn cell_text(board: &Board, sq: Square, marks: &Marks, colour: bool, glyphs: &[char]) -> String {
     let mut code = diagram::cell_with(board, sq, glyphs);
+    if code.is_empty() || code == "." {
+        // An empty square: dotted when it is one the deck plays on.
+        code = if marks.playing.contains(sq) { ".".into() } else { String::new() };
+    } else if let Some(c) = board.checker(sq) {
+        // The checker's letters (one, two for an emperor) in the deck's own.
+        let letter = marks.letters[c.owner.index()];
+        let letter = if c.kind == Kind::Pawn { letter } else { letter.to_ascii_uppercase() };
+        let n = if c.kind == Kind::Emperor { 2 } else { 1 };
+        code = std::iter::repeat_n(letter, n).chain(code.chars().skip(n)).collect();
+    }
     let last = marks.last_move.contains(sq);
     let flag = if marks.candidates.contains(sq) {
         "?"
@@ -140,12 +196,17 @@ fn cell(board: &Board, sq: Square, marks: &Marks, colour: bool, glyphs: &[char],
         match board.terrain_at(sq) {
             Some(Terrain::Water) => Ground::Water,
             Some(Terrain::Fire) => Ground::Fire,
-            None if marks.last_move.contains(sq) => Ground::LastMove(sq.colour()),
-            None => Ground::Square(sq.colour()),
+            None if marks.last_move.contains(sq) => Ground::LastMove(drawn_colour(sq, marks)),
+            None => Ground::Square(drawn_colour(sq, marks)),
         }
     };
     let ink = board.checker(sq).map_or(Ink::Mark, |c| Ink::Piece(c.owner));
     paint(true, &ground.style(ink), &text)
+}
+
+/// The colour `sq` is drawn in: dark where the deck plays.
+fn drawn_colour(sq: Square, marks: &Marks) -> crate::kernel::Colour {
+    if marks.playing.contains(sq) { crate::kernel::Colour::Dark } else { crate::kernel::Colour::Light }
 }
 
 /// The board in the viewer's frame with labels that follow the rotation and
@@ -202,9 +263,13 @@ pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
     let checkers: Vec<_> = Square::all().filter_map(|sq| b.checker(sq)).collect();
     let has = |kind: Kind| checkers.iter().any(|c| c.kind == kind);
     let mut items = Vec::new();
-    for (kind, text) in [(Kind::Pawn, "d l pawns"), (Kind::King, "D L kings"), (Kind::Emperor, "DD LL emperors")] {
+    let [d, l] = marks.letters;
+    for kind in [Kind::Pawn, Kind::King, Kind::Emperor] {
         if has(kind) {
-            items.push(text.to_string());
+            let (d, l) = if kind == Kind::Pawn { (d, l) } else { (d.to_ascii_uppercase(), l.to_ascii_uppercase()) };
+            let n = if kind == Kind::Emperor { 2 } else { 1 };
+            let name = session.engine.content().kind_name(kind, true);
+            items.push(format!("{} {} {name}", d.to_string().repeat(n), l.to_string().repeat(n)));
         }
     }
     for (on, text) in [
@@ -392,7 +457,7 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
         Step::Resolving(r) => format!("answer for {}", session.card_name(r.card)),
         Step::Over(_) => "game over".to_string(),
     };
-    let named = |p: Player| paint(view.colour, palette::player_text(p), &p.to_string());
+    let named = |p: Player| paint(view.colour, palette::player_text(p), &session.side(p));
     // A question may be the other player's, in this player's turn: put to them
     // (`opts.to`), or a lasting effect's acting for them.
     let who = match session.decider() {
@@ -492,7 +557,8 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
     }
     let history = session.history();
     if !history.is_empty() {
-        let recent: Vec<&str> = history.iter().rev().take(4).rev().map(|d| d.line.as_str()).collect();
+        let from = history.len().saturating_sub(4);
+        let recent: Vec<String> = (from..history.len()).map(|i| decision_line(session, i, view.viewer)).collect();
         let _ = writeln!(out, "  last: {}", recent.join("; "));
     }
     out
@@ -590,8 +656,8 @@ pub fn options_listed(session: &Session, all: bool) -> String {
     let Some(decision) = session.pending() else { return String::new() };
     let mut out = String::new();
     let heading = match decision.kind {
-        DecisionKind::Move => format!("{} moves", decision.player),
-        DecisionKind::Card => format!("{} uses a card", decision.player),
+        DecisionKind::Move => format!("{} moves", session.side(decision.player)),
+        DecisionKind::Card => format!("{} uses a card", session.side(decision.player)),
         DecisionKind::Question => {
             let prompt = decision.prompt.clone().unwrap_or_default();
             match question_kind(session) {
@@ -671,6 +737,27 @@ pub fn option_text(session: &Session, option: &Choice) -> String {
     option_text_in(session, option, decider_frame(session))
 }
 
+/// Decision `i`'s line as `viewer` reads it: an edge, a wall spot or a
+/// direction answered is named as `viewer` types it on the board as it then
+/// stood (`c5 d5 up`), one name in play, on the panel and in hand-overs.
+pub fn decision_line(session: &Session, i: usize, viewer: Player) -> String {
+    let history = session.history();
+    let decided = &history[i];
+    let board = i.checked_sub(1).map_or_else(|| session.start_board(), |b| history[b].made.board);
+    let frame = Frame { viewer, orientation: board.orientation() };
+    let text = match &decided.choice {
+        Choice::Answer(Answer::Dir(d)) => frame.word(*d).to_string(),
+        Choice::Answer(Answer::Edges(pair)) => spots::pair_text(frame, *pair),
+        Choice::Answer(Answer::Edge(edge)) => spots::edge_text(frame, *edge),
+        _ => return decided.line.clone(),
+    };
+    // A secret answer's line does not say what it was, and stays so.
+    if decided.line != session.describe(decided.decider, false, &decided.choice) {
+        return decided.line.clone();
+    }
+    format!("{} answers {text}", decided.decider)
+}
+
 /// An option of the pending decision as `frame`'s player reads it.
 pub fn option_text_in(session: &Session, option: &Choice, frame: Frame) -> String {
     match (option, question_kind(session)) {
@@ -683,6 +770,7 @@ pub fn option_text_in(session: &Session, option: &Choice, frame: Frame) -> Strin
         (Choice::Answer(Answer::Option(id)), _) if session.engine.content().card_id(id).is_some() => {
             session.engine.content().card_id(id).map_or_else(|| id.to_string(), |c| session.card_name(c))
         }
+        (Choice::Move(m), _) => session.engine.content().move_name(m),
         (other, _) => other.to_string(),
     }
 }
@@ -763,6 +851,22 @@ fn items_panel(out: &mut String, session: &Session, viewer: Player, cut: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 38, item 9: a column beside the board starts at one screen column
+    /// on every line, whatever the line's characters take in bytes (walls are
+    /// drawn with box-drawing characters, colours with escape codes).
+    #[test]
+    fn a_column_beside_lines_of_wide_bytes_stays_straight() {
+        let left = "+----+----+\n+\u{1b}[33m\u{2501}\u{2501}\u{2501}\u{2501}\u{1b}[0m+----+\n| d  |    |";
+        let column = ["N".to_string(), "W + E".to_string(), "S".to_string()];
+        let out = beside(left, &column, 4);
+        let starts: Vec<usize> = out
+            .lines()
+            .zip(&column)
+            .map(|(line, text)| display_width(&line[..line.rfind(text.as_str()).unwrap()]))
+            .collect();
+        assert_eq!(starts, [15, 15, 15], "{out}");
+    }
     use crate::game::{Affected, Datum, Effect, Lasting, MAX_EFFECTS};
     use crate::kernel::MoveRules;
 

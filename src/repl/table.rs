@@ -42,6 +42,11 @@ pub fn autosave_file(deck: &str, seed: u64, n: u32) -> PathBuf {
     PathBuf::from(format!("{AUTOSAVE_PREFIX}{deck}{seed}{count}.json"))
 }
 
+/// Whether `file` is named as an autosave is.
+pub fn is_autosave(file: &Path) -> bool {
+    file.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(AUTOSAVE_PREFIX) && n.ends_with(".json"))
+}
+
 /// A deck's name as a part of a file name: a path's file stem, with letters,
 /// digits, `_` and `-` only, at most 32 of them.
 fn deck_tag(deck: &str) -> String {
@@ -183,7 +188,7 @@ impl Repl {
         self.clear_screen();
         if self.interactive {
             loop {
-                match input.read(&format!("Pass to {p}, press Enter ")) {
+                match input.read(&format!("Pass to {}, press Enter ", self.session.side(p))) {
                     Line::Eof if self.leave(input) => return false,
                     Line::Eof | Line::Interrupted => continue,
                     Line::Text(_) => break,
@@ -191,36 +196,28 @@ impl Repl {
             }
             self.clear_screen();
         } else {
-            println!("Pass to {p}, press Enter");
+            println!("Pass to {}, press Enter", self.session.side(p));
         }
         self.handed_to = Some(p);
         self.redraw();
         self.tell_since_last(p);
-        let (yours, others): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.taken_back).into_iter().partition(|(q, _)| *q == p);
-        self.taken_back = others;
-        if !yours.is_empty() {
-            println!("the other player took back these decisions of yours:");
-            for (_, line) in yours {
-                println!("  {line}");
-            }
-        }
         true
     }
 
-    /// Hot-seat: what the other player's decisions did since `p` last decided,
-    /// told again in `p`'s frame on `p`'s screen (it was told on the other
-    /// player's before the hand-over, which a terminal clears): their moves,
-    /// their cards, and what began `p`'s turn (a bomb going off).
+    /// Hot-seat: every decision told since `p` was last prompted, told again in
+    /// `p`'s frame on `p`'s screen (what was printed after that prompt, a
+    /// hand-over clears): `p`'s own last decision and what it began (a bomb
+    /// going off as the other's turn began), the other player's moves and
+    /// cards, and what began `p`'s turn.
     fn tell_since_last(&self, p: Player) {
         let history = self.session.history();
-        let since = history.iter().rposition(|d| d.decider == p).map_or(0, |i| i + 1);
+        let since = self.seen_until[p.index()].min(history.len());
         if since >= history.len() {
             return;
         }
-        println!("since your last decision:");
-        for (i, decided) in history.iter().enumerate().skip(since) {
-            println!("  {}", decided.line);
+        println!("since you last saw the board:");
+        for i in since..history.len() {
+            println!("  {}", render::decision_line(&self.session, i, p));
             for line in self.session.told(i, p) {
                 println!("    * {line}");
             }
@@ -280,7 +277,8 @@ impl Repl {
             return;
         }
         if self.session.pending().is_some_and(|d| d.kind == DecisionKind::Question) {
-            self.decide_many(&words[used..].join(" "));
+            let automatic = self.answered_automatically();
+            self.decide_many(&words[used..].join(" "), automatic);
         } else {
             println!("the card asked nothing; not used: {}", words[used..].join(" "));
         }
@@ -303,12 +301,23 @@ impl Repl {
         text
     }
 
-    pub(super) fn decide_many(&mut self, text: &str) {
+    /// Several answers in one line, each to the question then pending;
+    /// `automatic` are the answers the game gave by itself before the first.
+    pub(super) fn decide_many(&mut self, text: &str, mut automatic: std::collections::VecDeque<String>) {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(player) = self.session.pending().map(|d| d.player) else { return };
         let (mut i, mut taken) = (0, 0);
+        // The answers the game gave by itself to questions these words may
+        // answer too (Fire's "burn" when there is no water to dry): skipped
+        // where they stand, in their order (issue 38, item 10).
         while i < words.len() {
             let word = words[i];
+            if let Some(n) = automatic.front().and_then(|a| answer_words(&words[i..], a)) {
+                println!("'{}' was answered for you", words[i..i + n].join(" "));
+                automatic.pop_front();
+                i += n;
+                continue;
+            }
             let still = self.session.pending();
             if !still.is_some_and(|d| d.kind == DecisionKind::Question && d.player == player) {
                 println!("the question was settled before '{}'; not used: {}", word, words[i..].join(" "));
@@ -345,12 +354,20 @@ impl Repl {
             }
             i += used;
             taken += 1;
+            automatic.extend(self.answered_automatically());
         }
+    }
+
+    /// The answers the game gave by itself before the pending question, in the
+    /// run of the card that asks it, as typed.
+    pub(super) fn answered_automatically(&self) -> std::collections::VecDeque<String> {
+        let crate::game::Step::Resolving(r) = &self.session.state().step else { return Default::default() };
+        r.question.so_far.1.iter().map(|a| render::option_text(&self.session, &Choice::Answer(a.clone()))).collect()
     }
 
     /// Asks `question` and reads the answer, yes or not (piped, the question
     /// and the answer read are echoed, as a terminal would show them).
-    fn ask_yes(&self, input: &mut Input, question: &str) -> bool {
+    pub(super) fn ask_yes(&self, input: &mut Input, question: &str) -> bool {
         match input.read(question) {
             Line::Text(t) => {
                 if !self.interactive {
@@ -365,14 +382,15 @@ impl Repl {
     /// `resign`: the human to decide gives up, once they confirm; the opponent wins.
     pub(super) fn resign(&mut self, input: &mut Input) {
         let Some(p) = self.human_to_decide() else { return };
-        if !self.ask_yes(input, &format!("{p}, resign the game? [y/N] ")) {
+        let name = self.session.side(p);
+        if !self.ask_yes(input, &format!("{name}, resign the game? [y/N] ")) {
             println!("not resigned; play on");
             return;
         }
         let outcome = Outcome { winner: Some(!p), reason: EndReason::Resigned };
         match self.session.end_at_table(outcome) {
             Ok(()) => {
-                println!("{p} resigns.");
+                println!("{name} resigns.");
                 self.redraw();
             }
             Err(e) => println!("{e}"),
@@ -385,17 +403,18 @@ impl Repl {
         let Some(p) = self.human_to_decide() else { return };
         let other = !p;
         let accepted = if self.is_human(other) {
+            let (p, other) = (self.session.side(p), self.session.side(other));
             self.ask_yes(input, &format!("{p} offers a draw. {other}, do you accept? [y/N] "))
         } else {
             computer_accepts_draw(&self.session, other)
         };
         if !accepted {
-            println!("{other} declines the draw; play on.");
+            println!("{} declines the draw; play on.", self.session.side(other));
             return;
         }
         match self.session.end_at_table(Outcome { winner: None, reason: EndReason::Agreed }) {
             Ok(()) => {
-                println!("{other} accepts the draw.");
+                println!("{} accepts the draw.", self.session.side(other));
                 self.redraw();
             }
             Err(e) => println!("{e}"),
@@ -411,7 +430,11 @@ impl Repl {
             make_agent("normal", seed, content.setup().planets, Budget::Interactive, Some(engine_factory(content)));
         let choice = agent.ok().and_then(|mut a| a.choose(self.session.state(), &self.session.engine));
         match choice {
-            Some(c) => self.say(&format!("hint (normal) for {p}: {}\n", render::option_text(&self.session, &c))),
+            Some(c) => self.say(&format!(
+                "hint (normal) for {}: {}\n",
+                self.session.side(p),
+                render::option_text(&self.session, &c)
+            )),
             None => println!("no hint: the computer found nothing to suggest"),
         }
     }
@@ -509,7 +532,7 @@ impl Repl {
     /// on the game, and standard output stays the game's alone (the same game
     /// prints the same wherever it is played). A file's name may be anything:
     /// it is made visible, and wrapped (render::wrap).
-    pub(super) fn offer_autosaves(&self) {
+    pub(super) fn offer_autosaves(&mut self, input: &mut Input) {
         const SHOWN: usize = 3;
         let this = self.session.record(BTreeMap::new());
         let Ok(entries) = std::fs::read_dir(".") else { return };
@@ -540,6 +563,28 @@ impl Repl {
         }
         if found.len() > SHOWN {
             eprintln!("({} more unfinished games of this deck are autosaved in this folder)", found.len() - SHOWN);
+        }
+        // At a terminal, the newest may be continued at once (issue 38, item 14).
+        if let Some((_, file, _)) = found.first().filter(|_| self.interactive) {
+            let name = visible(&file.display().to_string()).into_owned();
+            if self.ask_yes(input, &format!("Continue the game saved in {name}? [y/N] ")) {
+                self.load(&file.display().to_string(), crate::session::Edits::Refuse);
+            } else {
+                println!("a new game, then");
+            }
+        }
+    }
+
+    /// At the end of a game continued from an autosave: the autosave is
+    /// brought up to the finished game (it held this game earlier), so it is
+    /// no longer offered as unfinished.
+    pub(super) fn finish_autosave(&mut self) {
+        let Some(file) = self.continued_from.take() else { return };
+        let record = self.session.record(self.seats_record());
+        if read_record(&file).is_ok_and(|saved| saved.is_continued_by(&record))
+            && self.session.save(&file, self.seats_record()).is_ok()
+        {
+            println!("(the autosave {} now holds the finished game)", visible(&file.display().to_string()));
         }
     }
 
@@ -589,10 +634,16 @@ impl Repl {
         if self.interactive {
             let to =
                 self.autosave_target(None).map_or_else(|_| "an autosave file".into(), |(f, _)| f.display().to_string());
-            let question = format!("The game is not over. Leave and save it to {to}? [y/N] ");
+            let question = format!(
+                "The game is not over. Leave and save it to {to}? [y: save and leave, 'discard': leave without saving, N: play on] "
+            );
             match input.read(&question) {
                 Line::Eof => {}
                 Line::Text(t) if is_yes(&t) => {}
+                Line::Text(t) if t.trim().eq_ignore_ascii_case("discard") => {
+                    println!("left without saving");
+                    return true;
+                }
                 _ => {
                     println!("play on");
                     return false;
@@ -611,6 +662,12 @@ impl Repl {
             }
         }
     }
+}
+
+/// How many of `words` (from the first) spell `answer`, ignoring case.
+fn answer_words(words: &[&str], answer: &str) -> Option<usize> {
+    let n = answer.split_whitespace().count();
+    (n > 0 && words.len() >= n && words[..n].join(" ").eq_ignore_ascii_case(answer.trim())).then_some(n)
 }
 
 #[cfg(test)]

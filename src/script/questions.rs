@@ -95,7 +95,14 @@ pub(super) fn ask(
             // script's ctx proxy stops the run (no Rust error, so no traceback).
             let mut question = Question::new(prompt, kind, options);
             (question.to, question.secret) = (opts.to, opts.secret);
-            question.so_far = crate::game::SoFar(Some(Box::new(run.state.board)));
+            let automatic = run.state.journal_mut().events().iter().filter_map(|l| match &l.event {
+                crate::game::Event::Game(crate::game::GameEvent::AnsweredAutomatically { answer, .. }) => {
+                    Some(answer.clone())
+                }
+                _ => None,
+            });
+            let automatic = automatic.collect();
+            question.so_far = crate::game::SoFar(Some(Box::new(run.state.board)), automatic);
             lua.shared.meter.borrow_mut().mark(Stop::Asked(question));
             return Ok(Asked::Halt);
         };

@@ -24,6 +24,7 @@ mod perft;
 mod random_play;
 mod recall;
 mod repl;
+mod review;
 mod rulings;
 mod sandbox;
 mod saves;

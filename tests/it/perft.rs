@@ -130,9 +130,10 @@ fn perft_and_moves_read_and_write_the_decks_notation() {
         italian.stdout.lines().collect::<Vec<_>>(),
         ["21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"]
     );
-    // A Russian king flies and captures from afar; moves are written algebraically.
+    // A Russian king flies and captures from afar; moves are written
+    // algebraically, captures with a colon.
     let king = run(&["moves", "--deck", "russian", "--fen", "W:WKa1:Bd4,h8"]);
-    assert_eq!(king.stdout.lines().collect::<Vec<_>>(), ["a1xe5", "a1xf6", "a1xg7"]);
+    assert_eq!(king.stdout.lines().collect::<Vec<_>>(), ["a1:e5", "a1:f6", "a1:g7"]);
     let bad = run(&["perft", "--deck", "russian", "--depth", "1", "--fen", "W:W21:B1"]);
     assert!(!bad.success && bad.stderr.contains("'21' in '21' is not a square of this board"), "{}", bad.stderr);
     let unknown = run(&["perft", "--deck", "shogi", "--depth", "1"]);

@@ -889,10 +889,11 @@ fn a_one_line_order_takes_card_names_of_several_words() {
 }
 
 /// `undo n` takes back your last n decisions (in hot-seat, with the other
-/// player's that followed them); a count that is not one is refused in one line.
+/// player's that followed them, when they agree); a count that is not one is
+/// refused in one line.
 #[test]
 fn undo_takes_a_count() {
-    let input = "c3-d4\nf6-e5\nundo 2\nlog\nundo x\nquit\n";
+    let input = "c3-d4\nf6-e5\nundo 2\ny\nlog\nundo x\nquit\n";
     let (out, stderr, ok) = run(&["--deck", "plain", "--seed", "4", "--dark", "human", "--light", "human"], input);
     assert!(ok, "{stderr}");
     // Dark's c3-d4 and Light's reply go at once; Dark has nothing more to take back.
@@ -910,8 +911,35 @@ fn hot_seat_tells_the_player_handed_the_screen_what_happened() {
     let input = "c3-d4\nf6-e5\nquit\n";
     let (out, stderr, ok) = run(&["--deck", "plain", "--seed", "4", "--dark", "human", "--light", "human"], input);
     assert!(ok, "{stderr}");
-    assert!(out.contains("Pass to Light, press Enter\nsince your last decision:\n  Dark moves c3-d4\n"), "{out}");
-    assert!(out.contains("Pass to Dark, press Enter\nsince your last decision:\n  Light moves f6-e5\n"), "{out}");
+    assert!(out.contains("Pass to Light, press Enter\nsince you last saw the board:\n  Dark moves c3-d4\n"), "{out}");
+    assert!(
+        out.contains(
+            "Pass to Dark, press Enter\nsince you last saw the board:\n  Dark moves c3-d4\n  Light moves f6-e5\n"
+        ),
+        "{out}"
+    );
+}
+
+/// Issue 38, item 5: the hand-over tells what happened as the other player's
+/// turn began, after the player's own last decision (a hand-over clears the
+/// screen it was told on): here a drum that sounds as every turn begins.
+#[test]
+fn a_hand_over_tells_what_began_the_other_players_turn() {
+    let drum = "function play(ctx) ctx:add_effect{ lasts = 'game' } end\n\
+        function on_turn_began(ctx, event, effect) ctx:log('the drum sounds for ' .. event.player) end\n";
+    let never = "function check(ctx, player) return false end";
+    let root = common::scratch_content("repl-drum", &[("drum", drum)], &[("mud", never), ("dust", never)]);
+    let root_arg = root.path().display().to_string();
+    let args = ["--root", &root_arg, "--deck", "test", "--seed", "1", "--dark", "human", "--light", "human"];
+    // Each uses the drum after moving; Dark's capture and drum end the input.
+    let (out, stderr, ok) = run(&args, "c3-d4\ndrum\nf6-e5\ndrum\n1\n1\nquit\n");
+    assert!(ok, "{stderr}");
+    // Light's drum ended Light's turn and began Dark's, and the drums sounded:
+    // Light is told it at the next hand-over, after Light's own decision.
+    let light = out.rfind("Pass to Light, press Enter\n").expect("a second hand-over to Light");
+    let told = &out[light..out[light..].find("Light moves:").map_or(out.len(), |i| light + i)];
+    let mine = told.find("  Light uses drum\n").expect("Light's own last decision is told");
+    assert!(told[mine..].contains("the drum sounds for dark"), "{told}");
 }
 
 /// A pair of edges is one answer whichever edge is typed first (Walls).
@@ -1036,6 +1064,24 @@ fn starting_offers_an_unfinished_autosave_of_the_deck() {
     assert!(!said.contains(&file) && !out.contains(&file), "another deck's game is not offered: {said}");
 }
 
+/// Issue 38, item 14: a game continued from its autosave and then finished
+/// (here resigned) leaves the autosave holding the finished game, so starting
+/// again offers nothing; `quit!` leaves without saving.
+#[test]
+fn a_finished_autosave_is_not_offered_again_and_quit_bang_saves_nothing() {
+    let dir = common::scratch_dir("repl", "autosave_finished");
+    let (out, _, _) = run_in(&dir, &["--seed", "7", "--light", "human"], "c3-d4\nquit\n");
+    let file = autosaved_to(&out);
+    let (out, stderr, ok) = run_in(&dir, &["--load", &file], "resign\ny\nquit\n");
+    assert!(ok, "{stderr}");
+    assert!(out.contains(&format!("(the autosave {file} now holds the finished game)")), "{out}");
+    let (_, said, _) = run_in(&dir, &["--seed", "8", "--light", "human"], "c3-d4\nquit!\n");
+    assert!(!said.contains("unfinished"), "a finished game is not offered: {said}");
+    let saves =
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".json"));
+    assert_eq!(saves.count(), 1, "quit! saved nothing");
+}
+
 /// An autosave's name is whatever a file in the folder is called: the offer
 /// shows it made visible, and the command that continues it quotes it as a
 /// shell word (a name that is not plain in single quotes, `'\''` for a quote).
@@ -1120,30 +1166,147 @@ fn a_move_without_its_dash_and_a_card_by_the_start_of_its_name_are_read() {
 fn a_draughts_deck_plays_at_the_table() {
     let (out, err, ok) = run(&["--deck", "russian", "--seed", "4", "--light", "random"], "c3-d4\nquit\n");
     assert!(ok, "{err}");
-    assert!(out.contains("Dark plays White's checkers and moves first; Light plays Black's."), "{out}");
-    assert!(out.contains("Dark moves c3-d4"), "{out}");
+    assert!(out.contains("White: human, Black: random.") && out.contains("White moves first."), "{out}");
+    assert!(out.contains("White moves c3-d4"), "{out}");
     // Turkish checkers step sideways and forward along ranks and files.
     let (out, err, ok) = run(&["--deck", "turkish", "--seed", "4", "--light", "random"], "a3-a4\nquit\n");
     assert!(ok, "{err}");
-    assert!(out.contains("1. a3-a4") && out.contains("Dark moves a3-a4"), "{out}");
+    assert!(out.contains("1. a3-a4") && out.contains("White moves a3-a4"), "{out}");
+}
+
+/// The squares of the first board drawn in `out`, by what each cell shows:
+/// (squares with a dot, squares with a checker). Rank 8 is drawn first, file a
+/// at the left (Dark's view, the board not turned).
+fn drawn_squares(out: &str) -> (Vec<String>, Vec<String>) {
+    let rows: Vec<&str> = out.lines().filter(|l| l.chars().nth(2) == Some('|')).take(8).collect();
+    assert_eq!(rows.len(), 8, "a board is drawn: {out}");
+    let (mut dots, mut checkers) = (Vec::new(), Vec::new());
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 8 - i;
+        assert!(row.starts_with(&rank.to_string()), "{row}");
+        for (file, cell) in row.split('|').skip(1).take(8).enumerate() {
+            let name = format!("{}{rank}", (b'a' + file as u8) as char);
+            match cell.trim() {
+                "" => {}
+                "." => dots.push(name),
+                _ => checkers.push(name),
+            }
+        }
+    }
+    (dots, checkers)
+}
+
+/// R1.1's dark squares (`a1` is dark) when `dark`, else the light ones.
+fn squares_of_colour(dark: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for rank in (1..=8).rev() {
+        for file in 0..8u8 {
+            if ((file as usize + rank) % 2 == 1) == dark {
+                out.push(format!("{}{rank}", (b'a' + file) as char));
+            }
+        }
+    }
+    out
+}
+
+/// Issue 38, item 2: the board dots the squares the deck plays on. Italian
+/// draughts plays on the squares R1.1 calls light (its start says so): every
+/// one of them is drawn with a checker or a dot, and no other square is; the
+/// standard deck still dots its empty dark squares.
+#[test]
+fn the_board_dots_the_squares_the_deck_plays_on() {
+    for (deck, dark) in [("italian", false), ("russian", true), ("standard", true)] {
+        let (out, err, ok) = run(&["--deck", deck, "--seed", "4", "--light", "random"], "quit\n");
+        assert!(ok, "{err}");
+        let (mut dots, checkers) = drawn_squares(&out);
+        assert!(dots.iter().all(|sq| !checkers.contains(sq)));
+        dots.extend(checkers);
+        let mut expected = squares_of_colour(dark);
+        dots.sort();
+        expected.sort();
+        assert_eq!(dots, expected, "{deck}: the drawn playing squares\n{out}");
+    }
+}
+
+/// Issue 38, item 4: a draughts deck's own names are used at the table. A
+/// Russian game played to its end in the deck's notation (captures with `:`)
+/// is told with White and Black, men and kings, and its end line names the
+/// winner so; nothing calls a side Dark or Light.
+#[test]
+fn a_russian_game_is_told_in_the_decks_names_to_its_end() {
+    let engine = ScriptEngine::load(&common::repo(), "russian").unwrap();
+    let content = engine.content();
+    let (seed, lines, winner) = (0..200u64)
+        .find_map(|seed| {
+            let mut state = GameState::new(&content.setup(), seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut lines = Vec::new();
+            while let Some(d) = state.pending(&engine) {
+                let pick = d.options[(rng.next_u32() as usize) % d.options.len()].clone();
+                let Choice::Move(m) = &pick else { panic!("a draughts deck asks only for moves") };
+                lines.push(content.move_name(m));
+                state.apply(&engine, &pick).unwrap();
+            }
+            let winner = state.outcome().unwrap().winner?;
+            // A game with a multiple capture, written with colons.
+            lines.iter().any(|l| l.matches(':').count() >= 2).then_some((seed, lines, winner))
+        })
+        .expect("a random Russian game with a winner and a double capture");
+    let seed = seed.to_string();
+    let input = lines.join("\n") + "\nlog\nquit\n";
+    let (out, err, ok) = run(&["--deck", "russian", "--seed", &seed, "--dark", "human", "--light", "human"], &input);
+    assert!(ok, "{err}");
+    let name = if winner == Player::Dark { "White" } else { "Black" };
+    assert!(out.contains(&format!("\n{name} wins: ")), "the end line names the deck's side: {out}");
+    assert!(!out.contains(" is not a legal move") && !out.contains("is not a move"), "every move is read: {out}");
+    let double = lines.iter().find(|l| l.matches(':').count() >= 2).unwrap();
+    assert!(out.contains(&format!(" moves {double}\n")), "a capture is told in the deck's notation: {out}");
+    assert!(out.contains("Black's man on ") || out.contains("White's man on "), "{out}");
+    assert!(out.contains("White move> ") && out.contains("Pass to Black"), "{out}");
+    assert!(out.contains("Move 1 of 100: White to move a checker"), "{out}");
+    for table_word in ["Dark", "Light", "pawn"] {
+        assert!(!out.contains(table_word), "'{table_word}' is not the deck's word: {out}");
+    }
+}
+
+/// Issue 38, item 4: on a numbered deck the moves listed are typed as
+/// listed: Italian's `22-18` is played, and told, as `22-18`; the board's
+/// names (`d3-c4`) are read too.
+#[test]
+fn numbered_moves_are_read_as_listed() {
+    let (out, err, ok) = run(&["--deck", "italian", "--seed", "4", "--light", "human"], "moves\n22-18\nc6-d5\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("3. 22-18"), "the move is listed numbered: {out}");
+    assert!(out.contains("White moves 22-18\n"), "and played as typed: {out}");
+    // Black's c6-d5 by the board's names is 10-14 in the deck's.
+    assert!(out.contains("Black moves 10-14\n"), "{out}");
+    assert!(out.contains("1. 22-18"), "the record is numbered: {out}");
 }
 
 /// Hot-seat `undo` takes back the decisions of the player at the keyboard, not
 /// the other's; when taking back one's own also takes back the other's later
 /// decisions, the other is told when they next take the screen.
 #[test]
-fn hot_seat_undo_takes_back_only_your_own_and_tells_the_other() {
-    let (out, err, ok) =
-        run(&["--seed", "3", "--dark", "human", "--light", "human"], "c3-d4\n1\nundo\nb6-a5\n1\nundo\n1\nquit\n");
+fn hot_seat_undo_takes_back_only_your_own_and_asks_the_other() {
+    let args = ["--seed", "3", "--dark", "human", "--light", "human"];
+    let (out, err, ok) = run(&args, "c3-d4\n1\nundo\nb6-a5\n1\nundo\ny\n1\nquit\n");
     assert!(ok, "{err}");
     // Light has decided nothing yet: Dark's card is not taken back.
     let light_undo = out.find("Light move> undo").expect("Light types undo");
     assert!(out[light_undo..].starts_with("Light move> undo\nyou have no decision to take back"), "{out}");
-    // Dark takes back its card, and Light's move and card after it.
-    assert!(out.contains("Dark move> undo\n"), "{out}");
-    assert!(out.contains("took back 3 decisions\nLight's decisions taken back with yours are told to Light"), "{out}");
-    let told = out.rfind("the other player took back these decisions of yours:").expect("Light is told");
-    assert!(out[told..].contains("  Light moves b6-a5\n  Light uses Emperor"), "{out}");
+    // Dark asks to take back its card, and with it Light's move and card;
+    // Light agrees (issue 38, item 17).
+    let asked = out.find("Dark asks to take back a decision, and with it these of Light's:\n").expect("Light is asked");
+    assert!(
+        out[asked..].contains("  Light moves b6-a5\n  Light uses Emperor\nLight, do you agree? [y/N] y\n"),
+        "{out}"
+    );
+    assert!(out[asked..].contains("took back 3 decisions\n"), "{out}");
+    // Refused, nothing is taken back.
+    let (out, err, ok) = run(&args, "c3-d4\n1\nb6-a5\n1\nundo\nn\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Light, do you agree? [y/N] n\nLight does not agree; nothing was taken back\n"), "{out}");
+    assert!(!out.contains("took back"), "{out}");
 }
 
 /// The last move is marked on the board and the legend says how (`[ ]` when
@@ -1252,4 +1415,35 @@ fn monolith_twice_shows_its_first_push_before_the_second() {
         }
     }
     panic!("no random game asked for Monolith twice's second push");
+}
+
+/// Issue 38, item 10: a card and its answers on one line, where the game
+/// answers a question by itself (Fire, with no water to dry, only burns): the
+/// word typed for that question is passed over and the rest answer on.
+#[test]
+fn a_line_of_answers_passes_over_a_question_answered_for_you() {
+    let (out, stderr, ok) =
+        run(&["--seed", "43", "--dark", "human", "--light", "human"], "c3-d4\nfire burn d5\nquit\nn\n");
+    assert!(ok, "{stderr}");
+    assert!(out.contains("'burn' was answered for you"), "{out}");
+    assert!(out.contains("fire fills d5"), "{out}");
+    assert!(!out.contains("not an answer here"), "{out}");
+}
+
+/// Issue 38, item 13: a wall spot has one name for each player: as typed in
+/// play, on the panel's last actions and in the hand-over's summary, in the
+/// reader's frame (Light sits across the board), never the edges' pair form.
+#[test]
+fn a_wall_spot_is_named_as_typed_on_the_panel_and_in_the_hand_over() {
+    let input = "c3-d4\nwalls\nplace\nc5 d5 up\nquit!\n";
+    let (out, stderr, ok) = run(&["--seed", "1", "--dark", "human", "--light", "human"], input);
+    assert!(ok, "{stderr}");
+    assert!(out.contains("Dark answers c5 d5 up\n"), "{out}");
+    let light = out.find("Pass to Light").expect("handed to Light");
+    assert!(out[light..].contains("  Dark answers d6 c6 up\n"), "{out}");
+    assert!(
+        out[light..].contains("last: Dark moves c3-d4; Dark uses Walls; Dark answers place; Dark answers d6 c6 up"),
+        "{out}"
+    );
+    assert!(!out.contains("c5/c6+d5/d6"), "{out}");
 }

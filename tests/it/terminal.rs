@@ -26,14 +26,27 @@ struct Terminal {
 
 impl Terminal {
     fn start(args: &[&str]) -> Terminal {
+        let dir = common::scratch_dir("terminal", &format!("{}", args.join("-").len()));
+        Terminal::start_in(&dir, args)
+    }
+
+    /// The binary started in `dir`.
+    fn start_in(dir: &std::path::Path, args: &[&str]) -> Terminal {
+        Terminal::start_sized(dir, args, None)
+    }
+
+    /// The binary started in `dir` on a terminal of `size` (columns, rows).
+    fn start_sized(dir: &std::path::Path, args: &[&str], size: Option<(u16, u16)>) -> Terminal {
         let (mut master, mut slave) = (-1, -1);
-        // SAFETY: openpty writes two descriptors it opened, or fails.
+        let mut window = size.map(|(ws_col, ws_row)| libc::winsize { ws_row, ws_col, ws_xpixel: 0, ws_ypixel: 0 });
+        let window_ptr = window.as_mut().map_or(std::ptr::null_mut(), |w| w as *mut libc::winsize);
+        // SAFETY: openpty writes two descriptors it opened, or fails; it
+        // reads the window size, when given, from `window`, alive for the call.
         let opened =
-            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), window_ptr) };
         assert_eq!(opened, 0, "a pseudo-terminal is available");
         // SAFETY: both descriptors were just opened and are owned here alone.
         let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-        let dir = common::scratch_dir("terminal", &format!("{}", args.join("-").len()));
         let child = Command::new(env!("CARGO_BIN_EXE_alien-checkers"))
             .args(args)
             .current_dir(dir)
@@ -185,7 +198,127 @@ fn lines_typed_ahead_for_a_question_answered_for_you_are_dropped() {
     }
     t.wait_for(mark, "Dark card> ");
     let mark = t.seen.len();
-    // The card, then a line typed ahead for the question it will not ask.
-    t.type_text(&format!("{card}\rboard\r"));
+    // The card, then a line for the question it will not ask, pasted together.
+    t.type_text(&format!("\x1b[200~{card}\nplanet\x1b[201~\r"));
     t.wait_for(mark, "what you typed ahead was dropped");
+    t.wait_for(mark, "Dark move> ");
+    assert!(!t.seen[mark..].contains("secret planet"), "the dropped line did not run: {}", &t.seen[mark..]);
+}
+
+/// Issue 38, item 12: nothing typed ahead, nothing said to be dropped.
+#[test]
+fn nothing_is_said_to_be_dropped_when_nothing_was_typed_ahead() {
+    let (seed, lines) = card_answered_for_you();
+    let seed = seed.to_string();
+    let mut t = Terminal::start(&["--seed", &seed, "--dark", "human", "--light", "greedy"]);
+    let mut mark = 0;
+    for line in &lines {
+        t.wait_for(mark, "Dark ");
+        t.wait_for(mark, "> ");
+        mark = t.seen.len();
+        t.type_text(&format!("{line}\r"));
+    }
+    // Light's reply, then Dark's next prompt: the card's question was answered for Dark.
+    t.wait_for(mark, "Dark move> ");
+    assert!(!t.seen[mark..].contains("dropped"), "{}", &t.seen[mark..]);
+}
+
+/// Issue 38, item 8: lines sent at once, as a terminal pastes them (bracketed)
+/// or as a program types them (in one write), each run in turn.
+#[test]
+fn lines_sent_at_once_each_run_in_turn() {
+    for paste in ["c3-d4\rlog\r", "\x1b[200~c3-d4\nlog\n\x1b[201~\r"] {
+        let mut t = Terminal::start(&["--deck", "plain", "--seed", "1", "--dark", "human", "--light", "greedy"]);
+        t.wait_for(0, "Dark move> ");
+        let mark = t.seen.len();
+        t.type_text(paste);
+        // `log` lists Dark's move as the first of the game.
+        t.wait_for(mark, "1. c3-d4 ");
+    }
+}
+
+/// Issue 38, item 14: at a terminal, starting a game asks whether to continue
+/// the newest unfinished autosave of the deck, and leaving asks whether to
+/// save, with `discard` to leave without saving.
+#[test]
+fn starting_asks_to_continue_an_autosave_and_leaving_may_discard() {
+    let dir = common::scratch_dir("terminal", "autosave-ask");
+    let mut t = Terminal::start_in(&dir, &["--deck", "plain", "--seed", "5", "--light", "greedy"]);
+    t.wait_for(0, "Dark move> ");
+    t.type_text("c3-d4\r");
+    t.wait_for(0, "Move 2 of 100");
+    let mark = t.seen.find("Move 2 of 100").unwrap();
+    t.wait_for(mark, "Dark move> ");
+    t.type_text("quit\r");
+    t.wait_for(mark, "Leave and save it");
+    t.type_text("y\r");
+    assert!(t.ended(), "{}", t.seen);
+    // A new start offers it, and takes it up.
+    let mut t = Terminal::start_in(&dir, &["--deck", "plain", "--light", "greedy"]);
+    t.wait_for(0, "Continue the game saved in alien-checkers-autosave-plain-5.json? [y/N] ");
+    t.type_text("y\r");
+    t.wait_for(0, "loaded alien-checkers-autosave-plain-5.json: 2 decisions");
+    let mark = t.seen.find("loaded alien-checkers-autosave").unwrap();
+    t.wait_for(mark, "Dark move> ");
+    t.type_text("quit\r");
+    t.wait_for(mark, "'discard': leave without saving");
+    t.type_text("discard\r");
+    assert!(t.ended(), "{}", t.seen);
+    assert!(t.seen[mark..].contains("left without saving"), "{}", &t.seen[mark..]);
+    let saves =
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".json"));
+    assert_eq!(saves.count(), 1, "nothing more was saved");
+}
+
+/// What the terminal shows of `text`: escape sequences (colours, cursor
+/// moves) left out.
+fn plain_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() || c == '~' {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        if c != '\r' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Issue 38, item 6: at 80 and at 120 columns, a planet's text, a card's text
+/// and rulings, the log and a list of options in an error are wrapped between
+/// words, and no line is wider than the terminal.
+#[test]
+fn long_texts_wrap_between_words_at_80_and_120_columns() {
+    for columns in [80u16, 120] {
+        let dir = common::scratch_dir("terminal", &format!("wrap-{columns}"));
+        let mut t = Terminal::start_sized(&dir, &["--seed", "42", "--light", "greedy"], Some((columns, 50)));
+        t.wait_for(0, "Dark move> ");
+        let steps = [
+            ("planet", "secret planet is"),
+            ("card walls", "ruling: Your own walls"),
+            ("c3-d4", "Dark card> "),
+            ("log", "1. c3-d4"),
+            ("fire", "is not"),
+        ];
+        for (line, answer) in steps {
+            let mark = t.seen.len();
+            t.type_text(&format!("{line}\r"));
+            t.wait_for(mark, answer);
+        }
+        let shown = plain_text(&t.seen);
+        assert!(shown.contains("snookles") && shown.contains(" their "), "{shown}");
+        for line in shown.lines().filter(|l| !l.contains("> ")) {
+            assert!(textwrap::core::display_width(line) <= usize::from(columns), "wider than {columns}: {line:?}");
+        }
+    }
 }

@@ -305,3 +305,33 @@ fn the_computer_accepts_a_draw_in_a_dead_drawn_russian_ending() {
     assert!(!dead_draw(&ahead), "the material is not level");
     assert!(!accepts_draw(&ahead, &engine, Player::Light), "a pawn up, the computer plays on");
 }
+
+/// Issue 38's case at the table: on `russian` with seed 734363580, a game of
+/// 25 moves (tests/data/draws/russian-25-moves.txt; the reported game's own
+/// moves were not recorded, so these reach the ending it describes: a king and
+/// a man each, level, nothing to win by force) is saved in hot-seat and loaded
+/// with `hard` as Light. The evaluation alone puts Light ahead, so it used to
+/// decline the offer; its search sees the dead draw, and it accepts.
+#[test]
+fn hard_accepts_a_draw_offer_in_a_dead_drawn_russian_ending_after_move_25() {
+    use alien_checkers::ai::{Evaluator, Heuristic, Weights, dead_draw};
+    let moves = std::fs::read_to_string(common::repo().path().join("tests/data/draws/russian-25-moves.txt")).unwrap();
+    let mut session = Session::new(&common::repo(), "russian", 734363580).unwrap();
+    for text in moves.lines() {
+        let choice = session.find_choice(text).unwrap_or_else(|| panic!("{text} is a move here"));
+        session.apply(&choice).unwrap();
+    }
+    let state = session.state();
+    assert_eq!((state.turn, state.to_move), (50, Player::Dark), "move 26 begins, the human's");
+    let eval = Evaluator::new(Weights::STANDARD).score(state, Player::Light, &session.engine);
+    assert!(eval > 0.0, "the evaluation alone puts Light ahead ({eval}), so it alone would decline");
+    assert!(dead_draw(state));
+
+    let dir = common::scratch_dir("endings", "hard_accepts_a_draw");
+    let seats = ["--deck", "russian", "--seed", "734363580"];
+    let save = format!("{}\nsave move-25.json\nquit!\n", moves.trim_end());
+    let run = common::run_binary(&dir, &[&seats[..], &["--dark", "human", "--light", "human"]].concat(), &[], &save);
+    assert!(run.success && dir.join("move-25.json").exists(), "{}{}", run.stdout, run.stderr);
+    let offer = common::run_binary(&dir, &["--load", "move-25.json", "--light", "hard"], &[], "draw\n");
+    assert!(offer.stdout.contains("accepts the draw") && offer.stdout.contains("agreed"), "{}", offer.stdout);
+}

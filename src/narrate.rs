@@ -355,6 +355,8 @@ impl<'a> Narrator<'a> {
                     EndReason::Resigned => "resignation".to_string(),
                     EndReason::Agreed => "agreement".to_string(),
                     EndReason::Unplayable => "no option works, a script fails".to_string(),
+                    EndReason::Repetition => repetition_text(self.content),
+                    EndReason::KingsOnly => kings_only_text(self.content),
                     EndReason::Rule { victory, by: Some(scored) } => format!(
                         "{}, the deck's verdict when {}",
                         victory_text(self.content, *victory, *winner),
@@ -767,6 +769,26 @@ fn named_ids(content: &Content, key: &str, value: Value, object: &mut Map<String
 pub fn victory_text(content: &Content, victory: VictoryId, winner: Option<Player>) -> String {
     let name = content.deck.rules.victories.get(usize::from(victory.0)).map_or("?", String::as_str).replace('_', " ");
     if winner.is_some() { format!("{name} victory") } else { name }
+}
+
+/// The deck's repetition draw as players read it: `threefold repetition (the
+/// same position a third time)`.
+pub fn repetition_text(content: &Content) -> String {
+    let times = content.deck.rules.options().ends.repetition;
+    let (fold, nth) = match times {
+        2 => ("twofold".to_string(), "a second time".to_string()),
+        3 => ("threefold".to_string(), "a third time".to_string()),
+        n => (format!("{n}-fold"), format!("{n} times")),
+    };
+    format!("{fold} repetition (the same position {nth})")
+}
+
+/// The deck's kings-only draw as players read it: `only kings moved for 30
+/// turns (15 moves each), nothing captured or crowned`.
+pub fn kings_only_text(content: &Content) -> String {
+    let turns = content.deck.rules.options().ends.kings_only;
+    let each = if turns.is_multiple_of(2) { format!(" ({} moves each)", turns / 2) } else { String::new() };
+    format!("only kings moved for {turns} turns{each}, nothing captured or crowned")
 }
 
 /// What ended a game the deck scores: `Light has no move`.

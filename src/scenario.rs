@@ -1032,6 +1032,8 @@ fn run_turns(engine: &ScriptEngine, mut state: GameState, s: &Scenario, plays: &
         state.hidden_mut().planets[p.index()] =
             Some(content.planet_id(id).ok_or_else(|| format!("'{id}' is not a planet of the deck"))?);
     }
+    // The deck's draws count from the scene's position, its first.
+    state.restart_draw_count();
     let viewer = state.to_move;
     state.settle(engine).map_err(|e| format!("the scene could not begin: {e}"))?;
     let mut since = Checked::from(&state);

@@ -850,6 +850,8 @@ impl Session {
             }
             EndReason::Agreed => "agreed by both players".to_string(),
             EndReason::Unplayable => "no option works: a script fails, and nothing is left to give up".to_string(),
+            EndReason::Repetition => crate::narrate::repetition_text(self.engine.content()),
+            EndReason::KingsOnly => crate::narrate::kings_only_text(self.engine.content()),
             EndReason::Rule { victory, by } => {
                 let victory = crate::narrate::victory_text(self.engine.content(), victory, outcome.winner);
                 match by {

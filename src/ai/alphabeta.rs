@@ -16,12 +16,19 @@
 //! - Ordering: the table's move, captures by size, two killers a ply, history.
 //! - The game's end as the state's rules say: no checker left (R10.1), five
 //!   kings where they win, a player without a move losing (R11) or passing
-//!   (R3.1, R10.3), and the move limit (R10.4).
+//!   (R3.1, R10.3), the move limit (R10.4) and the deck's kings-only draw
+//!   (counted along the path from the state's count; the table does not key
+//!   on it, as it does not on the turn).
 //! - A position met before, in the game or on the path, scores as a draw: a
-//!   side that is ahead does not shuffle back and forth, and one behind is glad to.
+//!   side that is ahead does not shuffle back and forth, and one behind is
+//!   glad to (the deck's repetition draw, `ends: repetition:`, needs more
+//!   meetings: the search is stricter than the rule).
 //! - The evaluation ([`evaluate`]) adds to material and structure an ending
 //!   drive for the side ahead: trade down, bring the kings to the enemy, take
 //!   the opposing kings' room, get them out of the double corner.
+//!
+//! [`dead_draw`] asks the search whether a level ending is drawn, for the
+//! computer's answer to a draw offer.
 //!
 //! A budget in nodes makes a decision the same on every machine (architecture
 //! invariant: decisions reproducible without a time limit); with a time limit
@@ -95,12 +102,14 @@ const LOWER: u8 = 2;
 const UPPER: u8 = 3;
 const NO_MOVE: u8 = u8::MAX;
 
-/// A position: the board, who moves, and the turns played (for R10.4).
+/// A position: the board, who moves, the turns played (for R10.4) and the
+/// turns in a row with only kings moved (for the deck's kings-only draw).
 #[derive(Clone, Copy)]
 struct Pos {
     board: Board,
     to_move: Player,
     turn: u32,
+    quiet: u16,
 }
 
 /// The searcher and its reusable tables; one per agent.
@@ -154,7 +163,8 @@ impl AlphaBeta {
         self.game = state.rules;
         self.seen.clear();
         self.seen.extend(earlier.iter().copied());
-        let root = Pos { board: state.board, to_move: state.to_move, turn: state.turn };
+        let quiet = state.draw_count().map_or(0, |c| c.quiet());
+        let root = Pos { board: state.board, to_move: state.to_move, turn: state.turn, quiet };
         let mut moves = Vec::new();
         legal_moves_under(&root.board, root.to_move, Bitboard::ALL, &self.rules[root.to_move.index()], &mut moves);
         let first = *moves.first()?;
@@ -255,8 +265,9 @@ impl AlphaBeta {
     }
 
     /// The score for `mover` if the game is over after their move (R10.1,
-    /// R10.2: the mover's win is checked first; R10.4).
-    fn ended(&self, board: &Board, mover: Player, turn: u32, ply: usize) -> Option<i32> {
+    /// R10.2: the mover's win is checked first; R10.4; the deck's kings-only
+    /// draw after `quiet` such turns).
+    fn ended(&self, board: &Board, mover: Player, turn: u32, quiet: u16, ply: usize) -> Option<i32> {
         let win = WIN - ply as i32;
         let wins = |p: Player| self.game.board_win(board, p).is_some();
         if wins(mover) {
@@ -265,7 +276,9 @@ impl AlphaBeta {
         if wins(!mover) {
             return Some(-win);
         }
-        (self.game.move_limit > 0 && turn >= self.game.move_limit).then_some(0)
+        let kings_only = self.game.ends.kings_only;
+        ((self.game.move_limit > 0 && turn >= self.game.move_limit) || (kings_only > 0 && quiet >= kings_only))
+            .then_some(0)
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -422,10 +435,13 @@ impl AlphaBeta {
             return -WIN; // Not a move of this board: never chosen.
         }
         let mover = pos.to_move;
-        if let Some(score) = self.ended(&board, mover, pos.turn + 1, ply + 1) {
+        // A king's move that captures nothing (it cannot crown) keeps the pawns and material as they were.
+        let quiet =
+            if !mv.is_jump() && pos.board.kings().contains(mv.from()) { pos.quiet.saturating_add(1) } else { 0 };
+        if let Some(score) = self.ended(&board, mover, pos.turn + 1, quiet, ply + 1) {
             return score;
         }
-        let next = Pos { board, to_move: !mover, turn: pos.turn + 1 };
+        let next = Pos { board, to_move: !mover, turn: pos.turn + 1, quiet };
         -self.negamax(&next, depth, -beta, -alpha, ply + 1, ext)
     }
 
@@ -447,7 +463,12 @@ impl AlphaBeta {
         if self.game.move_limit > 0 && turn >= self.game.move_limit {
             return 0;
         }
-        let next = Pos { board: pos.board, to_move: them, turn };
+        let quiet = pos.quiet.saturating_add(1);
+        let kings_only = self.game.ends.kings_only;
+        if kings_only > 0 && quiet >= kings_only {
+            return 0;
+        }
+        let next = Pos { board: pos.board, to_move: them, turn, quiet };
         -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1, false)
     }
 }
@@ -499,6 +520,29 @@ pub fn position_key(board: &Board, to_move: Player) -> u64 {
         ^ mix(light ^ 0x9e37_79b9_7f4a_7c15).rotate_left(17)
         ^ mix(kings ^ 0x6a09_e667_f3bc_c909).rotate_left(41)
         ^ if to_move == Player::Dark { 0 } else { 0x5851_f42d_4c95_7f2d }
+}
+
+/// The alpha-beta budget of [`dead_draw`]: about a tenth of a second.
+pub const DRAW_NODES: u64 = 200_000;
+/// How far from even, in hundredths of a pawn, a searched score of a level
+/// ending may be and the position still count as a dead draw: less than
+/// what a pawn's advance and the centre add up to, far less than a pawn.
+const DRAWN_MARGIN: i32 = 60;
+
+/// Whether `state`'s position is a dead draw by the search: a fully visible
+/// move step ([`fully_visible`]) in an ending where each player has a king,
+/// the material is level (pawns and kings counted), and a search of
+/// [`DRAW_NODES`] finds nothing better for the player to move than within
+/// [`DRAWN_MARGIN`] of even — neither side can win material by force, and a
+/// king on each side stops the other's pawn from running in. Reproducible:
+/// the budget is in nodes.
+pub fn dead_draw(state: &GameState) -> bool {
+    let board = &state.board;
+    let has_king = |p: Player| (board.checkers(p) & board.kings()).any();
+    if !fully_visible(state) || material_lead(board, Player::Dark) != 0 || !Player::BOTH.into_iter().all(has_king) {
+        return false;
+    }
+    AlphaBeta::new().search(state, &[], Limit::Nodes(DRAW_NODES)).is_some_and(|found| found.score.abs() <= DRAWN_MARGIN)
 }
 
 /// Hundredths of a pawn.

@@ -28,7 +28,9 @@ mod recall;
 mod rng;
 
 pub use agents::{AGENTS, AgentSpec, Budget, make_agent};
-pub use alphabeta::{AlphaBeta, Found, Limit, Tactics, WIN, evaluate, fully_visible, position_key};
+pub use alphabeta::{
+    AlphaBeta, DRAW_NODES, Found, Limit, Tactics, WIN, dead_draw, evaluate, fully_visible, position_key,
+};
 pub use eval::{Evaluator, Heuristic, Terms, Weights, expected_result};
 pub use greedy::GreedyAgent;
 pub use matchplay::{
@@ -42,6 +44,15 @@ pub use recall::Recall;
 pub use rng::{AgentRng, mix_seed};
 
 use crate::game::{CardHost, Choice, GameState};
+use crate::kernel::Player;
+
+/// Whether the computer playing `player` accepts a draw offered in `state`:
+/// when the built-in evaluation of the position, from its own side, is even
+/// or worse (<= 0 pawns), or when the search says the position is a dead
+/// draw ([`dead_draw`]: a level ending neither side can win by force).
+pub fn accepts_draw(state: &GameState, host: &dyn CardHost, player: Player) -> bool {
+    Evaluator::new(Weights::STANDARD).score(state, player, host) <= 0.0 || dead_draw(state)
+}
 
 /// A player of the game that a program decides for. (`Player` is the kernel's
 /// Dark/Light.)

@@ -336,6 +336,30 @@ pub struct EndsManifest {
     pub stuck: Option<StuckManifest>,
     #[serde(default)]
     pub move_limit: Option<MoveLimitManifest>,
+    /// `repetition: {times: N}`: the same position met N times draws.
+    #[serde(default)]
+    pub repetition: Option<RepetitionManifest>,
+    /// `kings_only: {turns: N}`: N turns in a row with only kings moved draw.
+    #[serde(default)]
+    pub kings_only: Option<KingsOnlyManifest>,
+}
+
+/// `repetition: {times: N}` (2 to [`MAX_REPETITION`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RepetitionManifest {
+    pub times: u8,
+}
+
+/// Most times a deck may ask the same position to be met before the draw.
+pub const MAX_REPETITION: u8 = 9;
+
+/// `kings_only: {turns: N}`: both players' turns count, so a rule of "15
+/// moves" by each player is 30 turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KingsOnlyManifest {
+    pub turns: u16,
 }
 
 /// `stuck: {of: mover | either, then: skip | lose | score}`.
@@ -370,7 +394,13 @@ impl RulesManifest {
             when_stuck: stuck.then,
             move_limit: self.limit().turns,
             first_card_step: self.first_card_step,
-            ends: Ends { no_checkers: ends.no_checkers, stuck_of: stuck.of, at_move_limit: self.limit().then },
+            ends: Ends {
+                no_checkers: ends.no_checkers,
+                stuck_of: stuck.of,
+                at_move_limit: self.limit().then,
+                repetition: ends.repetition.map_or(0, |r| r.times),
+                kings_only: ends.kings_only.map_or(0, |k| k.turns),
+            },
         }
     }
 

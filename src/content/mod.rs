@@ -19,8 +19,9 @@ use std::path::{Path, PathBuf};
 
 pub use counters::CounterDef;
 pub use manifest::{
-    CardManifest, CounterManifest, DeckManifest, MarkerManifest, MarkerPlace, PlanetManifest, RuleActsFor, RuleEntry,
-    RulesManifest, ScriptManifest, SupplyManifest, UniqueMap,
+    CardManifest, CounterManifest, DeckManifest, KingsOnlyManifest, MAX_REPETITION, MarkerManifest, MarkerPlace,
+    PlanetManifest, RepetitionManifest, RuleActsFor, RuleEntry, RulesManifest, ScriptManifest, SupplyManifest,
+    UniqueMap,
 };
 pub use markers::{MarkerDef, RESERVED_GLYPHS};
 pub use problem::{
@@ -722,6 +723,25 @@ fn check_ends(rules: &RulesManifest, at: &mut dyn FnMut(&str, &str)) {
         (Some(_), Some(_)) => at("move_limit", "move_limit and ends: move_limit: both set the move limit; keep one"),
         (None, None) => at("rules", "rules: needs move_limit (R10.4), or ends: move_limit: {turns: N, then: …}"),
         _ => {}
+    }
+    if let Some(r) = ends.repetition
+        && !(2..=MAX_REPETITION).contains(&r.times)
+    {
+        let message = format!(
+            "repetition: {{times: N}} draws when the same position is met N times: 2 to {MAX_REPETITION}, not {}",
+            r.times
+        );
+        at("repetition", &message);
+    }
+    if let Some(k) = ends.kings_only
+        && !(1..=MAX_MOVE_LIMIT).contains(&u32::from(k.turns))
+    {
+        let message = format!(
+            "kings_only: {{turns: N}} draws after N turns in a row with only kings moved (both players' turns \
+             count): 1 to {MAX_MOVE_LIMIT}, not {}",
+            k.turns
+        );
+        at("kings_only", &message);
     }
     let victories = &rules.victories;
     if victories.len() > MAX_VICTORIES {

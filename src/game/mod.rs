@@ -7,6 +7,7 @@
 mod data;
 mod deal;
 mod decision;
+mod draws;
 mod effects;
 mod event;
 mod hooks;
@@ -26,6 +27,7 @@ pub use data::{
 pub use decision::{
     Answer, CardId, Choice, Decision, DecisionKind, GIVE_UP, KEEP, NONE, PlanetId, Question, QuestionKind, SoFar,
 };
+pub use draws::{DrawCount, position_key as repetition_key};
 pub use event::{Cause, Event, EventKind, EventLog, GameEvent, Logged, SkipReason, SkippedStep};
 pub use hooks::{Forbidden, HookedMoves, MoveHooks, MovePattern};
 pub use hops::Hopping;
@@ -422,10 +424,12 @@ impl GameState {
             hooked: HookedMoves::default(),
             hopping: None,
             table: items.as_ref().map(|items| Box::new(items.public())),
+            draws: None,
         };
         let hidden = Hidden { piles, planets, planet_data: Default::default(), rng, items };
         let mut state = GameState::from_parts(position, hidden);
         state.put_deck_rules_in_force(&setup.effects);
+        state.restart_draw_count();
         state
     }
 
@@ -825,6 +829,7 @@ impl GameState {
                 hooked: HookedMoves::default(),
                 hopping: None,
                 table: p.table.clone(),
+                draws: p.draws.clone(),
             },
             hidden: Hidden {
                 piles,
@@ -922,7 +927,7 @@ impl GameState {
 
     /// Counts the turn for lasting effects and begins the next (R3); false
     /// when the move limit ended the game (R10.4), drawn or scored as the
-    /// deck says.
+    /// deck says, or one of the deck's draws did (draws.rs).
     fn next_turn(&mut self, host: &dyn CardHost) -> bool {
         if !self.position.effects.is_empty() {
             self.count_down_effects(self.position.to_move);
@@ -940,7 +945,7 @@ impl GameState {
         self.position.moved = None;
         self.position.step = Step::Move;
         self.journal.push(|| GameEvent::TurnBegan { turn: self.position.turn + 1, player: self.position.to_move });
-        true
+        !self.count_for_draws()
     }
 
     /// R10: the game is over.

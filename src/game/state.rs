@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{BoundError, Data, PlanetData, check_data};
 use super::decision::{Answer, CardId, PlanetId, Question, QuestionKind};
+use super::draws::DrawCount;
 use super::event::{EventLog, GameEvent};
 use super::hooks::HookedMoves;
 use super::hops::Hopping;
@@ -77,9 +78,11 @@ impl RuleOptions {
     };
 
     /// Whether every end is R10's as written (R11's `when_stuck: lose`
-    /// included): what the kernel-only search (ai/alphabeta.rs) knows how to score.
+    /// included) or one of the deck's draws ([`Ends::repetition`],
+    /// [`Ends::kings_only`]): what the kernel-only search (ai/alphabeta.rs)
+    /// knows how to score.
     pub fn ends_as_written(&self) -> bool {
-        self.ends.as_written() && self.when_stuck != WhenStuck::Score
+        Ends { repetition: 0, kings_only: 0, ..self.ends }.as_written() && self.when_stuck != WhenStuck::Score
     }
 }
 
@@ -110,12 +113,40 @@ pub struct Ends {
     /// What the move limit does: draws (R10.4) or scores the game.
     #[serde(default)]
     pub at_move_limit: AtMoveLimit,
+    /// The deck's repetition draw: the same position ([`super::draws`]) met
+    /// this many times, the game is drawn as the turn begins (0: no such draw).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub repetition: u8,
+    /// The deck's kings-only draw: this many turns in a row in which no
+    /// pawn moved, none was crowned and nothing was captured, the game is
+    /// drawn (0: no such draw).
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
+    pub kings_only: u16,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
+fn is_zero_u16(n: &u16) -> bool {
+    *n == 0
 }
 
 impl Ends {
     /// R10 as written.
-    pub const R10: Ends =
-        Ends { no_checkers: NoCheckers::Lose, stuck_of: StuckOf::Mover, at_move_limit: AtMoveLimit::Draw };
+    pub const R10: Ends = Ends {
+        no_checkers: NoCheckers::Lose,
+        stuck_of: StuckOf::Mover,
+        at_move_limit: AtMoveLimit::Draw,
+        repetition: 0,
+        kings_only: 0,
+    };
+
+    /// Whether the deck has a draw the game counts turns for
+    /// ([`super::draws::DrawCount`]).
+    pub fn counts_draws(&self) -> bool {
+        self.repetition > 0 || self.kings_only > 0
+    }
 
     pub fn as_written(&self) -> bool {
         *self == Ends::R10
@@ -309,12 +340,17 @@ pub enum EndReason {
     /// An end the deck scores, drawn because no verdict scored it (no rule
     /// gives one, or it failed).
     Unscored(Scored),
+    /// Drawn: the same position the deck's number of times (`ends: repetition:`).
+    Repetition,
+    /// Drawn: the deck's number of turns with only kings moved, nothing
+    /// captured and none crowned (`ends: kings_only:`).
+    KingsOnly,
 }
 
 impl EndReason {
     /// The names of the engine's own ends, as scenarios and `check` name
     /// them; a deck's victory may not take one.
-    pub const ENGINE_NAMES: [&'static str; 10] = [
+    pub const ENGINE_NAMES: [&'static str; 12] = [
         "capture",
         "five_kings",
         "planet",
@@ -325,6 +361,8 @@ impl EndReason {
         "agreed",
         "unplayable",
         "unscored",
+        "repetition",
+        "kings_only",
     ];
 
     /// This end's name as scenarios give it: one of [`EndReason::ENGINE_NAMES`],
@@ -342,6 +380,8 @@ impl EndReason {
             EndReason::Agreed => 7,
             EndReason::Unplayable => 8,
             EndReason::Unscored(_) => 9,
+            EndReason::Repetition => 10,
+            EndReason::KingsOnly => 11,
             EndReason::Rule { victory, .. } => {
                 return victories.get(usize::from(victory.0)).map_or("?", String::as_str);
             }
@@ -420,6 +460,9 @@ pub struct Position {
     /// What both players know of the deck's items (items.rs), worked out
     /// from [`Hidden::items`]; `None` when the deck has none.
     pub table: Option<Box<Table>>,
+    /// What the deck's draws have counted (draws.rs); `None` when the deck
+    /// has none of them, and then not written (saves and digests as before).
+    pub draws: Option<Box<DrawCount>>,
 }
 
 /// The hidden part of a game, listed once: what one player may not know of
@@ -492,6 +535,8 @@ struct Flat<'a> {
     hopping: &'a Option<Box<Hopping>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     items: &'a Option<Box<Items>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draws: &'a Option<Box<DrawCount>>,
 }
 
 fn no_effects(effects: &&Vec<Effect>) -> bool {
@@ -527,6 +572,8 @@ struct FlatOwned {
     hopping: Option<Box<Hopping>>,
     #[serde(default)]
     items: Option<Box<Items>>,
+    #[serde(default)]
+    draws: Option<Box<DrawCount>>,
 }
 
 impl Serialize for GameState {
@@ -550,6 +597,7 @@ impl Serialize for GameState {
             planet_data: &h.planet_data,
             hopping: &p.hopping,
             items: &h.items,
+            draws: &p.draws,
         }
         .serialize(s)
     }
@@ -574,6 +622,7 @@ impl<'de> Deserialize<'de> for GameState {
                 hooked: HookedMoves::default(),
                 hopping: f.hopping,
                 table: f.items.as_ref().map(|items| Box::new(items.public())),
+                draws: f.draws,
             },
             Hidden { piles: f.piles, planets: f.planets, planet_data: f.planet_data, rng: f.rng, items: f.items },
         ))

@@ -467,6 +467,12 @@ impl Board {
         self.ids.fresh()
     }
 
+    /// The same board with its checkers not numbered: what the board is
+    /// without saying which checker is which (the repetition draw compares it).
+    pub fn unnumbered(&self) -> Board {
+        Board { ids: Ids::default(), ..*self }
+    }
+
     /// Whether the checkers are numbered ([`Board::number_checkers`]).
     pub fn numbered(&self) -> bool {
         self.ids.numbered

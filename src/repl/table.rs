@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use super::input::{Input, Line};
 use super::{COMMANDS, Repl, Seat, render};
-use crate::ai::{Budget, Evaluator, Heuristic, Weights, make_agent, mix_seed};
+use crate::ai::{Budget, accepts_draw, make_agent, mix_seed};
 use crate::content::ContentRoot;
 use crate::game::{Answer, Choice, DecisionKind, EndReason, Outcome};
 use crate::kernel::Player;
@@ -68,11 +68,10 @@ fn is_yes(answer: &str) -> bool {
     matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
-/// Whether the computer playing `player` accepts a draw: iff the built-in
-/// evaluation of the position, from its own side, is even or worse (<= 0 pawns).
+/// Whether the computer playing `player` accepts a draw ([`accepts_draw`]):
+/// the evaluation is even or worse for it, or the position is a dead draw.
 pub fn computer_accepts_draw(session: &Session, player: Player) -> bool {
-    let evaluator = Evaluator::new(Weights::STANDARD);
-    evaluator.score(session.state(), player, &session.engine) <= 0.0
+    accepts_draw(session.state(), &session.engine, player)
 }
 
 /// The option a card's name or id names, when a question's options are card

@@ -167,13 +167,17 @@ pub enum Ending {
     Rule(String),
     /// Drawn: an end the deck scores, which no verdict scored.
     Unscored,
+    /// Drawn: the same position the deck's number of times.
+    Repetition,
+    /// Drawn: the deck's number of turns with only kings moved.
+    KingsOnly,
     /// The game could not go on, and why.
     Abandoned(String),
 }
 
 impl Ending {
     /// The endings written as one word or phrase, with it.
-    const WORDS: [(&'static str, Ending); 9] = [
+    const WORDS: [(&'static str, Ending); 11] = [
         ("capture", Ending::Capture),
         ("five kings", Ending::FiveKings),
         ("no moves", Ending::NoMoves),
@@ -183,6 +187,8 @@ impl Ending {
         ("agreed draw", Ending::Agreed),
         ("unplayable", Ending::Unplayable),
         ("unscored", Ending::Unscored),
+        ("repetition", Ending::Repetition),
+        ("kings only", Ending::KingsOnly),
     ];
 
     /// A game's end by the rules, its planet named by `content`'s id, a
@@ -200,6 +206,8 @@ impl Ending {
             EndReason::Unplayable => Ending::Unplayable,
             EndReason::Rule { .. } => Ending::Rule(reason.name(&content.deck.rules.victories).to_string()),
             EndReason::Unscored(_) => Ending::Unscored,
+            EndReason::Repetition => Ending::Repetition,
+            EndReason::KingsOnly => Ending::KingsOnly,
         }
     }
 

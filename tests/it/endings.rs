@@ -161,6 +161,14 @@ fn a_decks_ends_are_checked() {
             "when_stuck and ends: stuck: both say what a player with no move does",
         ),
         ("  move_limit: 10\n", "rules: needs when_stuck"),
+        (
+            "  when_stuck: lose\n  move_limit: 10\n  ends: {repetition: {times: 1}}\n",
+            "repetition: {times: N} draws when the same position is met N times: 2 to 9, not 1",
+        ),
+        (
+            "  when_stuck: lose\n  move_limit: 10\n  ends: {kings_only: {turns: 0}}\n",
+            "kings_only: {turns: N} draws after N turns in a row with only kings moved",
+        ),
         ("  when_stuck: lose\n", "rules: needs move_limit"),
         (
             "  when_stuck: lose\n  move_limit: 10\n  ends: {move_limit: {turns: 10}}\n",
@@ -245,4 +253,85 @@ fn only_a_deck_with_ends_of_its_own_writes_them() {
     let plain = ScriptEngine::load(&common::repo(), "plain").unwrap();
     let state = GameState::deal(&plain.content().setup(), 1, &plain);
     assert!(!serde_json::to_string(&state).unwrap().contains("\"ends\""));
+}
+
+/// The Russian deck's position from `diagram` (a scene: the deck's moves,
+/// checkers numbered, the draw count begun there), `to_move` to move.
+fn russian_scene(diagram: &str, to_move: Player) -> (ScriptEngine, GameState) {
+    let engine = ScriptEngine::new(Content::load(&common::repo(), "russian").unwrap()).unwrap();
+    let setup = engine.content().setup();
+    let mut state = GameState::deal(&setup, 734363580, &engine);
+    let mut board = alien_checkers::diagram::parse(diagram, setup.supply, setup.crowning).unwrap();
+    board.set_movement(setup.movement);
+    board.number_checkers();
+    state.position_mut().board = board;
+    state.position_mut().to_move = to_move;
+    state.restart_draw_count();
+    (engine, state)
+}
+
+/// Issue 38's case, built as a scene (the reported game of seed 734363580 was
+/// played by a person against `hard`, and its moves are not known): on
+/// `russian`, a king and a pawn each, Light's pawn the further advanced. The
+/// evaluation puts Light a little ahead, so the evaluation alone declined a
+/// draw (and `hard` then shuttled its king); the search sees a dead draw, so
+/// the computer accepts. A pawn up, it declines.
+#[test]
+fn the_computer_accepts_a_draw_in_a_dead_drawn_russian_ending() {
+    use alien_checkers::ai::{Evaluator, Heuristic, Weights, accepts_draw, dead_draw};
+    let row = |cells: [&str; 8], n: u8| {
+        let cells: Vec<String> = cells.iter().map(|c| format!(" {c:<2} ")).collect();
+        format!("|{}| {n}\n+----+----+----+----+----+----+----+----+\n", cells.join("|"))
+    };
+    let empty = [""; 8];
+    let diagram = |pawn_h4: &str| {
+        let mut d = String::from("+----+----+----+----+----+----+----+----+\n");
+        d += &row(["", "", "", "", "", "L", "", ""], 8);
+        for n in [7, 6, 5] {
+            d += &row(empty, n);
+        }
+        d += &row(["", "l", "", "", "", "", "", pawn_h4], 4);
+        d += &row(empty, 3);
+        d += &row(empty, 2);
+        d += &row(["", "", "D", "", "", "", "", ""], 1);
+        d
+    };
+    let (engine, level) = russian_scene(&diagram("d"), Player::Dark);
+    let eval = Evaluator::new(Weights::STANDARD).score(&level, Player::Light, &engine);
+    assert!(eval > 0.0, "the evaluation alone puts Light ahead ({eval}), so it would decline");
+    assert!(dead_draw(&level), "a king and a pawn each, neither winning by force");
+    assert!(accepts_draw(&level, &engine, Player::Light));
+    let (engine, ahead) = russian_scene(&diagram(""), Player::Dark);
+    assert!(!dead_draw(&ahead), "the material is not level");
+    assert!(!accepts_draw(&ahead, &engine, Player::Light), "a pawn up, the computer plays on");
+}
+
+/// Issue 38's case at the table: on `russian` with seed 734363580, a game of
+/// 25 moves (tests/data/draws/russian-25-moves.txt; the reported game's own
+/// moves were not recorded, so these reach the ending it describes: a king and
+/// a man each, level, nothing to win by force) is saved in hot-seat and loaded
+/// with `hard` as Light. The evaluation alone puts Light ahead, so it used to
+/// decline the offer; its search sees the dead draw, and it accepts.
+#[test]
+fn hard_accepts_a_draw_offer_in_a_dead_drawn_russian_ending_after_move_25() {
+    use alien_checkers::ai::{Evaluator, Heuristic, Weights, dead_draw};
+    let moves = std::fs::read_to_string(common::repo().path().join("tests/data/draws/russian-25-moves.txt")).unwrap();
+    let mut session = Session::new(&common::repo(), "russian", 734363580).unwrap();
+    for text in moves.lines() {
+        let choice = session.find_choice(text).unwrap_or_else(|| panic!("{text} is a move here"));
+        session.apply(&choice).unwrap();
+    }
+    let state = session.state();
+    assert_eq!((state.turn, state.to_move), (50, Player::Dark), "move 26 begins, the human's");
+    let eval = Evaluator::new(Weights::STANDARD).score(state, Player::Light, &session.engine);
+    assert!(eval > 0.0, "the evaluation alone puts Light ahead ({eval}), so it alone would decline");
+    assert!(dead_draw(state));
+
+    let dir = common::scratch_dir("endings", "hard_accepts_a_draw");
+    let seats = ["--deck", "russian", "--seed", "734363580"];
+    let save = format!("{}\nsave move-25.json\nquit!\n", moves.trim_end());
+    let run = common::run_binary(&dir, &[&seats[..], &["--dark", "human", "--light", "human"]].concat(), &[], &save);
+    assert!(run.success && dir.join("move-25.json").exists(), "{}{}", run.stdout, run.stderr);
+    let offer = common::run_binary(&dir, &["--load", "move-25.json", "--light", "hard"], &[], "draw\n");
+    assert!(offer.stdout.contains("accepts the draw") && offer.stdout.contains("agreed"), "{}", offer.stdout);
 }

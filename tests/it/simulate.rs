@@ -489,6 +489,7 @@ fn a_copy_of_the_content_played_side_by_side_pairs_every_row_and_differs_by_noth
 #[test]
 fn the_command_line_compares_decks_game_by_game_and_tests_one_figure_sequentially() {
     let dir = temp("against");
+    std::fs::create_dir_all(&dir).unwrap();
     let weak = content_copy(
         "weak-jupiter",
         Some((

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 
 use alien_checkers::ai::AgentSpec;
 use alien_checkers::content::ContentRoot;
-use alien_checkers::simulate::{self, Comparison, Plan, Report, Sinks, Sprt};
+use alien_checkers::simulate::{self, Comparison, Plan, Report, Sinks, Sprt, paired};
 
 use super::{Outcome, stdout};
 
@@ -69,6 +69,32 @@ pub struct SimulateArgs {
     /// ELO1 (α = β = 0.05 unless given): `--sprt 0,20` or `--sprt 0,20,0.05,0.05`.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<Sprt>,
+    /// Play each deal twice with the seats swapped (games 2k and 2k+1 share
+    /// their deal): deal luck cancels, and A's score is also given by pair
+    /// (pentanomial), for its interval, Elo and --sprt.
+    #[arg(long)]
+    swap_seats: bool,
+    /// Play the same games (seed, players, deals) also on this deck and compare
+    /// the two runs game by game: every figure paired, the planet balance, the
+    /// significant rows after Holm's correction.
+    #[arg(long, value_name = "DECK")]
+    against_deck: Option<String>,
+    /// The content root of --against-deck (default: as for --deck); alone, the
+    /// same deck from another root (a copy with one planet changed).
+    #[arg(long, value_name = "DIR")]
+    against_root: Option<PathBuf>,
+    /// The one figure of a game-by-game comparison tested alone at 5 % (words
+    /// of its name: "jupiter holder", "dark score"); the other rows are corrected (Holm).
+    #[arg(long, value_name = "FIGURE")]
+    primary: Option<String>,
+    /// With --against-deck or --against-root: stop when a sequential test on
+    /// this figure's difference (against minus base) decides between D0 and D1
+    /// percentage points (--sprt-points D0,D1[,α,β]).
+    #[arg(long, value_name = "FIGURE", requires = "sprt_points")]
+    sprt_figure: Option<String>,
+    /// The hypotheses of --sprt-figure in percentage points: `--sprt-points=-5,0`.
+    #[arg(long, value_name = "D0,D1", allow_hyphen_values = true, requires = "sprt_figure")]
+    sprt_points: Option<Sprt>,
     /// Play game N of the run again and save it (for `replay` or `--load`)
     /// instead of simulating.
     #[arg(long, value_name = "N")]
@@ -110,7 +136,7 @@ pub fn run(args: &SimulateArgs) -> Outcome {
             parts.push((file.display().to_string(), simulate::read_report(file).map_err(anyhow::Error::msg)?));
         }
         let report = simulate::merge(&parts).map_err(anyhow::Error::msg)?;
-        return finish(&report, *json, out.as_ref(), compare.as_ref());
+        return finish(&report, *json, out.as_ref(), compare.as_ref(), None, None);
     }
     for name in [&args.a, &args.b] {
         name.parse::<AgentSpec>().map_err(anyhow::Error::msg)?;
@@ -137,7 +163,11 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         threads,
         ablate,
         sprt: args.sprt,
+        swap_seats: args.swap_seats,
     };
+    if args.against_deck.is_some() || args.against_root.is_some() {
+        return side_by_side(args, &plan);
+    }
     if let Some(index) = args.save_game {
         let path = args.save_as.clone().unwrap_or_else(|| PathBuf::from(format!("game-{}-{index}.json", args.seed)));
         let row = simulate::save_game(&plan, index, &path).map_err(anyhow::Error::msg)?;
@@ -182,14 +212,18 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         Some(path) => Some(alien_checkers::session::SafeFile::create(path)?),
         None => None,
     };
+    // A comparison with a --games-out file needs this run's rows too.
+    let by_game = args.compare.as_deref().is_some_and(paired::is_rows_file);
+    let mut kept = Tee { kept: Vec::new(), file: rows.as_mut() };
     let sinks = Sinks {
         progress: Some(&mut progress),
-        rows: rows.as_mut().map(|w| w as &mut dyn Write),
+        rows: (by_game || kept.file.is_some()).then_some(&mut kept as &mut dyn Write),
         partial: args.out.clone().map(|p| (p, Duration::from_secs(1))),
         stop: None,
         stop_after: None,
     };
     let report = simulate::run(&plan, sinks);
+    let kept = std::mem::take(&mut kept.kept);
     // The games played are kept even when the run failed midway.
     if let Some(rows) = rows {
         rows.commit()?;
@@ -204,12 +238,132 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         report.counts.games,
         report.counts.games as f64 / seconds.max(1e-9)
     );
-    finish(&report, args.json, None, args.compare.as_ref())
+    let rows = if by_game {
+        let rows: Result<Vec<_>, _> = String::from_utf8_lossy(&kept).lines().map(simulate::read_row).collect();
+        Some(rows.map_err(anyhow::Error::msg)?)
+    } else {
+        None
+    };
+    finish(&report, args.json, None, args.compare.as_ref(), rows.as_deref(), args.primary.as_deref())
 }
 
-/// Prints the report (and the comparison), and writes it to `out`.
-fn finish(report: &Report, json: bool, out: Option<&PathBuf>, compare: Option<&PathBuf>) -> Outcome {
-    let comparison: Option<Comparison> = match compare {
+/// `--games-out` and the rows a comparison by game needs.
+struct Tee<'a> {
+    kept: Vec<u8>,
+    file: Option<&'a mut alien_checkers::session::SafeFile>,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.kept.extend_from_slice(buf);
+        if let Some(f) = self.file.as_mut() {
+            f.write_all(buf)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), |f| f.flush())
+    }
+}
+
+/// `--against-deck` / `--against-root`: the plan played on two contents, the same deals, compared game by game.
+fn side_by_side(args: &SimulateArgs, plan: &Plan) -> Outcome {
+    for (given, flag) in [
+        (args.ablate.is_some(), "--ablate"),
+        (args.sprt.is_some(), "--sprt (use --sprt-figure)"),
+        (args.save_game.is_some(), "--save-game"),
+        (args.compare.is_some(), "--compare"),
+        (args.out.is_some(), "--out"),
+        (args.games_out.is_some(), "--games-out"),
+    ] {
+        if given {
+            bail!("{flag} does not go with --against-deck or --against-root");
+        }
+    }
+    let deck = args.against_deck.clone().unwrap_or_else(|| args.deck.clone());
+    let root_given =
+        args.against_root.as_deref().or(if args.against_deck.is_some() { None } else { args.root.as_deref() });
+    let root = ContentRoot::for_deck(args.against_root.as_deref().or(root_given), &deck).map_err(anyhow::Error::msg)?;
+    let other = Plan { root, deck: deck.clone(), ..plan.clone() };
+    let name = |p: &Plan| match p.root.outside_shipped() {
+        Some(root) => format!("{} ({})", p.deck, root.display()),
+        None => p.deck.clone(),
+    };
+    let (base_name, other_name) = (name(plan), name(&other));
+    let mut test = match (&args.sprt_figure, args.sprt_points) {
+        (Some(figure), Some(points)) => {
+            let load =
+                |p: &Plan| alien_checkers::content::Content::load(&p.root, &p.deck).map_err(|e| anyhow::anyhow!("{e}"));
+            let (a, b) = (load(plan)?, load(&other)?);
+            let figures = paired::figures_for_contents(&[&a, &b]);
+            Some(paired::FigureSprt::new(paired::find_figure(figure, &figures).map_err(anyhow::Error::msg)?, points))
+        }
+        _ => None,
+    };
+    let start = Instant::now();
+    let mut progress = |done: u32, total: u32| {
+        if done == total || done.is_multiple_of((total / 10).max(1)) {
+            eprintln!("{done}/{total} deals played on both");
+        }
+    };
+    let both = simulate::run_side_by_side(plan, &other, test.as_mut(), &mut progress).map_err(anyhow::Error::msg)?;
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{} games on each deck in {seconds:.1} s on {} thread(s) ({:.2} games/s)",
+        both.base.counts.games,
+        plan.threads,
+        2.0 * both.base.counts.games as f64 / seconds.max(1e-9)
+    );
+    let comparison =
+        paired::compare_rows(&base_name, &both.base_rows, &other_name, &both.other_rows, args.primary.as_deref())
+            .map_err(anyhow::Error::msg)?;
+    let mut stdout = stdout();
+    if args.json {
+        let value = serde_json::json!({
+            "base": serde_json::to_value(&both.base)?,
+            "against": serde_json::to_value(&both.other)?,
+            "paired": serde_json::to_value(&comparison)?,
+            "sprt": test.as_ref().map(|t| t.describe()),
+        });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        for (label, report) in [("base", &both.base), ("against", &both.other)] {
+            let table = simulate::table(report);
+            let head: Vec<&str> = table.lines().take(2).collect();
+            writeln!(stdout, "{label}: {}", head.join("\n      "))?;
+        }
+        if let Some(t) = &test {
+            writeln!(stdout, "{}", t.describe())?;
+        }
+        write!(stdout, "{}", paired::paired_table(&comparison))?;
+    }
+    Ok(())
+}
+
+/// Prints the report (and the comparison), and writes it to `out`. A
+/// comparison with a `--games-out` file is made game by game from `rows`,
+/// this run's games.
+fn finish(
+    report: &Report,
+    json: bool,
+    out: Option<&PathBuf>,
+    compare: Option<&PathBuf>,
+    rows: Option<&[simulate::GameRow]>,
+    primary: Option<&str>,
+) -> Outcome {
+    let mut by_game = None;
+    if let Some(old) = compare.filter(|p| paired::is_rows_file(p)) {
+        let Some(rows) = rows else {
+            bail!("{}: a games file compares game by game with a run's games: use --compare on the run", old.display());
+        };
+        let old_rows = paired::read_rows(old).map_err(anyhow::Error::msg)?;
+        let c = paired::compare_rows(&old.display().to_string(), &old_rows, "this run", rows, primary);
+        by_game = Some(c.map_err(anyhow::Error::msg)?);
+    } else if primary.is_some() {
+        bail!("--primary needs a comparison game by game: --compare OLD.jsonl (a --games-out file) or --against-deck");
+    }
+    let comparison: Option<Comparison> = match compare.filter(|_| by_game.is_none()) {
         Some(old) => {
             let old_report = simulate::read_report(old).map_err(anyhow::Error::msg)?;
             Some(simulate::compare(&old.display().to_string(), &old_report, report).map_err(anyhow::Error::msg)?)
@@ -227,11 +381,21 @@ fn finish(report: &Report, json: bool, out: Option<&PathBuf>, compare: Option<&P
     }
     let mut stdout = stdout();
     if json {
-        writeln!(stdout, "{}", report.to_json(comparison.as_ref()))?;
+        match &by_game {
+            Some(c) => {
+                let mut value: serde_json::Value = serde_json::from_str(&report.to_json(None))?;
+                value["paired"] = serde_json::to_value(c)?;
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+            }
+            None => writeln!(stdout, "{}", report.to_json(comparison.as_ref()))?,
+        }
     } else {
         write!(stdout, "{}", simulate::table(report))?;
         if let Some(c) = &comparison {
             write!(stdout, "{}", simulate::compare_table(c))?;
+        }
+        if let Some(c) = &by_game {
+            write!(stdout, "{}", paired::paired_table(c))?;
         }
     }
     if report.counts.games == 0 {

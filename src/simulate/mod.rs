@@ -14,6 +14,7 @@
 //! other run of the plan that covers them (`merge` relies on it).
 
 pub mod host;
+pub mod paired;
 mod report;
 pub mod stats;
 
@@ -37,7 +38,7 @@ pub use report::{
     Ablation, ByAColour, BySeat, CardCell, Comparison, Counts, Difference, Figures, Meta, PlanetCell, REPORT_FORMAT,
     Report, Tally, Turns, compare, compare_table, figures, merge, read_report, read_row, table,
 };
-pub use stats::{Estimate, Sprt, SprtState};
+pub use stats::{Estimate, Pentanomial, Sprt, SprtState};
 
 /// What to simulate. Two runs whose plans agree on everything but
 /// `first_game`, `games` and `threads` play the same game at the same index.
@@ -59,6 +60,10 @@ pub struct Plan {
     pub ablate: Vec<String>,
     /// Stop at the first game after which this test on A's score decides.
     pub sprt: Option<Sprt>,
+    /// Each deal played twice, the seats swapped: games `2k` and `2k + 1` are
+    /// dealt alike (A plays Dark in the first), and the players' generators
+    /// are seeded by side, so the second game is not the first's mirror.
+    pub swap_seats: bool,
 }
 
 impl Plan {
@@ -75,7 +80,13 @@ impl Plan {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ablate: Vec::new(),
             sprt: None,
+            swap_seats: false,
         }
+    }
+
+    /// The seed game `index` is dealt with: its own, or its pair's with seats swapped.
+    pub fn deal_seed(&self, index: u32) -> u64 {
+        game_seed(self.seed, if self.swap_seats { index / 2 } else { index })
     }
 
     /// The colour side A plays in game `index`.
@@ -98,6 +109,11 @@ impl Plan {
             quote(&self.b),
             "--seed".into(),
             self.seed.to_string(),
+        ]);
+        if self.swap_seats {
+            words.push("--swap-seats".into());
+        }
+        words.extend([
             "--save-game".into(),
             index.to_string(),
             "--save-as".into(),
@@ -335,7 +351,7 @@ fn play_one(
 ) -> Result<GameRow, String> {
     let content = engine.content();
     let setup = content.setup();
-    let seed = game_seed(plan.seed, index);
+    let seed = plan.deal_seed(index);
     let a_colour = Plan::a_colour(index);
     let side = |p: Player| Side::playing(p, a_colour);
     let withheld = match withheld {
@@ -351,7 +367,9 @@ fn play_one(
         let name = if p == a_colour { &plan.a } else { &plan.b };
         agents.push(make_agent(
             name,
-            mix_seed(seed, p.index() as u64 + 1),
+            // By colour; by side when the seats swap (salts 3 and 4), so that
+            // the pair's second game is played afresh, not mirrored.
+            mix_seed(seed, if plan.swap_seats { 3 + side(p) as u64 } else { p.index() as u64 + 1 }),
             setup.planets.clone(),
             Budget::Reproducible,
             None,
@@ -578,6 +596,68 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
         write_report(path, &report)?;
     }
     Ok(report)
+}
+
+/// Two plans that differ only in their content, played on the same deals, with their games' rows.
+pub struct SideBySide {
+    pub base: Report,
+    pub other: Report,
+    pub base_rows: Vec<GameRow>,
+    pub other_rows: Vec<GameRow>,
+}
+
+/// Plays `base` and `other` (the same plan on other content: `--against-deck`,
+/// `--against-root`) on the same deals, in chunks of games, and folds both in
+/// game order. `test`, when given, is told each pair of games in game order
+/// and the run stops at the first game after which it decides, so the stop is
+/// the same on any number of threads. `progress` is told (games done, games planned).
+pub fn run_side_by_side(
+    base: &Plan,
+    other: &Plan,
+    mut test: Option<&mut paired::FigureSprt>,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Result<SideBySide, String> {
+    let plain = |plan: &Plan| Plan { ablate: Vec::new(), sprt: None, ..plan.clone() };
+    let (base, other) = (plain(base), plain(other));
+    let report = |plan: &Plan| -> Result<Report, String> {
+        let engine = ScriptEngine::load(&plan.root, &plan.deck).map_err(|p| p.to_string())?;
+        Ok(Report::new(plan, engine.content()))
+    };
+    let mut out =
+        SideBySide { base: report(&base)?, other: report(&other)?, base_rows: Vec::new(), other_rows: Vec::new() };
+    let end = base.first_game.checked_add(base.games).ok_or("--first-game + --games is past the last game index")?;
+    let chunk = if test.is_some() { 16 } else { 64 } * base.threads.max(1) as u32;
+    let mut at = base.first_game;
+    'chunks: while at < end {
+        let n = chunk.min(end - at);
+        let mut rows: [Vec<GameRow>; 2] = Default::default();
+        for (plan, rows) in [&base, &other].into_iter().zip(rows.iter_mut()) {
+            let mut lines = Vec::new();
+            run(&Plan { first_game: at, games: n, ..plan.clone() }, Sinks { rows: Some(&mut lines), ..Sinks::none() })?;
+            *rows = String::from_utf8_lossy(&lines).lines().map(read_row).collect::<Result<_, _>>()?;
+        }
+        let [base_rows, other_rows] = rows;
+        for (x, y) in base_rows.into_iter().zip(other_rows) {
+            out.base.fold(&Played { game: x.clone(), ablated: Vec::new() });
+            out.other.fold(&Played { game: y.clone(), ablated: Vec::new() });
+            let decided = test.as_deref_mut().map(|t| {
+                t.add(&x, &y);
+                t.state()
+            });
+            out.base_rows.push(x);
+            out.other_rows.push(y);
+            progress(out.base_rows.len() as u32, base.games);
+            if let Some(state) = decided.filter(|s| *s != SprtState::Continue) {
+                let h = if state == SprtState::AcceptH1 { "H1" } else { "H0" };
+                let why = format!("sprt on {}: {h} accepted", test.as_ref().map_or(String::new(), |t| t.figure.name()));
+                out.base.meta.stopped = Some(why.clone());
+                out.other.meta.stopped = Some(why);
+                break 'chunks;
+            }
+        }
+        at += n;
+    }
+    Ok(out)
 }
 
 /// Writes a report's JSON to `path` atomically, as saves are written

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::{self, Estimate, PairedSums, Sprt, SprtState, wilson};
+use super::stats::{self, Estimate, PairedSums, Pentanomial, Sprt, SprtState, wilson};
 use super::{Ending, GameRow, Plan, Played};
 use crate::ai::Side;
 use crate::content::Content;
@@ -51,6 +51,9 @@ pub struct Meta {
     pub ablate: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<Sprt>,
+    /// Each deal played twice with the seats swapped (games `2k`, `2k + 1`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub swap_seats: bool,
     /// Why the run has fewer games than asked: `sprt: H1 accepted`, `stopped`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
@@ -374,6 +377,7 @@ impl Report {
                 played: Vec::new(),
                 ablate: plan.ablate.clone(),
                 sprt: plan.sprt,
+                swap_seats: plan.swap_seats,
                 stopped: None,
                 threads: plan.threads,
             },
@@ -389,11 +393,55 @@ impl Report {
         }
         self.counts.fold(played);
         if let Some(sprt) = self.meta.sprt {
-            let state = sprt_state(&sprt, &self.counts);
+            let state = self.sprt_figures(&sprt).state;
             if state != SprtState::Continue {
                 self.meta.stopped = Some(format!("sprt: {}", if state == SprtState::AcceptH1 { "H1" } else { "H0" }));
             }
         }
+    }
+
+    /// The sequential test where it stands: on games (trinomial), or on
+    /// game pairs (pentanomial) when the seats swap.
+    fn sprt_figures(&self, s: &Sprt) -> SprtFigures {
+        let llr = match self.pentanomial() {
+            Some(pairs) => s.llr_pentanomial(&pairs),
+            None => {
+                let t = total(&self.counts.results);
+                s.llr(t.a_wins, t.draws, t.b_wins)
+            }
+        };
+        let (lower_bound, upper_bound) = s.bounds();
+        SprtFigures { llr, lower_bound, upper_bound, state: s.state_at(llr), pairs: self.meta.swap_seats }
+    }
+
+    /// With the seats swapped, the pairs both of whose games the report holds
+    /// (neither abandoned), by the points A took from them.
+    pub fn pentanomial(&self) -> Option<Pentanomial> {
+        if !self.meta.swap_seats {
+            return None;
+        }
+        let games = indexed(self);
+        let mut pairs = Pentanomial::default();
+        for (&i, &first) in games.range(..).filter(|(i, _)| i.is_multiple_of(2)) {
+            let second = games.get(&(i + 1)).copied();
+            if let (Some(x), Some(y)) = (halves(first, true), second.and_then(|c| halves(c, true))) {
+                pairs.add((x + y) as usize);
+            }
+        }
+        Some(pairs)
+    }
+
+    /// Every figure, with the sequential test and the pairs' figures as this run has them.
+    pub fn figures(&self) -> Figures {
+        let mut f = figures(&self.counts, None);
+        f.sprt = self.meta.sprt.map(|s| self.sprt_figures(&s));
+        f.pairs = self.pentanomial().map(|p| PairFigures {
+            counts: p.counts,
+            pairs: p.pairs(),
+            score: p.score(),
+            elo: p.elo(),
+        });
+        f
     }
 
     pub(super) fn sprt_decided(&self) -> bool {
@@ -423,7 +471,7 @@ impl Report {
             format: REPORT_FORMAT,
             version: REPORT_VERSION,
             meta: &self.meta,
-            figures: figures(&self.counts, self.meta.sprt),
+            figures: self.figures(),
             counts: &self.counts,
             comparison,
         }
@@ -542,6 +590,7 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
             ("seed", m.seed.to_string()),
             ("ablated cards", m.ablate.join(",")),
             ("sequential test", format!("{:?}", m.sprt)),
+            ("seats swapped", m.swap_seats.to_string()),
         ]
     };
     for (name, part) in &parts[1..] {
@@ -612,6 +661,8 @@ pub struct Record {
     pub score: Option<Estimate>,
     /// The likelihood that this side is the stronger: Φ((W − L) / √(W + L)).
     pub superiority: Option<f64>,
+    /// The Elo difference the score stands for, with its interval (as cutechess-cli).
+    pub elo: Option<Estimate>,
 }
 
 fn record(t: &Tally) -> Record {
@@ -625,6 +676,7 @@ fn record(t: &Tally) -> Record {
         win_rate: wilson(t.a_wins as f64, n),
         score: wilson(t.a_wins as f64 + t.draws as f64 / 2.0, n),
         superiority: stats::likelihood_of_superiority(t.a_wins, t.b_wins),
+        elo: stats::trinomial_elo(t.a_wins, t.draws, t.b_wins),
     }
 }
 
@@ -730,6 +782,20 @@ pub struct SprtFigures {
     pub lower_bound: f64,
     pub upper_bound: f64,
     pub state: SprtState,
+    /// Tested on game pairs (pentanomial), the seats swapped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pairs: bool,
+}
+
+/// A's results by game pair when each deal is played twice with the seats swapped.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairFigures {
+    /// Pairs by A's points from them: 0, ½, 1, 1½, 2.
+    pub counts: [u64; 5],
+    pub pairs: u64,
+    /// A's score with the pentanomial interval, and its Elo.
+    pub score: Option<Estimate>,
+    pub elo: Option<Estimate>,
 }
 
 /// Every figure of a report, each with its 95 % interval where it is an estimate.
@@ -749,6 +815,8 @@ pub struct Figures {
     pub ablations: BTreeMap<String, AblationFigures>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtFigures>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<PairFigures>,
 }
 
 /// Dark's results from the results by A's colour.
@@ -855,13 +923,20 @@ pub fn figures(c: &Counts, sprt: Option<Sprt>) -> Figures {
                 lower_bound,
                 upper_bound,
                 state: sprt_state(&s, c),
+                pairs: false,
             }
         }),
+        pairs: None,
     }
 }
 
 fn opt(e: &Option<Estimate>, f: fn(&Estimate) -> String) -> String {
     e.as_ref().map_or_else(|| "-".into(), f)
+}
+
+/// `+12 [-8, +33]`: an Elo difference and its interval.
+fn elo_text(e: &Estimate) -> String {
+    format!("{:+.0} [{:+.0}, {:+.0}]", e.value, e.low, e.high)
 }
 
 fn pct_opt(p: Option<f64>) -> String {
@@ -874,7 +949,7 @@ fn pct_opt(p: Option<f64>) -> String {
 /// visible (text.rs): a report read back, or merged, may come from anywhere.
 pub fn table(r: &Report) -> String {
     let m = &r.meta;
-    let f = figures(&r.counts, m.sprt);
+    let f = r.figures();
     let mut out = String::new();
     let ranges: Vec<String> = m.played.iter().map(|r| format!("{}-{}", r[0], r[1].saturating_sub(1))).collect();
     let _ = writeln!(
@@ -902,8 +977,8 @@ pub fn table(r: &Report) -> String {
     let _ = writeln!(out, "every rate: per cent [95% interval]; score = (wins + draws/2) / games");
     let _ = writeln!(
         out,
-        "\n{:<12} {:>6} {:>6} {:>6} {:>6}  {:<22} {:<22} {:>6}",
-        "", "games", "wins", "losses", "draws", "win rate", "score", "LOS"
+        "\n{:<12} {:>6} {:>6} {:>6} {:>6}  {:<22} {:<22} {:<20} {:>6}",
+        "", "games", "wins", "losses", "draws", "win rate", "score", "Elo", "LOS"
     );
     for (label, rec) in [
         ("A", &f.a),
@@ -915,14 +990,26 @@ pub fn table(r: &Report) -> String {
     ] {
         let _ = writeln!(
             out,
-            "{label:<12} {:>6} {:>6} {:>6} {:>6}  {:<22} {:<22} {:>6}",
+            "{label:<12} {:>6} {:>6} {:>6} {:>6}  {:<22} {:<22} {:<20} {:>6}",
             rec.games,
             rec.wins,
             rec.losses,
             rec.draws,
             opt(&rec.win_rate, Estimate::percent),
             opt(&rec.score, Estimate::percent),
+            opt(&rec.elo, elo_text),
             pct_opt(rec.superiority)
+        );
+    }
+    let _ = writeln!(out, "Elo: the Elo difference the score stands for, and the score's interval in Elo");
+    if let Some(p) = &f.pairs {
+        let _ = writeln!(
+            out,
+            "A by deal pairs, seats swapped ({} pairs; A's points 0/0.5/1/1.5/2: {}): score {}, Elo {}",
+            p.pairs,
+            p.counts.map(|c| c.to_string()).join("/"),
+            opt(&p.score, Estimate::percent),
+            opt(&p.elo, elo_text)
         );
     }
     if f.a.abandoned > 0 {
@@ -931,8 +1018,13 @@ pub fn table(r: &Report) -> String {
     if let Some(s) = &f.sprt {
         let _ = writeln!(
             out,
-            "SPRT on A's score: LLR {:.2} in [{:.2}, {:.2}]: {:?}",
-            s.llr, s.lower_bound, s.upper_bound, s.state
+            "SPRT on A's score{}: LLR {:.2} {} [{:.2}, {:.2}]: {:?}",
+            if s.pairs { " by deal pairs (pentanomial)" } else { "" },
+            s.llr,
+            if s.llr < s.lower_bound || s.llr > s.upper_bound { "outside" } else { "in" },
+            s.lower_bound,
+            s.upper_bound,
+            s.state
         );
     }
     let _ = writeln!(
@@ -1055,6 +1147,8 @@ pub struct Difference {
     /// `paired` (game by game over the games both runs played with the same
     /// seed) or `independent` (Newcombe's interval).
     pub method: &'static str,
+    /// The interval excludes 0 after Holm's correction over every row of the comparison.
+    pub significant: bool,
 }
 
 /// A run compared with an earlier one.
@@ -1079,6 +1173,7 @@ fn independent(figure: String, old: (f64, u64), new: (f64, u64)) -> Difference {
         difference,
         superiority,
         method: "independent",
+        significant: false,
     }
 }
 
@@ -1128,13 +1223,15 @@ fn paired(figure: String, old: &Report, new: &Report, dark: bool) -> Option<Diff
     if count < 2 {
         return None;
     }
+    let same = if old.meta.content_hash == new.meta.content_hash { "same content" } else { "by game index" };
     Some(Difference {
-        figure: format!("{figure} (paired over {count} games)"),
+        figure: format!("{figure} (paired, {same}, over {count} games)"),
         old: wilson(old_sum as f64 / 2.0, count),
         new: wilson(new_sum as f64 / 2.0, count),
         difference: sums.estimate(),
         superiority: sums.superiority(),
         method: "paired",
+        significant: false,
     })
 }
 
@@ -1194,7 +1291,13 @@ pub fn compare(old_name: &str, old: &Report, new: &Report) -> Result<Comparison,
             difference: Some(Estimate { value: d, low: d - stats::Z95 * se, high: d + stats::Z95 * se }),
             superiority: Some(stats::superiority_of(d, se)),
             method: "independent",
+            significant: false,
         });
+    }
+    let tested: Vec<usize> = (0..differences.len()).filter(|&i| differences[i].superiority.is_some()).collect();
+    let p: Vec<f64> = tested.iter().filter_map(|&i| differences[i].superiority.map(stats::two_sided)).collect();
+    for (&i, rejected) in tested.iter().zip(stats::holm(&p, 0.05)) {
+        differences[i].significant = rejected;
     }
     Ok(Comparison { old: old_name.to_string(), differences })
 }
@@ -1206,7 +1309,7 @@ pub fn compare_table(c: &Comparison) -> String {
     let _ = writeln!(out, "\ncompared with {} (new minus old; P = likelihood that new is above old)", visible(&c.old));
     let _ = writeln!(out, "{:<44} {:<22} {:<22} {:<22} {:>6}", "figure", "old", "new", "difference (points)", "P");
     for d in &c.differences {
-        let significant = d.difference.is_some_and(|e| e.excludes(0.0));
+        let significant = d.significant;
         let _ = writeln!(
             out,
             "{:<44} {:<22} {:<22} {:<22} {:>6}{}",
@@ -1218,7 +1321,14 @@ pub fn compare_table(c: &Comparison) -> String {
             if significant { " *" } else { "" }
         );
     }
-    let _ = writeln!(out, "* the interval excludes 0");
+    let tested = c.differences.iter().filter(|d| d.superiority.is_some()).count();
+    let _ = writeln!(
+        out,
+        "* significant after Holm's correction over the {tested} rows (family-wise 5%)\n\
+         paired: the same game index of the same seed (the same deal where the content deals alike); the other \
+         rows are independent:\ncompare with the old run's --games-out file (--compare OLD.jsonl) to pair every \
+         figure by deal"
+    );
     out
 }
 

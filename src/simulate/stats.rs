@@ -114,6 +114,154 @@ impl PairedSums {
     }
 }
 
+/// The Elo difference a score (in (0, 1)) stands for under the logistic
+/// model: −400 log10(1/s − 1). Scores of 0 and 1 are read as a game's worth
+/// from the edge (1e-6), so the figure stays finite.
+pub fn elo(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The Elo difference of a mean score with its 95 % interval, as
+/// cutechess-cli computes it: a normal interval on the score (standard error
+/// `se`), both ends turned into Elo.
+pub fn elo_estimate(mean: f64, se: f64) -> Estimate {
+    Estimate { value: elo(mean), low: elo(mean - Z95 * se), high: elo(mean + Z95 * se) }
+}
+
+/// A side's mean score and its variance per game from wins, draws and losses
+/// (the trinomial model); `None` without games.
+pub fn trinomial(wins: u64, draws: u64, losses: u64) -> Option<(f64, f64)> {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
+    let mean = w + d / 2.0;
+    Some((mean, w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2)))
+}
+
+/// The Elo difference of a side with its interval from its wins, draws and losses.
+pub fn trinomial_elo(wins: u64, draws: u64, losses: u64) -> Option<Estimate> {
+    let n = wins + draws + losses;
+    let (mean, variance) = trinomial(wins, draws, losses)?;
+    Some(elo_estimate(mean, (variance / n as f64).sqrt()))
+}
+
+/// Game pairs (one deal played twice, the seats swapped) counted by the
+/// points side A took from the pair, in halves: `counts[k]` pairs gave A
+/// k/2 points (0, ½, 1, 1½ or 2). fishtest's pentanomial model: the two games
+/// of a pair share their deal's luck, so a pair, not a game, is the unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pentanomial {
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    pub fn add(&mut self, points_in_halves: usize) {
+        self.counts[points_in_halves.min(4)] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The mean score a game (a pair's points over 2) and the variance of a
+    /// pair's score (its points over 2: 0, ¼, ½, ¾ or 1); `None` without pairs.
+    pub fn mean_and_variance(&self) -> Option<(f64, f64)> {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let x = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| self.counts[k] as f64 * x(k)).sum::<f64>() / n;
+        let variance = (0..5).map(|k| self.counts[k] as f64 * (x(k) - mean).powi(2)).sum::<f64>() / n;
+        Some((mean, variance))
+    }
+
+    /// A's score with a normal interval on the pairs' scores; `None` without pairs.
+    pub fn score(&self) -> Option<Estimate> {
+        let (mean, variance) = self.mean_and_variance()?;
+        let half = Z95 * (variance / self.pairs() as f64).sqrt();
+        Some(Estimate { value: mean, low: mean - half, high: mean + half })
+    }
+
+    /// A's Elo difference with its interval.
+    pub fn elo(&self) -> Option<Estimate> {
+        let (mean, variance) = self.mean_and_variance()?;
+        Some(elo_estimate(mean, (variance / self.pairs() as f64).sqrt()))
+    }
+}
+
+/// A two-sided p-value from the likelihood of superiority `p` (the one-sided
+/// normal probability that a difference is above 0): 2 min(p, 1 − p).
+pub fn two_sided(superiority: f64) -> f64 {
+    (2.0 * superiority.min(1.0 - superiority)).clamp(0.0, 1.0)
+}
+
+/// Holm's step-down correction for many tests at family-wise level `alpha`:
+/// which of the hypotheses with these p-values are rejected. The smallest p is
+/// tested at α/m, the next at α/(m − 1), …, stopping at the first that is not
+/// rejected. Controls the chance of any false rejection at α whatever the
+/// dependence between the tests.
+pub fn holm(p_values: &[f64], alpha: f64) -> Vec<bool> {
+    let m = p_values.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| p_values[i].total_cmp(&p_values[j]).then(i.cmp(&j)));
+    let mut rejected = vec![false; m];
+    for (rank, &i) in order.iter().enumerate() {
+        if p_values[i] > alpha / (m - rank) as f64 {
+            break;
+        }
+        rejected[i] = true;
+    }
+    rejected
+}
+
+/// Sums of a paired difference of any size (a count, a rate's 0 or 1, a score):
+/// the mean difference with a normal 95 % interval (sample sd over √n).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MeanSums {
+    pub n: u64,
+    pub sum: f64,
+    pub sum_of_squares: f64,
+}
+
+impl MeanSums {
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sum_of_squares += x * x;
+    }
+
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / self.n as f64)
+    }
+
+    /// The sample variance; `None` below two values.
+    pub fn variance(&self) -> Option<f64> {
+        if self.n < 2 {
+            return None;
+        }
+        let n = self.n as f64;
+        let mean = self.sum / n;
+        Some(((self.sum_of_squares - n * mean * mean) / (n - 1.0)).max(0.0))
+    }
+
+    /// The mean with its 95 % interval; `None` below two values.
+    pub fn estimate(&self) -> Option<Estimate> {
+        let (mean, variance) = (self.mean()?, self.variance()?);
+        let half = Z95 * (variance / self.n as f64).sqrt();
+        Some(Estimate { value: mean, low: mean - half, high: mean + half })
+    }
+
+    /// The likelihood that the true mean is above 0.
+    pub fn superiority(&self) -> Option<f64> {
+        let (mean, variance) = (self.mean()?, self.variance()?);
+        Some(superiority_of(mean, (variance / self.n as f64).sqrt()))
+    }
+}
+
 /// The likelihood of superiority of a side with `wins` and `losses` (draws
 /// do not count), as cutechess-cli reports it: Φ((W − L) / √(W + L)).
 pub fn likelihood_of_superiority(wins: u64, losses: u64) -> Option<f64> {
@@ -192,13 +340,24 @@ impl Sprt {
 
     /// The log-likelihood ratio after `wins`, `draws` and `losses`.
     pub fn llr(&self, wins: u64, draws: u64, losses: u64) -> f64 {
-        let n = (wins + draws + losses) as f64;
         if wins == 0 || losses == 0 {
             return 0.0;
         }
-        let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
-        let mean = w + d / 2.0;
-        let variance = w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2);
+        let Some((mean, variance)) = trinomial(wins, draws, losses) else { return 0.0 };
+        self.llr_of(mean, variance, (wins + draws + losses) as f64)
+    }
+
+    /// The log-likelihood ratio of game pairs (pentanomial model): the same
+    /// approximation with a pair as the unit and a pair's score (its points
+    /// over 2) as the observation.
+    pub fn llr_pentanomial(&self, pairs: &Pentanomial) -> f64 {
+        let Some((mean, variance)) = pairs.mean_and_variance() else { return 0.0 };
+        self.llr_of(mean, variance, pairs.pairs() as f64)
+    }
+
+    /// The generalised SPRT's LLR for `n` observations of this mean and
+    /// variance between the scores of Elo `elo0` and `elo1`.
+    fn llr_of(&self, mean: f64, variance: f64, n: f64) -> f64 {
         if variance <= 0.0 {
             return 0.0;
         }
@@ -207,8 +366,8 @@ impl Sprt {
         (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance / n)
     }
 
-    pub fn state(&self, wins: u64, draws: u64, losses: u64) -> SprtState {
-        let llr = self.llr(wins, draws, losses);
+    /// Where the test stands at this LLR.
+    pub fn state_at(&self, llr: f64) -> SprtState {
         let (low, high) = self.bounds();
         if llr >= high {
             SprtState::AcceptH1
@@ -217,6 +376,10 @@ impl Sprt {
         } else {
             SprtState::Continue
         }
+    }
+
+    pub fn state(&self, wins: u64, draws: u64, losses: u64) -> SprtState {
+        self.state_at(self.llr(wins, draws, losses))
     }
 }
 
@@ -299,5 +462,49 @@ mod tests {
         assert_eq!(sprt.state(350, 100, 550), SprtState::AcceptH0);
         assert_eq!(sprt.state(5, 0, 5), SprtState::Continue);
         assert!("20,0".parse::<Sprt>().is_err() && "x".parse::<Sprt>().is_err());
+    }
+
+    #[test]
+    fn elo_of_a_score_and_its_interval_as_cutechess_prints_it() {
+        assert!(elo(0.5).abs() < 1e-12);
+        assert!((elo(0.75) - 190.8485).abs() < 1e-3);
+        // 30 wins, 10 losses: score 0.75, variance 0.1875 a game, se √(0.1875/40).
+        let e = trinomial_elo(30, 0, 10).unwrap();
+        assert!((e.value - 190.8485).abs() < 1e-3, "{e:?}");
+        assert!((e.low - 81.9606).abs() < 1e-3 && (e.high - 353.1191).abs() < 1e-3, "{e:?}");
+        assert!(elo(1.0).is_finite() && elo(0.0).is_finite());
+        assert!(trinomial_elo(0, 0, 0).is_none());
+    }
+
+    #[test]
+    fn pentanomial_mean_and_variance_on_known_counts() {
+        // Pair scores 0, ¼, ½, ¾, 1 seen 1, 2, 4, 2, 1 times: mean ½, variance 0.75 / 10.
+        let p = Pentanomial { counts: [1, 2, 4, 2, 1] };
+        let (mean, variance) = p.mean_and_variance().unwrap();
+        assert!((mean - 0.5).abs() < 1e-12 && (variance - 0.075).abs() < 1e-12, "{mean} {variance}");
+        // 0, 1, 2, 3, 4 pairs: mean ¾, variance 0.0625; interval ¾ ± 1.96 √(0.0625/10).
+        let p = Pentanomial { counts: [0, 1, 2, 3, 4] };
+        let (mean, variance) = p.mean_and_variance().unwrap();
+        assert!((mean - 0.75).abs() < 1e-12 && (variance - 0.0625).abs() < 1e-12);
+        let s = p.score().unwrap();
+        assert!((s.low - 0.595_051).abs() < 1e-6 && (s.high - 0.904_949).abs() < 1e-6, "{s:?}");
+        let e = p.elo().unwrap();
+        assert!((e.low - 66.8617).abs() < 1e-3 && (e.high - 391.4665).abs() < 1e-3, "{e:?}");
+        assert!(Pentanomial::default().score().is_none());
+        // Pairs that split 1-1 carry no deal luck: all ½, no variance, an LLR of 0.
+        let even = Pentanomial { counts: [0, 0, 9, 0, 0] };
+        assert_eq!(even.mean_and_variance(), Some((0.5, 0.0)));
+        let sprt: Sprt = "0,20".parse().unwrap();
+        assert_eq!(sprt.llr_pentanomial(&even), 0.0);
+        assert!(sprt.llr_pentanomial(&Pentanomial { counts: [5, 20, 40, 60, 30] }) > 2.94);
+    }
+
+    #[test]
+    fn holm_rejects_fewer_than_each_test_alone() {
+        // All four are below 0.05 alone; Holm: 0.005 ≤ 0.05/4, 0.01 ≤ 0.05/3, 0.03 > 0.05/2: stop.
+        assert_eq!(holm(&[0.01, 0.04, 0.03, 0.005], 0.05), vec![true, false, false, true]);
+        assert_eq!(holm(&[0.2, 0.001], 0.05), vec![false, true]);
+        assert!(holm(&[], 0.05).is_empty());
+        assert!((two_sided(0.975) - 0.05).abs() < 1e-12 && (two_sided(0.5) - 1.0).abs() < 1e-12);
     }
 }

@@ -407,3 +407,162 @@ fn crafted_reports_with_backwards_ranges_or_wide_outcomes_are_refused() {
     }
     assert!(simulate::compare("good.json", &good, &good).is_ok());
 }
+
+/// A copy of the shipped cards and planets under a folder of its own (a
+/// content root), with `edit` (file under planets/, text, replacement) applied.
+fn content_copy(tag: &str, edit: Option<(&str, &str, &str)>) -> PathBuf {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+    let root = temp(tag);
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["cards", "planets"] {
+        copy(&shipped.join(dir), &root.join(dir));
+    }
+    if let Some((file, text, with)) = edit {
+        let path = root.join("planets").join(file);
+        let script = std::fs::read_to_string(&path).unwrap();
+        assert!(script.contains(text), "{file} holds {text}");
+        std::fs::write(&path, script.replace(text, with)).unwrap();
+    }
+    root
+}
+
+#[test]
+fn seats_swapped_deal_each_pair_alike_and_count_the_pairs() {
+    use alien_checkers::kernel::Player;
+    let mut p = plan("greedy", "random", 8, 7, 2);
+    p.swap_seats = true;
+    let (report, rows) = run_with_rows(&p);
+    let mut expected = [0u64; 5];
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0].seed, pair[1].seed, "a pair shares its deal");
+        assert_eq!((&pair[0].dark_planet, &pair[0].light_planet), (&pair[1].dark_planet, &pair[1].light_planet));
+        assert_eq!((pair[0].a_colour, pair[1].a_colour), (Player::Dark, Player::Light), "the seats swap");
+        assert!(pair[1].replay.as_deref().unwrap().contains(" --swap-seats "));
+        if let (Some(x), Some(y)) = (pair[0].a_score_halves(), pair[1].a_score_halves()) {
+            expected[(x + y) as usize] += 1;
+        }
+    }
+    let pairs = report.pentanomial().expect("pairs when the seats swap");
+    assert_eq!(pairs.counts, expected);
+    let f = report.figures();
+    assert_eq!(f.pairs.as_ref().map(|p| p.counts), Some(expected));
+    assert!(table(&report).contains("A by deal pairs, seats swapped"), "{}", table(&report));
+    assert!(f.a.elo.is_some(), "an Elo beside the score");
+    // Played as before without the flag: every game its own deal.
+    let (plain, plain_rows) = run_with_rows(&plan("greedy", "random", 2, 7, 2));
+    assert_ne!(plain_rows[0].seed, plain_rows[1].seed);
+    assert!(plain.pentanomial().is_none());
+    let merged = merge(&[("plain".into(), plain), ("swapped".into(), report)]).unwrap_err();
+    assert!(merged.contains("seats swapped"), "{merged}");
+}
+
+#[test]
+fn a_copy_of_the_content_played_side_by_side_pairs_every_row_and_differs_by_nothing() {
+    use alien_checkers::simulate::paired;
+    let copy = content_copy("same-content", None);
+    let base = plan("greedy", "random", 6, 3, 2);
+    let other = Plan { root: ContentRoot::new(&copy), ..base.clone() };
+    let both = simulate::run_side_by_side(&base, &other, None, &mut |_, _| {}).unwrap();
+    assert_eq!((both.base.counts.games, both.other.counts.games), (6, 6));
+    let c = paired::compare_rows("base", &both.base_rows, "copy", &both.other_rows, None).unwrap();
+    assert_eq!(c.games, 6);
+    assert!(c.rows.iter().filter(|r| r.figure.starts_with("planet ")).count() >= 2);
+    for r in &c.rows {
+        assert_eq!(r.paired, r.of, "{}: the same deals pair every game", r.figure);
+        assert_eq!(r.difference.map_or(0.0, |d| d.value), 0.0, "{}", r.figure);
+        assert!(!r.significant, "{}", r.figure);
+    }
+    assert_eq!(c.old_balance.rms.map(|e| e.value), c.new_balance.rms.map(|e| e.value));
+}
+
+#[test]
+fn the_command_line_compares_decks_game_by_game_and_tests_one_figure_sequentially() {
+    let dir = temp("against");
+    std::fs::create_dir_all(&dir).unwrap();
+    let weak = content_copy(
+        "weak-jupiter",
+        Some((
+            "jupiter.lua",
+            "return ctx:monolith() == \"d4\"",
+            "return ctx:monolith() == \"d4\" and ctx:turn() >= 12",
+        )),
+    );
+    let weak = weak.display().to_string();
+    let common = ["simulate", "--a", "random", "--b", "random", "--seed", "5", "--threads", "1"];
+    let with = |extra: &[&str]| -> Vec<String> { common.iter().chain(extra).map(|s| s.to_string()).collect() };
+    let args = with(&["--games", "6", "--swap-seats", "--against-root", &weak, "--primary", "jupiter holder score"]);
+    let (out, stderr, status) = cli(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, Some(0), "{stderr}");
+    for says in [
+        "paired by game:",
+        "planet jupiter: holder's score",
+        "planet balance (RMS distance",
+        "significant after Holm's correction",
+        "primary figure, tested alone at 5%: planet jupiter: holder's score",
+    ] {
+        assert!(out.contains(says), "{says}: {out}");
+    }
+    // A sequential test of Dark's score between two decks stops at the same game on 1 and 2 threads.
+    let mut lines = Vec::new();
+    for threads in ["1", "2"] {
+        let args = [
+            "simulate",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--games",
+            "400",
+            "--against-deck",
+            "moons",
+            "--sprt-figure",
+            "dark score",
+            "--sprt-points",
+            "80,100",
+        ];
+        let (out, stderr, status) = cli(&dir, &args);
+        assert_eq!(status, Some(0), "{stderr}");
+        let line = out.lines().find(|l| l.starts_with("SPRT on Dark's score")).unwrap_or_default().to_string();
+        assert!(line.contains("H0 accepted") && line.contains("outside"), "{out}");
+        let games: u32 =
+            line.split(" over ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap();
+        assert!(games < 400, "{line}");
+        lines.push(line);
+    }
+    assert_eq!(lines[0], lines[1]);
+    // A run compared with its own --games-out file pairs every figure over every game.
+    let (_, stderr, status) = cli(
+        &dir,
+        &with(&["--games", "4", "--games-out", "old.jsonl", "--out", "old.json"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(status, Some(0), "{stderr}");
+    let (out, stderr, status) =
+        cli(&dir, &with(&["--games", "4", "--compare", "old.jsonl"]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(out.contains("paired by game: this run minus old.jsonl over the 4 games"), "{out}");
+    assert!(out.contains("4 of 4"), "{out}");
+    let (_, stderr, status) = cli(&dir, &["simulate", "merge", "old.json", "--compare", "old.jsonl"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("old.jsonl: a games file compares game by game"), "{stderr}");
+    let (_, stderr, status) = cli(&dir, &["simulate", "--games", "2", "--primary", "dark score"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("--primary needs a comparison game by game"), "{stderr}");
+}

@@ -13,7 +13,8 @@ use crate::game::{
     Scored, SkipReason, SkippedStep, VictoryId, ZoneId,
 };
 use crate::kernel::{
-    Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Kind, MarkerKind, Orientation, Player, Removal, Square, block,
+    Bitboard, Board, BoardEvent, Checker, Clearing, Dir, Edge, EdgePair, Kind, MarkerKind, Orientation, Player,
+    Removal, Square, block,
 };
 
 /// A 2×2 block's name, the same for every player and however the board is
@@ -35,6 +36,22 @@ pub fn block_named(text: &str) -> Option<Square> {
     let anchor = Square::at(a.file().min(b.file()), a.rank().min(b.rank()))?;
     let opposite = (a.file() - b.file()).abs() == 1 && (a.rank() - b.rank()).abs() == 1;
     (opposite && block(anchor).is_some()).then_some(anchor)
+}
+
+/// The board as RULES.md prints it: north up, east right. A neutral record
+/// names wall spots in it, with the board's own directions ([`compass_words`]).
+const NORTH_UP: Frame = Frame { viewer: Player::Dark, orientation: Orientation::ALL[0] };
+
+/// A spot's name in [`NORTH_UP`] (`d4 up-right`) with its screen word as the
+/// board's direction (`d4 north-east`).
+fn compass_words(text: &str) -> String {
+    match text.rsplit_once(' ') {
+        Some((squares, word)) => match NORTH_UP.dir(word) {
+            Some(dir) => format!("{squares} {}", dir.long_name()),
+            None => text.to_string(),
+        },
+        None => text.to_string(),
+    }
 }
 
 /// How a player sees the board: which way is up on their screen.
@@ -190,6 +207,24 @@ impl<'a> Narrator<'a> {
         }
     }
 
+    /// A wall spot (R5.2) as play names it: as the viewer types it on the
+    /// board drawn for them (`d4 up-right`), or in a neutral record with the
+    /// board's own directions (`d4 north-east`).
+    fn spot(&self, pair: EdgePair) -> String {
+        match self.frame() {
+            Some(frame) => crate::repl::spots::pair_text(frame, pair),
+            None => compass_words(&crate::repl::spots::pair_text(NORTH_UP, pair)),
+        }
+    }
+
+    /// One wall's edge as play names it (`d4 up`; neutral: `d4 north`).
+    fn edge(&self, edge: Edge) -> String {
+        match self.frame() {
+            Some(frame) => crate::repl::spots::edge_text(frame, edge),
+            None => compass_words(&crate::repl::spots::edge_text(NORTH_UP, edge)),
+        }
+    }
+
     /// The line for `event` (`None` for events with nothing to tell), then the
     /// board moves on past it.
     pub fn line(&mut self, logged: &Logged) -> Option<String> {
@@ -302,11 +337,11 @@ impl<'a> Narrator<'a> {
                 format!("the {} on {at} is gone{why}", terrain.name())
             }
             BoardEvent::WallsPlaced { owner, edges } => {
-                format!("{} walls go up on {} and {}", self.whose(*owner), edges.0, edges.1)
+                format!("{} walls go up at {}", self.whose(*owner), self.spot(*edges))
             }
             BoardEvent::WallRemoved { edge, owner, reason: cause } => {
                 let why = if *cause == Clearing::Monolith { " as the monolith passes" } else { "" };
-                format!("{} wall on {edge} comes down{why}", self.whose(*owner))
+                format!("{} wall at {} comes down{why}", self.whose(*owner), self.edge(*edge))
             }
             BoardEvent::MonolithPlaced { at } => format!("the monolith lands on {}", block_name(*at)),
             BoardEvent::MonolithMoved { to, dir, .. } => {
@@ -347,7 +382,12 @@ impl<'a> Narrator<'a> {
                 };
                 let why = |reason: &EndReason| match reason {
                     EndReason::Capture => "no checker left (R10.1)".to_string(),
-                    EndReason::FiveKings => "five kings and emperors (R10.1)".to_string(),
+                    EndReason::FiveKings => {
+                        // The winner's kings and emperors, where they stand.
+                        let kings = winner.map_or(Bitboard::EMPTY, |w| self.board.checkers(w) & self.board.kings());
+                        let at: Vec<String> = kings.into_iter().map(|sq| self.square(sq)).collect();
+                        format!("five kings and emperors, on {} (R10.1)", at.join(" "))
+                    }
                     EndReason::Planet(p) => format!("{} holds (R9)", self.planet_name(*p)),
                     EndReason::NoMoves => "neither player can move (R10.3)".to_string(),
                     EndReason::Stuck => "the opponent cannot move (R11)".to_string(),
@@ -411,6 +451,8 @@ impl<'a> Narrator<'a> {
                 let answer = match (answer, question, self.frame()) {
                     (Answer::Dir(d), _, _) => format!("{} ({d})", self.direction(*d)),
                     (Answer::Square(anchor), QuestionKind::Block, _) => format!("the block {}", block_name(*anchor)),
+                    (Answer::Edges(pair), _, _) => self.spot(*pair),
+                    (Answer::Edge(edge), _, _) => self.edge(*edge),
                     (other, _, _) => other.to_string(),
                 };
                 format!("{prompt} only {answer} was possible, so it was taken")
@@ -545,8 +587,12 @@ pub struct TurnRecord {
     pub player: Option<Player>,
     /// The player as the table names them (the deck's side name).
     pub who: String,
-    /// The move as played (`c3-d4`), or `--` when the move step was skipped.
+    /// The move as played (`c3-d4`, `d4-c5~b6` when Ice slid it on, [`slides`]),
+    /// or `--` when the move step was skipped.
     pub mv: Option<String>,
+    /// The moves the turn's card made (Second move's, Flight's, …), written
+    /// as moves are (`g3-h4`, `e1xg3` when it captured).
+    pub card_moves: Vec<String>,
     /// What happened after the move: the card used and its effects.
     pub lines: Vec<String>,
 }
@@ -568,7 +614,7 @@ pub fn turns<'a>(
         match decision {
             Some(Choice::Move(m)) => {
                 if let Some(t) = turns.last_mut() {
-                    t.mv = Some(content.move_name(m));
+                    t.mv = Some(format!("{}{}", content.move_name(m), slides(content, m, batch)));
                 }
                 played = Some(m.from());
             }
@@ -580,6 +626,8 @@ pub fn turns<'a>(
             }
             _ => {}
         }
+        // The card's last move: where it started, and its place in the turn's list.
+        let mut card_move: Option<(Square, usize)> = None;
         for event in batch {
             match &event.event {
                 Event::Game(GameEvent::TurnBegan { player, .. }) => {
@@ -597,6 +645,23 @@ pub fn turns<'a>(
                     narrator.line(event);
                     continue;
                 }
+                Event::Board(BoardEvent::Moved { from, to, via, .. }) if matches!(event.cause, Cause::Card { .. }) => {
+                    if let Some(t) = turns.last_mut() {
+                        let path: Vec<String> =
+                            [from].into_iter().chain(via).chain([to]).map(|&sq| content.square_name(sq)).collect();
+                        card_move = Some((*from, t.card_moves.len()));
+                        t.card_moves.push(path.join("-"));
+                    }
+                }
+                // The card's move captured: written as a capture.
+                Event::Board(BoardEvent::Captured { by, .. }) if matches!(event.cause, Cause::Card { .. }) => {
+                    if let (Some((from, i)), Some(t)) = (card_move, turns.last_mut())
+                        && from == *by
+                        && let Some(text) = t.card_moves.get_mut(i)
+                    {
+                        *text = text.replace('-', "x");
+                    }
+                }
                 _ => {}
             }
             if let Some(line) = narrator.line(event)
@@ -608,6 +673,29 @@ pub fn turns<'a>(
     }
     turns.retain(|t| t.mv.is_some() || !t.lines.is_empty());
     turns
+}
+
+/// Where a move's checker went on after it landed, in the decision that
+/// played `mv` (its `events`), moved on by a lasting effect or a rule and not
+/// by a card played after: Ice's slide. Each square it went on to follows a
+/// `~`, as the record writes it after the move (`d4-c5~b6`); empty when the
+/// checker stayed where the move put it.
+pub fn slides(content: &Content, mv: &crate::kernel::Move, events: &[Logged]) -> String {
+    let mut out = String::new();
+    let mut at = None;
+    for event in events {
+        let Event::Board(BoardEvent::Moved { from, to, .. }) = &event.event else { continue };
+        match (event.cause, at) {
+            (Cause::Turn, None) if *from == mv.from() => at = Some(*to),
+            (Cause::Effect { .. } | Cause::Rule { .. } | Cause::Planet { .. }, Some(here)) if *from == here => {
+                out.push('~');
+                out.push_str(&content.square_name(*to));
+                at = Some(*to);
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The record as checkers players write it: `1. c3-d4 f6-e5`, each side's card

@@ -439,8 +439,16 @@ impl Session {
         self.changes += 1;
         let made =
             Made { events: self.state.journal_mut().take(), board: self.state.board, digest: self.state.digest() };
-        let line = match block {
-            Some(name) if !secret => format!("{} answers {name}", self.side(who)),
+        let line = match (block, choice) {
+            (Some(name), _) if !secret => format!("{} answers {name}", self.side(who)),
+            // A move as the record writes it: on to where Ice slid it (`d4-c5~b6`).
+            (_, Choice::Move(m)) => {
+                format!(
+                    "{}{}",
+                    self.describe(who, secret, choice),
+                    crate::narrate::slides(self.engine.content(), m, &made.events)
+                )
+            }
             _ => self.describe(who, secret, choice),
         };
         self.history.push(Decided { choice: choice.clone(), decider: who, line: line.clone(), made, asked_by });
@@ -828,7 +836,13 @@ impl Session {
     pub fn describe_outcome(&self, outcome: &Outcome) -> String {
         let how = match outcome.reason {
             EndReason::Capture => "the opponent has no checker left (R10.1)".to_string(),
-            EndReason::FiveKings => "five kings and emperors on the board (R10.1)".to_string(),
+            EndReason::FiveKings => {
+                // The kings and emperors that won, where they stand.
+                let kings =
+                    outcome.winner.map_or(Bitboard::EMPTY, |w| self.state.board.checkers(w) & self.state.board.kings());
+                let at: Vec<String> = kings.into_iter().map(|s| self.engine.content().square_name(s)).collect();
+                format!("five kings and emperors on the board, on {} (R10.1)", at.join(" "))
+            }
             EndReason::Planet(p) => {
                 let planet = self.engine.content().planet(p);
                 let name = planet.map_or("?", |p| p.manifest.name.as_str());

@@ -8,7 +8,7 @@ mod input;
 mod palette;
 pub mod render;
 pub mod review;
-mod spots;
+pub(crate) mod spots;
 pub mod table;
 
 use std::collections::BTreeMap;
@@ -608,7 +608,8 @@ impl Repl {
         };
         println!("the board as move {number} began:");
         print!("{board}");
-        let record = crate::narrate::record_text(&self.session.turns(None));
+        // In the reader's frame, as `log` and play name directions and walls.
+        let record = crate::narrate::record_text(&self.session.turns(Some(self.view().viewer)));
         let heading = format!("{number:>3}. ");
         let mut lines = record.lines().skip_while(|l| !l.starts_with(&heading));
         if let Some(first) = lines.next() {

@@ -289,6 +289,19 @@ pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
             items.push(format!("{} {}", marker.glyph(), marker.name()));
         }
     }
+    // Whose walls are whose, in words: drawn in the owner's colour, or as the
+    // owner's letter without colour (NO_COLOR).
+    for owner in Player::BOTH {
+        if !b.walls(owner).is_empty() {
+            let mark = if view.colour {
+                paint(true, palette::player_text(owner), "━┃")
+            } else {
+                let letter = if owner == Player::Dark { "D" } else { "L" };
+                letter.repeat(4)
+            };
+            items.push(format!("{mark} {}'s walls", session.side(owner)));
+        }
+    }
     if marks.closed.any() {
         items.push("x closed to moves".into());
     }
@@ -304,8 +317,9 @@ pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
     if items.is_empty() { String::new() } else { format!("  {}\n", items.join(", ")) }
 }
 
-/// The last `rows` moves, one line per turn (`12. c3-d4 Water`), for the
-/// column beside the board.
+/// The last `rows` moves, one line per turn (`12. c3-d4 Water`, `d4-c5~b6`
+/// for a move Ice slid on, `c7-b6 Second move f8-e7` with the moves a card
+/// made), for the column beside the board.
 pub fn history(session: &Session, viewer: Player, rows: usize) -> Vec<String> {
     let turns = session.turns(Some(viewer));
     let start = turns.len().saturating_sub(rows);
@@ -319,7 +333,9 @@ pub fn history(session: &Session, viewer: Player, rows: usize) -> Vec<String> {
                 if t.player == Some(Player::Dark) { format!("{:>3}.", index / 2 + 1) } else { "    ".to_string() };
             let mv = t.mv.as_deref().unwrap_or("--");
             let card = t.lines.iter().find_map(|l| l.strip_prefix("uses ")).unwrap_or("");
-            format!("{number} {mv:<9}{card}").trim_end().to_string()
+            // What the card moved (Second move's extra move) follows its name.
+            let moved = t.card_moves.join(" ");
+            format!("{number} {mv:<9}{card} {moved}").trim_end().to_string()
         })
         .collect()
 }
@@ -483,10 +499,11 @@ pub fn panel_within(session: &Session, view: View, columns: usize) -> String {
     }
     if state.rules.cards {
         let content = session.engine.content();
+        // Whole, on as many lines as it takes (the screen wraps them to its width).
         for (i, &card) in state.piles().face_up.iter().enumerate() {
             let text = content.card(card).map_or(String::new(), |c| c.manifest.text.clone());
-            let line = format!("face up {}: {} - {}", i + 1, session.card_name(card), text.trim());
-            let _ = writeln!(out, "  {}", shorten(&line, cut));
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let _ = writeln!(out, "  face up {}: {} - {text}", i + 1, session.card_name(card));
         }
         let s = state.board.supply();
         let _ = writeln!(

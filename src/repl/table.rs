@@ -199,6 +199,14 @@ impl Repl {
             println!("Pass to {}, press Enter", self.session.side(p));
         }
         self.handed_to = Some(p);
+        // The clear took the opening line away: the game's seed heads each
+        // handed screen, as it heads the screen against the computer.
+        self.say(&format!(
+            "deck {}, seed {} (replay it with --seed {})\n",
+            crate::text::excerpt(self.session.deck(), 200),
+            self.session.seed(),
+            self.session.seed()
+        ));
         self.redraw();
         self.tell_since_last(p);
         true

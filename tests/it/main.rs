@@ -12,6 +12,7 @@ mod endings;
 mod events;
 mod facade;
 mod fuzz_corpora;
+mod history;
 mod hostile_data;
 mod hostile_mods;
 mod hostile_scripts;

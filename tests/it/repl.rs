@@ -911,11 +911,16 @@ fn hot_seat_tells_the_player_handed_the_screen_what_happened() {
     let input = "c3-d4\nf6-e5\nquit\n";
     let (out, stderr, ok) = run(&["--deck", "plain", "--seed", "4", "--dark", "human", "--light", "human"], input);
     assert!(ok, "{stderr}");
-    assert!(out.contains("Pass to Light, press Enter\nsince you last saw the board:\n  Dark moves c3-d4\n"), "{out}");
+    // Each handed screen starts with the deck and seed.
+    let seed = "deck plain, seed 4 (replay it with --seed 4)\n";
     assert!(
-        out.contains(
-            "Pass to Dark, press Enter\nsince you last saw the board:\n  Dark moves c3-d4\n  Light moves f6-e5\n"
-        ),
+        out.contains(&format!("Pass to Light, press Enter\n{seed}since you last saw the board:\n  Dark moves c3-d4\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "Pass to Dark, press Enter\n{seed}since you last saw the board:\n  Dark moves c3-d4\n  Light moves f6-e5\n"
+        )),
         "{out}"
     );
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::game::{CardHost, Choice, GameState, Step};
+use crate::game::{CardHost, Choice, EndReason, GameState, Step};
 use crate::kernel::Player;
 
 use super::Agent;
@@ -12,6 +12,9 @@ use super::rng::AgentRng;
 
 /// Most answers a card may ask for while the greedy agent completes it at random.
 const MAX_COMPLETION: usize = 64;
+
+/// What a planet within one move is worth, in pawns ([`GreedyAgent::planet_in_reach`]).
+const PLANET_REACH: f32 = 1.0;
 
 /// Guesses an option is scored over when its player does not know every item
 /// (game/items.rs): a face-down card it may land on, the opponent's hand.
@@ -25,6 +28,11 @@ const GUESSES: usize = 8;
 /// hidden from it, each option's score is the mean over the same [`GUESSES`]
 /// guesses at them ([`Determinizer`]), so a face-down card is neither feared
 /// nor counted on more than the cards it may be.
+///
+/// Its own planet counts twice: by the planet's `progress` hint (in the
+/// heuristic), and by the rules themselves — whether, were it its move step
+/// now, one of its moves would make the planet hold ([`PLANET_REACH`]). So a
+/// planet with a poor hint, or none, is still pursued once it is a move away.
 ///
 /// Like every agent it plays on an [`Observation`], so it never reads hidden
 /// information: the opponent's planet is unknown to it and never "holds".
@@ -51,8 +59,37 @@ impl GreedyAgent {
                 Some(_) => -1e6,
                 None => 0.0,
             },
-            None => self.heuristic.score(state, me, host),
+            None => {
+                let reach = if Self::planet_in_reach(state, me, host) { PLANET_REACH } else { 0.0 };
+                self.heuristic.score(state, me, host) + reach
+            }
         }
+    }
+
+    /// Whether `me` would win by their planet (R9) with one of the moves they
+    /// would have were it their move step in `state`, the opponent passing: a
+    /// threat found by playing the moves through the rules (R3.4 checks the
+    /// planet after the move step), whatever the planet's hint says. Only
+    /// between decisions of whole steps (not while a card resolves or a move
+    /// hops); the current turn's restriction is left out, as it is not `me`'s.
+    fn planet_in_reach(state: &GameState, me: Player, host: &dyn CardHost) -> bool {
+        let Some(planet) = state.planet(me) else { return false };
+        if !matches!(state.step, Step::Move | Step::Card) || state.hopping.is_some() {
+            return false;
+        }
+        let mut probe = state.clone();
+        let position = probe.position_mut();
+        position.to_move = me;
+        position.step = Step::Move;
+        position.moved = None;
+        position.constraint = None;
+        let Some(decision) = probe.pending(host) else { return false };
+        let mut after = probe.clone();
+        decision.options.iter().any(|option| {
+            after.clone_from(&probe);
+            after.apply(host, option).is_ok()
+                && after.outcome().is_some_and(|o| o.winner == Some(me) && o.reason == EndReason::Planet(planet))
+        })
     }
 
     /// The states to score each option in: what it sees, or, where items are

@@ -750,3 +750,46 @@ fn alpha_beta_finds_what_brute_force_finds() {
     }
     assert!(wins >= 5, "only {wins} positions with a forced win");
 }
+
+/// Issue 39 (17): `greedy` pursues its planet by the rules, not by the
+/// planet's `progress` hint alone. The planet here has no hint: it holds when
+/// its player has a checker on f4. Dark's lone king on d2 may step to c3 or e3
+/// (both central, scored alike by the heuristic); only from e3 is f4 a move
+/// away, so every seed of `greedy` steps there.
+#[test]
+fn greedy_steps_toward_a_planet_without_a_hint() {
+    use alien_checkers::kernel::{Checker, Kind, Supply};
+    let root = common::scratch_content(
+        "greedy-reach",
+        &[("idle", "function play(ctx) end\n")],
+        &[
+            (
+                "outpost",
+                "function check(ctx, player)\n  local c = ctx:checker(\"f4\")\n  return c ~= nil and c.owner == player\nend\n",
+            ),
+            ("nowhere", "function check(ctx, player)\n  return false\nend\n"),
+        ],
+    );
+    let engine =
+        alien_checkers::script::ScriptEngine::new(alien_checkers::content::Content::load(&root, "test").unwrap())
+            .unwrap();
+    let mut state = GameState::deal(&engine.content().setup(), 1, &engine);
+    let mut board =
+        alien_checkers::kernel::Board::empty(Supply::STANDARD, alien_checkers::kernel::Crowning::FromReserve);
+    board.set_checker(sq("d2"), Checker::new(Player::Dark, Kind::King)).unwrap();
+    board.set_checker(sq("a7"), Checker::new(Player::Light, Kind::Pawn)).unwrap();
+    board.set_checker(sq("b8"), Checker::new(Player::Light, Kind::Pawn)).unwrap();
+    board.set_reserve(Player::Dark, 10);
+    board.set_reserve(Player::Light, 10);
+    state.position_mut().board = board;
+    state.position_mut().to_move = Player::Dark;
+    let outpost = engine.content().planet_id("outpost").unwrap();
+    state.hidden_mut().planets = [Some(outpost), None];
+    let picks: std::collections::BTreeSet<String> = (0..12)
+        .map(|seed| match GreedyAgent::new(seed).choose(&state, &engine) {
+            Some(Choice::Move(m)) => m.to_string(),
+            other => panic!("a move, not {other:?}"),
+        })
+        .collect();
+    assert_eq!(picks, ["d2-e3".to_string()].into(), "f4 is a move away only from e3");
+}

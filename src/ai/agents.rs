@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(spec.search_config(Budget::Reproducible).unwrap().exact, Exact::Nodes(5000));
         assert_eq!("Greedy".parse::<AgentSpec>().unwrap().to_string(), "greedy");
         let config = "easy:iterations=7".parse::<AgentSpec>().unwrap().search_config(Budget::Reproducible).unwrap();
-        assert_eq!((config.iterations, config.temperature), (7, 1.0), "the level's other settings stay");
+        assert_eq!((config.iterations, config.temperature), (7, 0.25), "the level's other settings stay");
         for bad in [
             "wizard",
             "greedy:iterations=5",

@@ -270,7 +270,9 @@ pub struct GameRow {
     /// How it ended: `capture`, `planet jupiter`, `move limit`, …, or
     /// `abandoned: …` when it could not go on.
     pub end: Ending,
-    /// Turns completed (R3): a game won during the first turn has 0.
+    /// Turns played (R3), the turn the game ended in included: a game Dark
+    /// wins during its first turn has 1, one that ends as Light's first turn
+    /// begins (before Light does anything) has 1 too.
     pub turns: u32,
     pub decisions: u32,
     /// Card id → uses, for each side.
@@ -372,6 +374,8 @@ fn play_one(
     // The card whose resolution is under way, with its user: its use is
     // counted when the resolution finishes (idle or not).
     let mut resolving: Option<(Side, String)> = None;
+    // The turn (counted from 0) of the last decision applied.
+    let mut last_turn: Option<u32> = None;
     while let Some(decision) = state.pending(&host) {
         if row.decisions >= crate::ai::MAX_DECISIONS {
             row.end = Ending::Abandoned(format!("{} decisions", crate::ai::MAX_DECISIONS));
@@ -383,6 +387,7 @@ fn play_one(
             break;
         };
         host.watch();
+        let turn = state.turn;
         let choice = match state.apply_or_fall_back(&host, &choice) {
             Ok((applied, _)) => applied,
             Err(e) => {
@@ -405,12 +410,15 @@ fn play_one(
             d.push(choice);
         }
         row.decisions += 1;
+        last_turn = Some(turn);
     }
     // A card given up or cut short still counts as used.
     if let Some((user, card)) = resolving {
         row.cards.of_mut(user).entry(card).or_default().uses += 1;
     }
-    row.turns = state.turn;
+    // `state.turn` counts the turns completed; a game that ended during a
+    // turn in which something was done played that turn too.
+    row.turns = state.turn.max(last_turn.map_or(0, |t| t + 1));
     if let Some(outcome) = state.outcome() {
         row.winner = outcome.winner.map(side);
         row.winner_colour = outcome.winner;

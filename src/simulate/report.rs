@@ -860,6 +860,23 @@ pub fn figures(c: &Counts, sprt: Option<Sprt>) -> Figures {
     }
 }
 
+/// Where the sequential test stands, in words that match its numbers: the
+/// LLR is between its bounds while undecided, at or past one when decided.
+fn sprt_line(s: &SprtFigures) -> String {
+    let (llr, low, high) = (s.llr, s.lower_bound, s.upper_bound);
+    match s.state {
+        SprtState::Continue => {
+            format!("SPRT on A's score: LLR {llr:.2}, between its bounds {low:.2} and {high:.2}: not decided yet")
+        }
+        SprtState::AcceptH1 => {
+            format!("SPRT on A's score: LLR {llr:.2} reached the upper bound {high:.2}: H1 accepted")
+        }
+        SprtState::AcceptH0 => {
+            format!("SPRT on A's score: LLR {llr:.2} reached the lower bound {low:.2}: H0 accepted")
+        }
+    }
+}
+
 fn opt(e: &Option<Estimate>, f: fn(&Estimate) -> String) -> String {
     e.as_ref().map_or_else(|| "-".into(), f)
 }
@@ -929,11 +946,7 @@ pub fn table(r: &Report) -> String {
         let _ = writeln!(out, "abandoned: {} games (left out of every rate)", f.a.abandoned);
     }
     if let Some(s) = &f.sprt {
-        let _ = writeln!(
-            out,
-            "SPRT on A's score: LLR {:.2} in [{:.2}, {:.2}]: {:?}",
-            s.llr, s.lower_bound, s.upper_bound, s.state
-        );
+        let _ = writeln!(out, "{}", sprt_line(s));
     }
     let _ = writeln!(
         out,

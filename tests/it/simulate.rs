@@ -180,7 +180,8 @@ fn a_saved_game_replays_to_the_end_its_row_records() {
     let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
     let (session, replay, _) = alien_checkers::session::Session::load(&root, &path).unwrap();
     assert!(replay.same_game());
-    assert_eq!(session.state().turn, row.turns);
+    // The turns completed, and the one the game ended in if it ended during a turn.
+    assert!([session.state().turn, session.state().turn + 1].contains(&row.turns), "{}", row.turns);
     assert_eq!(session.decisions().len() as u32, row.decisions);
     assert!(!row.abandoned());
     assert_eq!(session.outcome().and_then(|o| o.winner), row.winner_colour);
@@ -406,4 +407,48 @@ fn crafted_reports_with_backwards_ranges_or_wide_outcomes_are_refused() {
         assert!(e.starts_with(&name) && e.contains(field), "{tag}: {e}");
     }
     assert!(simulate::compare("good.json", &good, &good).is_ok());
+}
+
+/// A game's `turns` counts the turns played, the one it ended in included:
+/// the number of turns (R3) in which a decision was made, found by replaying
+/// the saved game decision by decision. A game that ends mid-turn (a capture,
+/// a planet) is not "won after 0 turns" when a player had moved (issue 39,
+/// item 15).
+#[test]
+fn a_games_turns_count_the_turn_it_ended_in() {
+    let p = plan("random", "random", 6, 2, 1);
+    let (_, rows) = run_with_rows(&p);
+    let root = ContentRoot::new(env!("CARGO_MANIFEST_DIR"));
+    let mut ended_mid_turn = 0;
+    for row in rows.iter().filter(|r| !r.abandoned()) {
+        let path = temp(&format!("turns-{}.json", row.index));
+        simulate::save_game(&p, row.index, &path).unwrap();
+        let (saved, _, _) = alien_checkers::session::Session::load(&root, &path).unwrap();
+        let mut session = alien_checkers::session::Session::new(&root, "standard", row.seed).unwrap();
+        let mut turns = std::collections::BTreeSet::new();
+        for choice in saved.decisions() {
+            turns.insert(session.state().turn);
+            session.apply(choice).unwrap();
+        }
+        assert_eq!(row.turns as usize, turns.len(), "game {}: {:?}", row.index, row.end);
+        ended_mid_turn += usize::from(session.state().turn < row.turns);
+    }
+    assert!(ended_mid_turn > 0, "some game ended during a turn");
+}
+
+/// The sequential test's line says what its numbers say: a decided test's LLR
+/// reached a bound, it is not "in" them (issue 39, item 15).
+#[test]
+fn a_decided_sequential_test_says_its_llr_reached_a_bound() {
+    let mut p = plan("greedy", "random", 200, 2, 1);
+    p.sprt = Some("0,100".parse().unwrap());
+    let report = run(&p, Sinks::none()).unwrap();
+    let f = simulate::figures(&report.counts, report.meta.sprt).sprt.unwrap();
+    assert!(f.llr >= f.upper_bound, "{f:?}");
+    let text = table(&report);
+    let line = text.lines().find(|l| l.starts_with("SPRT")).unwrap();
+    assert_eq!(
+        line,
+        format!("SPRT on A's score: LLR {:.2} reached the upper bound {:.2}: H1 accepted", f.llr, f.upper_bound)
+    );
 }

@@ -525,7 +525,7 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
                     if i >= end {
                         return;
                     }
-                    if sender.send((i, play_index(&engine, plan, &content, i))).is_err() {
+                    if sender.send((i, play_index(&engine, plan, content, i))).is_err() {
                         return;
                     }
                 }

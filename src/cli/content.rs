@@ -67,7 +67,12 @@ pub fn check(args: &CheckArgs) -> Outcome {
         match result {
             Ok(engine) => {
                 let c = engine.content();
-                writeln!(out, "ok    {deck}: {} cards, {} planets", c.cards.len(), c.planets.len())?;
+                // A deck's size counts every copy (R1.6); the kinds are said when fewer.
+                let copies: u64 = c.deck.cards.iter().map(|(_, &n)| u64::from(n)).sum();
+                let kinds = c.cards.len() as u64;
+                let cards =
+                    if copies == kinds { format!("{copies} cards") } else { format!("{copies} cards ({kinds} kinds)") };
+                writeln!(out, "ok    {deck}: {cards}, {} planets", c.planets.len())?;
             }
             Err(problems) => {
                 failed += 1;

@@ -4,6 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -107,6 +108,10 @@ pub struct SimulateArgs {
     /// holds cards/, else the shipped content.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// No progress bar and no timing line on stderr (for shards run side by
+    /// side, whose bars would interleave); errors and notes still go there.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -127,9 +132,58 @@ enum SimulateCommand {
         #[arg(long, value_name = "OLD.json")]
         compare: Option<PathBuf>,
     },
+    /// Merge the --games-out files of parts of one run into one file of all
+    /// their games, in game order (printed, or written with --out).
+    MergeGames {
+        /// Files written by --games-out.
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
+        /// Write the merged rows to FILE instead of printing them.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
+
+/// Set by SIGINT or SIGTERM while a run goes: the run stops after the games
+/// under way, and its report says it was interrupted.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_stop_signal(_: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// The first SIGINT (Ctrl-C) or SIGTERM (a cluster's preemption) stops the
+/// run cleanly; the handler is reset on delivery, so a second one ends the
+/// program at once.
+fn stop_on_signals() {
+    // SAFETY: the handler only stores to an atomic (async-signal-safe); the
+    // action struct is fully initialised before use.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_stop_signal as *const () as usize;
+        action.sa_flags = libc::SA_RESETHAND;
+        libc::sigemptyset(&mut action.sa_mask);
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
 }
 
 pub fn run(args: &SimulateArgs) -> Outcome {
+    if let Some(SimulateCommand::MergeGames { files, out }) = &args.command {
+        let mut texts = Vec::new();
+        for file in files {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", file.display()))?;
+            texts.push((file.display().to_string(), text));
+        }
+        let merged = simulate::merge_games(&texts).map_err(anyhow::Error::msg)?;
+        match out {
+            Some(path) => alien_checkers::session::write_safely(path, merged.as_bytes())?,
+            None => write!(stdout(), "{merged}")?,
+        }
+        return Ok(());
+    }
     if let Some(SimulateCommand::Merge { files, json, out, compare }) = &args.command {
         let mut parts = Vec::new();
         for file in files {
@@ -216,12 +270,13 @@ pub fn run(args: &SimulateArgs) -> Outcome {
     let by_game = args.compare.as_deref().is_some_and(paired::is_rows_file);
     let mut kept = Tee { kept: Vec::new(), file: rows.as_mut() };
     let sinks = Sinks {
-        progress: Some(&mut progress),
+        progress: if args.quiet { None } else { Some(&mut progress) },
         rows: (by_game || kept.file.is_some()).then_some(&mut kept as &mut dyn Write),
         partial: args.out.clone().map(|p| (p, Duration::from_secs(1))),
-        stop: None,
+        stop: Some(&STOP),
         stop_after: None,
     };
+    stop_on_signals();
     let report = simulate::run(&plan, sinks);
     let kept = std::mem::take(&mut kept.kept);
     // The games played are kept even when the run failed midway.
@@ -229,15 +284,20 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         rows.commit()?;
     }
     let report = report.map_err(anyhow::Error::msg)?;
-    if terminal {
+    if terminal && !args.quiet {
         eprintln!();
     }
     let seconds = start.elapsed().as_secs_f64();
-    eprintln!(
-        "{} games in {seconds:.1} s on {threads} thread(s) ({:.2} games/s)",
-        report.counts.games,
-        report.counts.games as f64 / seconds.max(1e-9)
-    );
+    if let Some(why) = report.meta.stopped.as_deref().filter(|_| STOP.load(Ordering::SeqCst)) {
+        eprintln!("{why}");
+    }
+    if !args.quiet {
+        eprintln!(
+            "{} games in {seconds:.1} s on {threads} thread(s) ({:.2} games/s)",
+            report.counts.games,
+            report.counts.games as f64 / seconds.max(1e-9)
+        );
+    }
     let rows = if by_game {
         let rows: Result<Vec<_>, _> = String::from_utf8_lossy(&kept).lines().map(simulate::read_row).collect();
         Some(rows.map_err(anyhow::Error::msg)?)

@@ -283,6 +283,10 @@ pub struct GameRow {
     pub index: u32,
     /// The seed the game was dealt with (R2.4).
     pub seed: u64,
+    /// The run's content hash (the report's `meta.content_hash`): rows merge
+    /// only with rows of the same content.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub content: String,
     /// The colour side A played; B played the other.
     pub a_colour: Player,
     /// Planet ids held by Dark and Light.
@@ -294,7 +298,9 @@ pub struct GameRow {
     /// How it ended: `capture`, `planet jupiter`, `move limit`, …, or
     /// `abandoned: …` when it could not go on.
     pub end: Ending,
-    /// Turns completed (R3): a game won during the first turn has 0.
+    /// Turns played (R3), the turn the game ended in included: a game Dark
+    /// wins during its first turn has 1, one that ends as Light's first turn
+    /// begins (before Light does anything) has 1 too.
     pub turns: u32,
     pub decisions: u32,
     /// Card id → uses, for each side.
@@ -382,6 +388,7 @@ fn play_one(
     let mut row = GameRow {
         index,
         seed,
+        content: String::new(),
         a_colour,
         dark_planet: planet(Player::Dark),
         light_planet: planet(Player::Light),
@@ -398,6 +405,8 @@ fn play_one(
     // The card whose resolution is under way, with its user: its use is
     // counted when the resolution finishes (idle or not).
     let mut resolving: Option<(Side, String)> = None;
+    // The turn (counted from 0) of the last decision applied.
+    let mut last_turn: Option<u32> = None;
     while let Some(decision) = state.pending(&host) {
         if row.decisions >= crate::ai::MAX_DECISIONS {
             row.end = Ending::Abandoned(format!("{} decisions", crate::ai::MAX_DECISIONS));
@@ -409,6 +418,7 @@ fn play_one(
             break;
         };
         host.watch();
+        let turn = state.turn;
         let choice = match state.apply_or_fall_back(&host, &choice) {
             Ok((applied, _)) => applied,
             Err(e) => {
@@ -431,12 +441,15 @@ fn play_one(
             d.push(choice);
         }
         row.decisions += 1;
+        last_turn = Some(turn);
     }
     // A card given up or cut short still counts as used.
     if let Some((user, card)) = resolving {
         row.cards.of_mut(user).entry(card).or_default().uses += 1;
     }
-    row.turns = state.turn;
+    // `state.turn` counts the turns completed; a game that ended during a
+    // turn in which something was done played that turn too.
+    row.turns = state.turn.max(last_turn.map_or(0, |t| t + 1));
     if let Some(outcome) = state.outcome() {
         row.winner = outcome.winner.map(side);
         row.winner_colour = outcome.winner;
@@ -453,10 +466,15 @@ pub struct Played {
     pub ablated: Vec<GameRow>,
 }
 
-fn play_index(engine: &ScriptEngine, plan: &Plan, index: u32) -> Result<Played, String> {
-    let game = play_one(engine, plan, index, None, None)?;
-    let ablated =
+/// Plays game `index` and its ablation games; their rows carry `content`,
+/// the content hash.
+fn play_index(engine: &ScriptEngine, plan: &Plan, content: &str, index: u32) -> Result<Played, String> {
+    let mut game = play_one(engine, plan, index, None, None)?;
+    let mut ablated: Vec<GameRow> =
         plan.ablate.iter().map(|card| play_one(engine, plan, index, Some(card), None)).collect::<Result<_, _>>()?;
+    for row in std::iter::once(&mut game).chain(&mut ablated) {
+        row.content = content.to_string();
+    }
     Ok(Played { game, ablated })
 }
 
@@ -501,16 +519,22 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     let mut report = Report::new(plan, engine.content());
     drop(engine);
     let end = plan.first_game.checked_add(plan.games).ok_or("--first-game + --games is past the last game index")?;
+    // The report file is written before the first game, so a folder that is
+    // missing or not writable is said before any game is played.
+    if let Some((path, _)) = &partial {
+        write_report(path, &unfinished(&report))?;
+    }
     let next_to_play = AtomicU32::new(plan.first_game);
     let halt = AtomicBool::new(false);
     let stopped = || halt.load(Ordering::SeqCst) || stop.is_some_and(|s| s.load(Ordering::SeqCst));
     let (sender, receiver) = mpsc::channel::<(u32, Result<Played, String>)>();
     let mut failure = None;
     let mut last_write = Instant::now();
+    let content_hash = report.meta.content_hash.clone();
     std::thread::scope(|scope| {
         for _ in 0..plan.threads.max(1) {
             let sender = sender.clone();
-            let (next_to_play, stopped) = (&next_to_play, &stopped);
+            let (next_to_play, stopped, content) = (&next_to_play, &stopped, &content_hash);
             scope.spawn(move || {
                 let engine = match ScriptEngine::load(&plan.root, &plan.deck) {
                     Ok(e) => e,
@@ -527,7 +551,7 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
                     if i >= end {
                         return;
                     }
-                    if sender.send((i, play_index(&engine, plan, i))).is_err() {
+                    if sender.send((i, play_index(&engine, plan, content, i))).is_err() {
                         return;
                     }
                 }
@@ -578,7 +602,7 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
                 if let Some(out) = rows.as_deref_mut() {
                     let _ = out.flush();
                 }
-                if let Err(e) = write_report(path, &report) {
+                if let Err(e) = write_report(path, &unfinished(&report)) {
                     failure.get_or_insert(e);
                     halt.store(true, Ordering::SeqCst);
                 }
@@ -591,6 +615,10 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     }
     if let Some(out) = rows {
         out.flush().map_err(|e| format!("cannot write the games' rows: {e}"))?;
+    }
+    let held = report.counts.games;
+    if report.meta.stopped.is_none() && held < u64::from(plan.games) {
+        report.meta.stopped = Some(format!("interrupted after {held} of {} games", plan.games));
     }
     if let Some((path, _)) = &partial {
         write_report(path, &report)?;
@@ -660,6 +688,18 @@ pub fn run_side_by_side(
     Ok(out)
 }
 
+/// The report as written while the run goes: if the run is killed, the file
+/// says the run did not finish, and after how many games.
+fn unfinished(report: &Report) -> Report {
+    let mut report = report.clone();
+    if report.meta.stopped.is_none() {
+        let (held, games) = (report.counts.games, report.meta.games);
+        report.meta.stopped =
+            Some(format!("unfinished: written after {held} of {games} games while the run went (killed?)"));
+    }
+    report
+}
+
 /// Writes a report's JSON to `path` atomically, as saves are written
 /// ([`crate::session::write_safely`]: a new temporary file of a random name
 /// beside it, links not followed, synced, then renamed over it), so a reader
@@ -674,7 +714,8 @@ pub fn write_report(path: &Path, report: &Report) -> Result<(), String> {
 pub fn save_game(plan: &Plan, index: u32, path: &Path) -> Result<GameRow, String> {
     let engine = ScriptEngine::load(&plan.root, &plan.deck).map_err(|p| p.to_string())?;
     let mut decisions = Vec::new();
-    let row = play_one(&engine, plan, index, None, Some(&mut decisions))?;
+    let mut row = play_one(&engine, plan, index, None, Some(&mut decisions))?;
+    row.content = report::content_hash(engine.content());
     let mut session = crate::session::Session::new(&plan.root, &plan.deck, row.seed)?;
     for (n, choice) in decisions.iter().enumerate() {
         session.apply(choice).map_err(|e| format!("game {index}: decision {} does not replay: {e}", n + 1))?;
@@ -683,6 +724,88 @@ pub fn save_game(plan: &Plan, index: u32, path: &Path) -> Result<GameRow, String
     let seats = BTreeMap::from([(row.a_colour, name(&plan.a)), (!row.a_colour, name(&plan.b))]);
     session.save(path, seats)?;
     Ok(row)
+}
+
+/// The words of a row's replay command that say which run it belongs to
+/// (deck, players, seed): without the content root, which differs from
+/// machine to machine, and without the game's own index and file.
+fn run_words(replay: &str) -> String {
+    let mut words = Vec::new();
+    let mut it = replay.split(' ');
+    while let Some(word) = it.next() {
+        match word {
+            "--root" => {
+                // A quoted root may hold spaces: skip to its closing quote.
+                let mut root = it.next().unwrap_or_default().to_string();
+                while root.starts_with('\'') && (root.len() < 2 || !root.ends_with('\'')) {
+                    let Some(more) = it.next() else { break };
+                    root = format!("{root} {more}");
+                }
+            }
+            "--save-game" => break,
+            _ => words.push(word),
+        }
+    }
+    words.join(" ")
+}
+
+/// Merges the `--games-out` files of parts of one run (`simulate
+/// merge-games`): every line, as written, in game order (a game's ablation
+/// rows stay after it). Refuses, naming the file and line, a line that is not
+/// a game's row, rows of another content (`content`) or another run (the
+/// replay command's deck, players and seed), and a game in two files.
+/// `files` are (name, text) pairs.
+pub fn merge_games(files: &[(String, String)]) -> Result<String, String> {
+    // (index, file number, line number) → line, and the run they belong to.
+    let mut lines: Vec<(u32, usize, usize, &str)> = Vec::new();
+    // The first row's place and content; the first replay command's place and run.
+    let mut first: Option<(String, String)> = None;
+    let mut first_run: Option<(String, String)> = None;
+    // Which file (by its place in `files`) each game is in.
+    let mut owner: BTreeMap<u32, usize> = BTreeMap::new();
+    for (f, (name, text)) in files.iter().enumerate() {
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let at = format!("{name}, line {}", n + 1);
+            let row = report::read_row(line).map_err(|e| format!("{at}: not a game's row ({e})"))?;
+            if row.content.is_empty() {
+                return Err(format!("{at}: the row has no content hash (written by an older version); run it again"));
+            }
+            match &first {
+                None => first = Some((at.clone(), row.content.clone())),
+                Some((first_at, content)) if *content != row.content => {
+                    return Err(format!(
+                        "{at}: not part of the same run as {first_at}: its content hash is '{}', not '{content}'",
+                        crate::text::visible(&row.content)
+                    ));
+                }
+                Some(_) => {}
+            }
+            if let Some(run) = row.replay.as_deref().map(run_words) {
+                match &first_run {
+                    None => first_run = Some((at.clone(), run)),
+                    Some((first_at, first)) if *first != run => {
+                        let (run, first) = (crate::text::visible(&run), crate::text::visible(first));
+                        return Err(format!(
+                            "{at}: not part of the same run as {first_at}: it was played by '{run}', not '{first}'"
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
+            match owner.get(&row.index) {
+                Some(&other) if other != f => {
+                    let other = &files[other].0;
+                    return Err(format!("{at}: game {} is also in {other}; each game may be merged once", row.index));
+                }
+                _ => {
+                    owner.insert(row.index, f);
+                }
+            }
+            lines.push((row.index, f, n, line));
+        }
+    }
+    lines.sort_by_key(|&(index, f, n, _)| (index, f, n));
+    Ok(lines.iter().map(|l| format!("{}\n", l.3)).collect())
 }
 
 #[cfg(test)]

@@ -25,16 +25,20 @@ pub const REPORT_VERSION: u32 = 1;
 pub struct Meta {
     /// The program and its version, `alien-checkers 0.1.0`.
     pub program: String,
-    /// The deck as given (a name or a path).
+    /// The deck: its name as given, or for a deck given as a path, that path
+    /// from the content root (`cards/decks/x.yaml`) when the deck lies in
+    /// it, else the file's name, however the path was spelled.
     pub deck: String,
     /// The deck manifest as loaded: its cards with their copies, planets, supply and rules.
     pub deck_contents: serde_json::Value,
-    /// FNV-1a over every manifest's and script's own hash (16 hex digits):
-    /// two runs with the same content hash played the same cards and planets.
+    /// FNV-1a over the deck manifest's hash and every card's and planet's id,
+    /// manifest hash and script hash (16 hex digits): two runs with the same
+    /// content hash played the same cards and planets. It hashes what the
+    /// files hold, never where they are: the same content under another root
+    /// path, or a deck path spelled another way, has the same hash, and the
+    /// report names no root, so shards from machines that mount the content
+    /// at different paths merge.
     pub content_hash: String,
-    /// The content root, when it is not the shipped content.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub root: Option<String>,
     /// The players as specs (`normal`, `normal:iterations=300`).
     pub a: String,
     pub b: String,
@@ -54,13 +58,36 @@ pub struct Meta {
     /// Each deal played twice with the seats swapped (games `2k`, `2k + 1`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub swap_seats: bool,
-    /// Why the run has fewer games than asked: `sprt: H1 accepted`, `stopped`.
+    /// Why the run has fewer games than asked: `sprt: H1` (a sequential test
+    /// decided), `interrupted …` (stopped by a signal), `unfinished …` (a
+    /// report written while the run went: the run was killed before it
+    /// wrote its last).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
     /// Worker threads (the most of any merged shard). The run's time is
     /// printed, not kept: a report holds only what the plan decides, so the
     /// same plan gives the same bytes on any machine.
     pub threads: usize,
+}
+
+impl Meta {
+    /// The games planned but not played, as `[from, to)` ranges (none after a
+    /// sequential test decided).
+    fn missing(&self) -> Vec<[u32; 2]> {
+        let mut out = Vec::new();
+        let mut at = self.first_game;
+        for r in &self.played {
+            if r[0] > at {
+                out.push([at, r[0]]);
+            }
+            at = at.max(r[1]);
+        }
+        let end = self.first_game + self.games;
+        if at < end && self.stopped.as_deref().is_none_or(|s| !s.starts_with("sprt")) {
+            out.push([at, end]);
+        }
+        out
+    }
 }
 
 /// Results from side A's point of view.
@@ -357,17 +384,14 @@ impl serde::Serialize for Report {
 
 impl Report {
     pub(super) fn new(plan: &Plan, content: &Content) -> Report {
-        let hashes = content.hashes();
-        let all: String = hashes.iter().map(|(file, hash)| format!("{file} {hash:016x}\n")).collect();
         let reproducible =
             [&plan.a, &plan.b].iter().all(|s| s.parse::<crate::ai::AgentSpec>().map_or(true, |s| s.reproducible()));
         Report {
             meta: Meta {
                 program: format!("alien-checkers {}", env!("CARGO_PKG_VERSION")),
-                deck: plan.deck.clone(),
+                deck: deck_as_named(&plan.deck, content),
                 deck_contents: deck_contents(content),
-                content_hash: format!("{:016x}", crate::hash::fnv1a(all.as_bytes())),
-                root: content.root.outside_shipped().map(|r| r.display().to_string()),
+                content_hash: content_hash(content),
                 a: canonical(&plan.a),
                 b: canonical(&plan.b),
                 reproducible,
@@ -451,19 +475,7 @@ impl Report {
     /// The games planned but not in the report, as `[from, to)` ranges: what
     /// is left to play after an interruption.
     pub fn missing(&self) -> Vec<[u32; 2]> {
-        let mut out = Vec::new();
-        let mut at = self.meta.first_game;
-        for r in &self.meta.played {
-            if r[0] > at {
-                out.push([at, r[0]]);
-            }
-            at = at.max(r[1]);
-        }
-        let end = self.meta.first_game + self.meta.games;
-        if at < end && self.meta.stopped.as_deref().is_none_or(|s| !s.starts_with("sprt")) {
-            out.push([at, end]);
-        }
-        out
+        self.meta.missing()
     }
 
     fn out<'a>(&'a self, comparison: Option<&'a Comparison>) -> ReportOut<'a> {
@@ -480,6 +492,35 @@ impl Report {
     /// The report as pretty JSON, with a comparison if given.
     pub fn to_json(&self, comparison: Option<&Comparison>) -> String {
         serde_json::to_string_pretty(&self.out(comparison)).expect("a report serializes")
+    }
+}
+
+/// The hash of what the content holds, by ids: the deck manifest's, then each
+/// card's and planet's manifest and script, in the deck's order. No path goes
+/// in (`Content::hashes`, which saves keep, names files).
+pub fn content_hash(content: &Content) -> String {
+    let fnv = crate::hash::fnv1a;
+    let mut all = format!("deck {:016x}\n", content.deck_hash);
+    for (kind, defs) in [("card", &content.cards), ("planet", &content.planets)] {
+        for d in defs {
+            let script = fnv(d.script.source.as_bytes());
+            let _ = writeln!(all, "{kind} {} {:016x} {script:016x}", d.id, d.manifest_hash);
+        }
+    }
+    format!("{:016x}", fnv(all.as_bytes()))
+}
+
+/// The deck as a report names it: a name as given; a path from the content
+/// root when the deck lies in it (`cards/decks/x.yaml`, however the path was
+/// spelled), else the file's name.
+fn deck_as_named(deck: &str, content: &Content) -> String {
+    if content.deck_path != Path::new(deck) {
+        return deck.to_string();
+    }
+    let file_name = || content.deck_path.file_name().map_or(deck.to_string(), |n| n.to_string_lossy().into_owned());
+    match (std::fs::canonicalize(&content.deck_path), std::fs::canonicalize(content.root.path())) {
+        (Ok(path), Ok(root)) => path.strip_prefix(&root).map_or_else(|_| file_name(), |p| p.display().to_string()),
+        _ => file_name(),
     }
 }
 
@@ -568,7 +609,108 @@ fn check_report(name: &str, report: &Report) -> Result<(), String> {
             outcomes.len()
         ));
     }
+    check_counts(report).map_err(|what| format!("{name}: its counts disagree with its games: {what}"))
+}
+
+/// A tally's four numbers with their names.
+fn tally_fields(t: &Tally) -> [(&'static str, u64); 4] {
+    [("a_wins", t.a_wins), ("b_wins", t.b_wins), ("draws", t.draws), ("abandoned", t.abandoned)]
+}
+
+/// Whether the counts agree with the games' outcomes (one a game, the ranges
+/// saying which game, and so which colour A played): results and ways of
+/// ending exactly; planets, cards, lengths and ablations within what the
+/// games allow. Says the first figure that does not, by its JSON name.
+fn check_counts(report: &Report) -> Result<(), String> {
+    let (meta, c) = (&report.meta, &report.counts);
+    let mut games = ByAColour::<Tally>::default();
+    let mut outcomes = c.outcomes.chars();
+    for i in meta.played.iter().flat_map(|r| r[0]..r[1]) {
+        games.get_mut(Plan::a_colour(i)).add(outcomes.next().unwrap_or('x'));
+    }
+    let mut ways = ByAColour::<Tally>::default();
+    for t in c.ways.values() {
+        ways.a_dark.merge(&t.a_dark);
+        ways.a_light.merge(&t.a_light);
+    }
+    for (colour, from_games, results, ways) in [
+        ("a_dark", &games.a_dark, &c.results.a_dark, &ways.a_dark),
+        ("a_light", &games.a_light, &c.results.a_light, &ways.a_light),
+    ] {
+        for ((field, played), ((_, counted), (_, by_ways))) in
+            tally_fields(from_games).into_iter().zip(tally_fields(results).into_iter().zip(tally_fields(ways)))
+        {
+            if counted != played {
+                return Err(format!(
+                    "results.{colour}.{field} is {counted}, but its outcomes hold {played} such games"
+                ));
+            }
+            if by_ways != played {
+                return Err(format!(
+                    "its ways of ending add up to {by_ways} {field} ({colour}), its outcomes to {played}"
+                ));
+            }
+        }
+    }
+    // Each seat's games, wins and losses: Dark as A plays the games where A
+    // is Dark, Dark as B those where A is Light, and so on.
+    let seats = [
+        ("dark_a", games.a_dark.games(), games.a_dark.a_wins, games.a_dark.b_wins),
+        ("dark_b", games.a_light.games(), games.a_light.b_wins, games.a_light.a_wins),
+        ("light_a", games.a_light.games(), games.a_light.a_wins, games.a_light.b_wins),
+        ("light_b", games.a_dark.games(), games.a_dark.b_wins, games.a_dark.a_wins),
+    ];
+    let over = |what: String, n: u64, bound: u64, of: &str| {
+        if n > bound { Err(format!("{what} is {n}, more than the {bound} {of}")) } else { Ok(()) }
+    };
+    let mut held = [0u64; 4];
+    for (planet, cells) in &c.planets {
+        for (k, (cell, (seat, played, won, lost))) in cells.all().into_iter().zip(seats).enumerate() {
+            let at = |f: &str| format!("planets.{}.{seat}.{f}", visible(planet));
+            held[k] = held[k].saturating_add(cell.held);
+            over(at("held"), cell.held, played, "games of that seat")?;
+            over(at("holder_won"), cell.holder_won, won, "wins of that seat")?;
+            over(at("holder_lost"), cell.holder_lost, lost, "losses of that seat")?;
+            over(at("won_by_planet"), cell.won_by_planet, cell.holder_won, "games its holder won")?;
+        }
+    }
+    for (total, (seat, played, _, _)) in held.into_iter().zip(seats) {
+        over(format!("the planets held in seat {seat}"), total, played, "games of that seat")?;
+    }
+    for (card, cells) in &c.cards {
+        for (cell, (seat, played, won, lost)) in cells.all().into_iter().zip(seats) {
+            let at = |f: &str| format!("cards.{}.{seat}.{f}", visible(card));
+            over(at("users"), cell.users, played, "games of that seat")?;
+            over(at("user_won"), cell.user_won, won, "wins of that seat")?;
+            over(at("user_lost"), cell.user_lost, lost, "losses of that seat")?;
+            over(at("idle_uses"), cell.idle_uses, cell.uses, "uses")?;
+            over(at("users"), cell.users, cell.uses, "uses")?;
+        }
+    }
+    let t = &c.turns;
+    if c.games > 0 {
+        let (low, high) = (u64::from(t.min).saturating_mul(c.games), u64::from(t.max).saturating_mul(c.games));
+        if t.min > t.max || t.sum < low || t.sum > high {
+            return Err(format!("turns.sum {} is not within {} games of {} to {} turns", t.sum, c.games, t.min, t.max));
+        }
+    }
+    for (card, cells) in &c.ablations {
+        for (colour, cell, played) in [
+            ("a_dark", &cell_of(cells, true), games.a_dark.games()),
+            ("a_light", &cell_of(cells, false), games.a_light.games()),
+        ] {
+            let at = |f: &str| format!("ablations.{}.{colour}.{f}", visible(card));
+            if cell.without.games() != played {
+                return Err(format!("{} holds {} games, its outcomes {played}", at("without"), cell.without.games()));
+            }
+            over(at("effect.pairs"), cell.effect.pairs, played, "games")?;
+        }
+    }
     Ok(())
+}
+
+fn cell_of(cells: &ByAColour<Ablation>, a_dark: bool) -> Ablation {
+    if a_dark { cells.a_dark } else { cells.a_light }
 }
 
 /// Merges reports of parts of one run into the report of the games they hold
@@ -584,12 +726,14 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
             ("program", m.program.clone()),
             ("deck", m.deck.clone()),
             ("content hash", m.content_hash.clone()),
-            ("root", format!("{:?}", m.root)),
             ("player A", m.a.clone()),
             ("player B", m.b.clone()),
             ("seed", m.seed.to_string()),
             ("ablated cards", m.ablate.join(",")),
-            ("sequential test", format!("{:?}", m.sprt)),
+            (
+                "sequential test",
+                m.sprt.map_or("none".into(), |t| format!("{},{},{},{}", t.elo0, t.elo1, t.alpha, t.beta)),
+            ),
             ("seats swapped", m.swap_seats.to_string()),
         ]
     };
@@ -642,7 +786,13 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
     let end = parts.iter().map(|(_, p)| p.meta.first_game + p.meta.games).max().unwrap_or(0);
     meta.games = end - meta.first_game;
     meta.threads = parts.iter().map(|(_, p)| p.meta.threads).max().unwrap_or(1);
-    meta.stopped = parts.iter().find_map(|(_, p)| p.meta.stopped.clone());
+    // A sequential test's stop holds for the whole; an interruption only
+    // while games are still missing.
+    let stops = || parts.iter().filter_map(|(_, p)| p.meta.stopped.clone());
+    meta.stopped = stops().find(|s| s.starts_with("sprt"));
+    if meta.stopped.is_none() && !meta.missing().is_empty() {
+        meta.stopped = stops().next();
+    }
     meta.reproducible = parts.iter().all(|(_, p)| p.meta.reproducible);
     Ok(Report { meta, counts })
 }
@@ -930,6 +1080,20 @@ pub fn figures(c: &Counts, sprt: Option<Sprt>) -> Figures {
     }
 }
 
+/// Where the sequential test stands, in words that match its numbers: the
+/// LLR is between its bounds while undecided, at or past one when decided.
+fn sprt_line(s: &SprtFigures) -> String {
+    let (llr, low, high) = (s.llr, s.lower_bound, s.upper_bound);
+    let on = if s.pairs { "A's score by deal pairs (pentanomial)" } else { "A's score" };
+    match s.state {
+        SprtState::Continue => {
+            format!("SPRT on {on}: LLR {llr:.2}, between its bounds {low:.2} and {high:.2}: not decided yet")
+        }
+        SprtState::AcceptH1 => format!("SPRT on {on}: LLR {llr:.2} reached the upper bound {high:.2}: H1 accepted"),
+        SprtState::AcceptH0 => format!("SPRT on {on}: LLR {llr:.2} reached the lower bound {low:.2}: H0 accepted"),
+    }
+}
+
 fn opt(e: &Option<Estimate>, f: fn(&Estimate) -> String) -> String {
     e.as_ref().map_or_else(|| "-".into(), f)
 }
@@ -1016,16 +1180,7 @@ pub fn table(r: &Report) -> String {
         let _ = writeln!(out, "abandoned: {} games (left out of every rate)", f.a.abandoned);
     }
     if let Some(s) = &f.sprt {
-        let _ = writeln!(
-            out,
-            "SPRT on A's score{}: LLR {:.2} {} [{:.2}, {:.2}]: {:?}",
-            if s.pairs { " by deal pairs (pentanomial)" } else { "" },
-            s.llr,
-            if s.llr < s.lower_bound || s.llr > s.upper_bound { "outside" } else { "in" },
-            s.lower_bound,
-            s.upper_bound,
-            s.state
-        );
+        let _ = writeln!(out, "{}", sprt_line(s));
     }
     let _ = writeln!(
         out,

@@ -196,3 +196,14 @@ fn an_overlong_line_is_refused_without_being_echoed_whole() {
     assert!(!run.stdout.contains(&"x".repeat(100)), "the line is not echoed whole");
     assert!(run.stdout.contains("after 0 decisions"), "the game is unchanged");
 }
+
+/// `check` counts a deck's cards with their copies (R1.6), and says how many
+/// kinds when some card has more than one copy (issue 39, item 15).
+#[test]
+fn check_counts_every_copy_of_a_decks_cards() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let check = common::run_binary(here, &["check", "monolith_mayhem", "standard"], &[], "");
+    assert!(check.success, "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("ok    monolith_mayhem: 28 cards (20 kinds), 8 planets"), "{}", check.stdout);
+    assert!(check.stdout.contains("ok    standard: 21 cards, 9 planets"), "{}", check.stdout);
+}

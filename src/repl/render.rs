@@ -374,6 +374,154 @@ pub fn screen(session: &Session, view: View, columns: usize) -> String {
     out
 }
 
+/// Whether `text` and a prompt after it fit `rows` rows of `columns`.
+pub fn fits(text: &str, columns: usize, rows: usize) -> bool {
+    rows == usize::MAX || screen_rows(text, columns) < rows
+}
+
+/// The rows `text` takes on a terminal `columns` wide (a wider line takes more).
+fn screen_rows(text: &str, columns: usize) -> usize {
+    text.lines().map(|l| display_width(l).max(1).div_ceil(columns.max(1))).sum()
+}
+
+/// The fewest columns beside the board worth putting the panel in.
+const SIDE_COLUMN: usize = 28;
+
+/// The screen for a terminal too short for [`screen`] (80×24): the board
+/// whole, with the compass, the panel and the legend beside it where the
+/// width allows (below it, as many lines as fit, where it does not), then the
+/// options in the rows left above the prompt. A line of the panel too long
+/// for its room is split at its `|`s and wrapped; what does not fit is cut,
+/// with a last line naming `panel`, which shows it all.
+///
+/// Invariant: when the terminal has room for the board, the options' heading
+/// and the prompt, the result and the prompt take at most `rows` rows.
+pub fn compact(session: &Session, view: View, columns: usize, rows: usize) -> String {
+    let state = shown_state(session);
+    let marks = Marks::of(session);
+    let drawn = board(&state, view, &marks, &glyphs(session));
+    let height = drawn.lines().count();
+    let width = drawn.lines().map(display_width).max().unwrap_or(0);
+    let gap = 3;
+    // The rows below the board, the prompt's aside.
+    let below = rows.saturating_sub(height + 1);
+    let options = if state.outcome().is_none() { options_within(session, columns, below) } else { String::new() };
+    // The panel's move line, the legend, the rest of the panel.
+    let panel = panel_within(session, view, columns);
+    let mut info: Vec<String> = panel.lines().take(1).map(str::to_string).collect();
+    info.extend(legend(session, view, &marks).lines().map(str::to_string));
+    info.extend(panel.lines().skip(1).map(str::to_string));
+    let mut out;
+    if columns != usize::MAX && columns >= width + gap + SIDE_COLUMN {
+        let side = columns - width - gap;
+        let frame = Frame { viewer: view.viewer, orientation: state.board.orientation() };
+        let mut column: Vec<String> = frame.compass().map(|c| c.to_vec()).unwrap_or_default();
+        if !column.is_empty() {
+            column.push(String::new());
+        }
+        let room = height.saturating_sub(column.len());
+        column.extend(fit(&info, side, room));
+        out = beside(&drawn, &column, gap);
+    } else {
+        out = drawn;
+        let room = below.saturating_sub(screen_rows(&options, columns));
+        for line in fit(&info, columns, room) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out.push_str(&options);
+    out
+}
+
+/// `lines` in at most `rows` rows of `width`, each without its indentation:
+/// a line too wide split at its ` | `s, then wrapped. When they do not all
+/// fit, the first and the last line stay (the panel's move line and its
+/// latest actions), the lines between them as far as they fit in order, and
+/// a row where lines were left out says that `panel` shows them.
+fn fit(lines: &[String], width: usize, rows: usize) -> Vec<String> {
+    let groups: Vec<Vec<String>> = lines
+        .iter()
+        .map(|line| {
+            let line = line.trim_start();
+            let parts: Vec<&str> = if display_width(line) > width { line.split(" | ").collect() } else { vec![line] };
+            parts.iter().flat_map(|part| wrap(part, width).lines().map(str::to_string).collect::<Vec<_>>()).collect()
+        })
+        .collect();
+    if groups.iter().map(Vec::len).sum::<usize>() <= rows {
+        return groups.concat();
+    }
+    let cut = "... ('panel' shows it all)".chars().take(width).collect::<String>();
+    let (Some((first, rest)), true) = (groups.split_first(), rows > 1) else {
+        return groups.concat().into_iter().take(rows.saturating_sub(1)).chain(std::iter::once(cut)).collect();
+    };
+    let (last, middle) = rest.split_last().map_or((&[][..], &[][..]), |(l, m)| (l.as_slice(), m));
+    let mut room = rows.saturating_sub(first.len() + last.len() + 1);
+    let mut out = first.clone();
+    let mut left_out = false;
+    for group in middle {
+        if !left_out && group.len() <= room {
+            room -= group.len();
+            out.extend(group.iter().cloned());
+        } else {
+            left_out = true;
+        }
+    }
+    out.push(cut);
+    out.extend(last.iter().cloned());
+    out.truncate(rows);
+    out
+}
+
+/// The pending options in at most `rows` rows of `columns` (one at least):
+/// as [`options`] lists them when that fits, else the heading and the
+/// options packed along the rows, numbered, as many as fit, the last row
+/// saying how many more `options` lists.
+pub fn options_within(session: &Session, columns: usize, rows: usize) -> String {
+    let listed = wrap(&options(session), columns);
+    let Some(decision) = session.pending() else { return listed };
+    if screen_rows(&listed, columns) <= rows {
+        return listed;
+    }
+    let width = if columns == usize::MAX { 80 } else { columns.max(20) };
+    let mut out: Vec<String> =
+        wrap(listed.lines().next().unwrap_or_default(), columns).lines().map(str::to_string).collect();
+    out.truncate(rows.max(1));
+    let room = rows.saturating_sub(out.len());
+    // Rows of items, each row a list of the items on it.
+    let mut packed: Vec<Vec<String>> = Vec::new();
+    let row_width = |row: &[String]| row.iter().map(|i| 2 + display_width(i)).sum::<usize>();
+    for (i, option) in decision.options.iter().enumerate() {
+        let item = format!("{}. {}", i + 1, option_text(session, option));
+        match packed.last_mut() {
+            Some(row) if row_width(row) + 2 + display_width(&item) <= width => row.push(item),
+            _ => packed.push(vec![item]),
+        }
+    }
+    let total = decision.options.len();
+    if packed.len() > room {
+        packed.truncate(room);
+        // The last row gives way to saying how many more there are.
+        let shown = |packed: &[Vec<String>]| packed.iter().map(Vec::len).sum::<usize>();
+        while !packed.is_empty() {
+            let tail = format!("  ... {} more: 'options'", total - shown(&packed));
+            let row = packed.last_mut().expect("a last row");
+            if row.is_empty() || row_width(row) + tail.len() <= width {
+                break;
+            }
+            row.pop();
+        }
+        let tail = format!("  ... {} more: 'options'", total - shown(&packed));
+        if let Some(row) = packed.last_mut() {
+            row.push(tail.trim_start().to_string());
+        }
+    }
+    let packed: Vec<String> =
+        packed.iter().map(|row| format!(" {}", row.iter().map(|i| format!(" {i}")).collect::<String>())).collect();
+    out.extend(packed);
+    out.iter().map(|l| format!("{l}\n")).collect()
+}
+
 /// The state as it is shown: while a card asks, with the board its earlier
 /// answers have made (Monolith twice's first push), which the game takes on
 /// when the card is done.

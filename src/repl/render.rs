@@ -46,6 +46,10 @@ pub struct Marks {
     /// The letters of Dark's and Light's checkers: `d` and `l`, or the
     /// initials of the deck's side names (`w` and `b`).
     pub letters: [char; 2],
+    /// The option numbers of the candidate 2×2 blocks, by the index of the
+    /// block's anchor (0: not a candidate), each drawn where the block's four
+    /// squares meet: one crossing, one block (issue 38, item 11).
+    pub blocks: [u8; 64],
 }
 
 impl Default for Marks {
@@ -57,6 +61,7 @@ impl Default for Marks {
             closed: Bitboard::EMPTY,
             playing: Bitboard::DARK,
             letters: ['d', 'l'],
+            blocks: [0; 64],
         }
     }
 }
@@ -95,13 +100,19 @@ impl Marks {
             squares
         });
         let closed = state.effects.iter().fold(Bitboard::EMPTY, |all, e| all | e.moves.closed);
-        Marks {
-            changed: session.recent_squares(),
-            last_move,
-            candidates: candidates(session),
-            closed,
-            ..Marks::of_deck(session)
+        let mut blocks = [0; 64];
+        if let Step::Resolving(r) = &state.step
+            && r.question.kind == QuestionKind::Block
+        {
+            for (i, answer) in r.question.options.iter().enumerate() {
+                if let Answer::Square(anchor) = answer {
+                    blocks[anchor.index()] = u8::try_from(i + 1).unwrap_or(0);
+                }
+            }
         }
+        // A block is named by its number, not by a `?` on one of its squares.
+        let candidates = if blocks.iter().any(|&n| n > 0) { Bitboard::EMPTY } else { candidates(session) };
+        Marks { changed: session.recent_squares(), last_move, candidates, closed, blocks, ..Marks::of_deck(session) }
     }
 }
 
@@ -225,13 +236,29 @@ pub fn board(state: &GameState, view: View, marks: &Marks, glyphs: &[char]) -> S
         // The rule above row y.
         out.push_str("  +");
         for x in 0..8 {
+            // A candidate block's number at the crossing after this segment,
+            // ending on it; the segment gives way to its first digits.
+            let number = (y < 7 && x < 7)
+                .then(|| {
+                    let four =
+                        [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)].map(|(x, y)| square_at(b, view.viewer, x, y));
+                    let anchor = four.into_iter().min_by_key(|s| (s.rank(), s.file())).expect("four squares");
+                    marks.blocks[anchor.index()]
+                })
+                .filter(|&n| n > 0)
+                .map(|n| n.to_string());
+            let shrink = number.as_ref().map_or(0, |n| n.len() - 1);
+            let plain = "-".repeat(width - shrink);
             let seg = if y == 7 {
-                plain.clone()
+                plain
             } else {
                 wall(b, square_at(b, view.viewer, x, y), square_at(b, view.viewer, x, y + 1), &plain, view.colour)
             };
             out.push_str(&seg);
-            out.push('+');
+            match number {
+                Some(n) => out.push_str(&paint(view.colour, "1", &n)),
+                None => out.push('+'),
+            }
         }
         out.push('\n');
         let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
@@ -294,6 +321,9 @@ pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
     }
     if marks.candidates.any() {
         items.push("? an answer".into());
+    }
+    if marks.blocks.iter().any(|&n| n > 0) {
+        items.push("1 2 ... a block's number, where its four squares meet".into());
     }
     if marks.last_move.any() {
         items.push(if view.colour { "blue: the last move".into() } else { "[ ] the last move".into() });
@@ -810,7 +840,9 @@ pub fn options_listed(session: &Session, all: bool) -> String {
             let prompt = decision.prompt.clone().unwrap_or_default();
             match question_kind(session) {
                 Some(QuestionKind::Block) => {
-                    format!("{prompt} (a block by two opposite corners, or by its corner marked ? on the board)")
+                    format!(
+                        "{prompt} (a block by its number on the board, where its four squares meet, or by two opposite corners)"
+                    )
                 }
                 Some(QuestionKind::Direction) => format!("{prompt} (as the board is drawn for you)"),
                 _ => prompt,
@@ -826,7 +858,11 @@ pub fn options_listed(session: &Session, all: bool) -> String {
     // The first option as the player would type it.
     let example = || decision.options.first().map(|o| option_text(session, o)).unwrap_or_default();
     match question_kind(session) {
-        Some(QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) if many => {
+        Some(QuestionKind::Block) if many => {
+            let _ = writeln!(out, "  name one of the {count} blocks numbered on the board{decline}");
+            return out;
+        }
+        Some(QuestionKind::Square | QuestionKind::Checker) if many => {
             let _ = writeln!(out, "  name one of the {count} squares marked ? on the board{decline}");
             return out;
         }
@@ -1015,6 +1051,36 @@ mod tests {
             .collect();
         assert_eq!(starts, [15, 15, 15], "{out}");
     }
+    /// Issue 38, item 11: each candidate 2×2 block's number stands where its
+    /// four squares meet, so that f4-g5 and g3-h4 (g4 lies in both) are told
+    /// apart, for either player's view.
+    #[test]
+    fn a_candidate_block_is_numbered_where_its_four_squares_meet() {
+        let session = session();
+        let mut marks = Marks::default();
+        marks.blocks["f4".parse::<Square>().unwrap().index()] = 1;
+        marks.blocks["g3".parse::<Square>().unwrap().index()] = 12;
+        for viewer in Player::BOTH {
+            let drawn = board(session.state(), View { viewer, colour: false }, &marks, &[]);
+            let lines: Vec<&str> = drawn.lines().collect();
+            // The rule below the row labelled `row`, at the crossing after the column labelled `col`.
+            let crossing = |row: char, col: char| {
+                let y = lines.iter().position(|l| l.starts_with(&format!("{row} |"))).unwrap();
+                let x = lines.last().unwrap().chars().position(|c| c == col).unwrap();
+                lines[y + 1].chars().nth(x + 3).unwrap()
+            };
+            let (f4g5, g3h4) = if viewer == Player::Dark {
+                (crossing('5', 'f'), [crossing('4', 'g')])
+            } else {
+                (crossing('4', 'g'), [crossing('3', 'h')])
+            };
+            assert_eq!(f4g5, '1', "{drawn}");
+            assert_eq!(g3h4, ['2'], "the last digit on the crossing: {drawn}");
+            assert!(!drawn.contains('?'), "{drawn}");
+            assert_eq!(drawn.matches('+').count() + 2, 9 * 9, "two crossings hold numbers: {drawn}");
+        }
+    }
+
     use crate::game::{Affected, Datum, Effect, Lasting, MAX_EFFECTS};
     use crate::kernel::MoveRules;
 

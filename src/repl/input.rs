@@ -67,12 +67,17 @@ pub enum Input {
 
 /// The width of the terminal standard output is, if it is one.
 fn output_columns() -> Option<usize> {
+    output_size().map(|(columns, _)| columns)
+}
+
+/// The columns and rows of the terminal standard output is, if it is one.
+fn output_size() -> Option<(usize, usize)> {
     let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
     // SAFETY: TIOCGWINSZ writes one `winsize` to the pointer given, which
     // points to `size`, alive for the call; on a descriptor that is not a
     // terminal it fails and writes nothing.
     let found = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
-    (found && size.ws_col > 0).then_some(usize::from(size.ws_col))
+    (found && size.ws_col > 0).then_some((usize::from(size.ws_col), usize::from(size.ws_row)))
 }
 
 fn history_file() -> Option<PathBuf> {
@@ -151,6 +156,17 @@ impl Input {
             Input::Piped(_) => output_columns().or_else(from_env),
         }
         .filter(|&c| c > 0)
+        .unwrap_or(usize::MAX)
+    }
+
+    /// The terminal's height, which the screen is fitted to (render.rs's
+    /// compact layout); no limit when output is not a terminal.
+    pub fn rows(&mut self) -> usize {
+        match self {
+            Input::Terminal { editor, .. } => editor.dimensions().map(|(_, rows)| rows as usize),
+            Input::Piped(_) => output_size().map(|(_, rows)| rows),
+        }
+        .filter(|&r| r > 0)
         .unwrap_or(usize::MAX)
     }
 

@@ -121,6 +121,8 @@ struct Repl {
     continued_from: Option<PathBuf>,
     /// The terminal's width, which long lines are wrapped to.
     columns: usize,
+    /// The terminal's height, which the screen is fitted to (`usize::MAX`: not known).
+    rows: usize,
     /// Secret answers given so far to the question being answered (told as one line).
     secret_answers: usize,
     /// A question was answered by the game itself since the last prompt, so
@@ -177,6 +179,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         seen_until: [0; 2],
         continued_from: options.load.clone().filter(|f| table::is_autosave(f)),
         columns,
+        rows: input.rows(),
         secret_answers: 0,
         answered_for_you: false,
     };
@@ -202,6 +205,7 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     }
     loop {
         repl.columns = input.columns();
+        repl.rows = input.rows();
         repl.play_computers();
         if std::mem::take(&mut repl.answered_for_you) && input.discard_type_ahead() {
             println!("(a question was answered for you, so what you typed ahead was dropped)");
@@ -378,7 +382,10 @@ impl Repl {
         }
         let state = render::shown_state(&self.session);
         let unchanged = self.shown_board.as_ref().is_some_and(|(b, p)| *b == state.board && *p == *state.piles());
-        if unchanged && state.outcome().is_none() {
+        // A short terminal gets the whole (compact) screen at every prompt, so
+        // that the board never scrolls away.
+        let short = !render::fits(&render::screen(&self.session, self.view(), self.columns), self.columns, self.rows);
+        if unchanged && state.outcome().is_none() && !short {
             // A question answered on the board shows the board with its answers marked.
             if render::candidates(&self.session).any() {
                 print!("{}", render::board_and_legend(&self.session, self.view(), self.columns));
@@ -399,16 +406,28 @@ impl Repl {
     }
 
     fn show(&mut self) {
-        print!("{}", render::screen(&self.session, self.view(), self.columns));
-        if let Some(outcome) = self.session.outcome()
-            && !self.ended_shown
-        {
+        let full = render::screen(&self.session, self.view(), self.columns);
+        let short = !render::fits(&full, self.columns, self.rows);
+        let ending = self.session.outcome().filter(|_| !self.ended_shown);
+        let planets = |repl: &Self| {
+            for p in Player::BOTH {
+                if let Some((name, text)) = repl.session.planet_text(p) {
+                    repl.say(&format!("  {p}'s planet was {name}: {}\n", text.trim()));
+                }
+            }
+        };
+        // A short terminal tells the planets before the board, so that the
+        // board, the end line and the prompt stay on screen together.
+        if ending.is_some() && short {
+            planets(self);
+        }
+        let screen = if short { render::compact(&self.session, self.view(), self.columns, self.rows) } else { full };
+        print!("{screen}");
+        if let Some(outcome) = ending {
             self.ended_shown = true;
             self.say(&format!("{}\n", self.session.describe_outcome(&outcome)));
-            for p in Player::BOTH {
-                if let Some((name, text)) = self.session.planet_text(p) {
-                    self.say(&format!("  {p}'s planet was {name}: {}\n", text.trim()));
-                }
+            if !short {
+                planets(self);
             }
             println!("Type 'new' for another game, 'undo' to take back, 'review' to step through it, 'quit' to leave.");
             self.finish_autosave();
@@ -458,6 +477,12 @@ impl Repl {
             Command::QuitWithoutSaving => return false,
             Command::Help(topic) => self.say(&format!("{}\n", help(&topic))),
             Command::Board => self.show(),
+            Command::Panel => {
+                let view = self.view();
+                let marks = render::Marks::of(&self.session);
+                print!("{}", render::wrap(&render::legend(&self.session, view, &marks), self.columns));
+                print!("{}", render::wrap(&render::panel_within(&self.session, view, self.columns), self.columns));
+            }
             Command::Options => self.say(&render::options_listed(&self.session, true)),
             Command::Cards => self.list_cards(),
             Command::Card(name) => self.card_text(&name),
@@ -804,6 +829,8 @@ pub enum Command {
     /// `help [topic]`.
     Help(String),
     Board,
+    /// `panel`: the legend and the whole panel (a short terminal's screen cuts them).
+    Panel,
     Options,
     Cards,
     /// `card <name>`.
@@ -859,6 +886,7 @@ pub fn parse_command(line: &str) -> Command {
         "quit!" | "exit!" => Command::QuitWithoutSaving,
         "help" | "?" => Command::Help(rest.to_string()),
         "board" | "b" => Command::Board,
+        "panel" => Command::Panel,
         "options" | "o" | "moves" => Command::Options,
         "cards" => Command::Cards,
         "card" if !rest.is_empty() => Command::Card(rest.to_string()),
@@ -1022,6 +1050,7 @@ pub fn parse_choice(session: &Session, text: &str) -> Result<Choice, String> {
 pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ("help", "[command]", "list the commands, or explain one"),
     ("board", "", "draw the board and the game panel again"),
+    ("panel", "", "the legend and the whole game panel (a terminal under 30 rows shows what fits beside the board)"),
     ("options", "", "list what you can choose now, numbered (also: moves)"),
     ("use", "<card|number>", "use a face-up card (typing its name or number alone works too)"),
     ("cards", "", "every card of this deck with its text"),

@@ -46,6 +46,10 @@ pub struct Marks {
     /// The letters of Dark's and Light's checkers: `d` and `l`, or the
     /// initials of the deck's side names (`w` and `b`).
     pub letters: [char; 2],
+    /// The option numbers of the candidate 2×2 blocks, by the index of the
+    /// block's anchor (0: not a candidate), each drawn where the block's four
+    /// squares meet: one crossing, one block (issue 38, item 11).
+    pub blocks: [u8; 64],
 }
 
 impl Default for Marks {
@@ -57,6 +61,7 @@ impl Default for Marks {
             closed: Bitboard::EMPTY,
             playing: Bitboard::DARK,
             letters: ['d', 'l'],
+            blocks: [0; 64],
         }
     }
 }
@@ -95,13 +100,19 @@ impl Marks {
             squares
         });
         let closed = state.effects.iter().fold(Bitboard::EMPTY, |all, e| all | e.moves.closed);
-        Marks {
-            changed: session.recent_squares(),
-            last_move,
-            candidates: candidates(session),
-            closed,
-            ..Marks::of_deck(session)
+        let mut blocks = [0; 64];
+        if let Step::Resolving(r) = &state.step
+            && r.question.kind == QuestionKind::Block
+        {
+            for (i, answer) in r.question.options.iter().enumerate() {
+                if let Answer::Square(anchor) = answer {
+                    blocks[anchor.index()] = u8::try_from(i + 1).unwrap_or(0);
+                }
+            }
         }
+        // A block is named by its number, not by a `?` on one of its squares.
+        let candidates = if blocks.iter().any(|&n| n > 0) { Bitboard::EMPTY } else { candidates(session) };
+        Marks { changed: session.recent_squares(), last_move, candidates, closed, blocks, ..Marks::of_deck(session) }
     }
 }
 
@@ -225,13 +236,29 @@ pub fn board(state: &GameState, view: View, marks: &Marks, glyphs: &[char]) -> S
         // The rule above row y.
         out.push_str("  +");
         for x in 0..8 {
+            // A candidate block's number at the crossing after this segment,
+            // ending on it; the segment gives way to its first digits.
+            let number = (y < 7 && x < 7)
+                .then(|| {
+                    let four =
+                        [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)].map(|(x, y)| square_at(b, view.viewer, x, y));
+                    let anchor = four.into_iter().min_by_key(|s| (s.rank(), s.file())).expect("four squares");
+                    marks.blocks[anchor.index()]
+                })
+                .filter(|&n| n > 0)
+                .map(|n| n.to_string());
+            let shrink = number.as_ref().map_or(0, |n| n.len() - 1);
+            let plain = "-".repeat(width - shrink);
             let seg = if y == 7 {
-                plain.clone()
+                plain
             } else {
                 wall(b, square_at(b, view.viewer, x, y), square_at(b, view.viewer, x, y + 1), &plain, view.colour)
             };
             out.push_str(&seg);
-            out.push('+');
+            match number {
+                Some(n) => out.push_str(&paint(view.colour, "1", &n)),
+                None => out.push('+'),
+            }
         }
         out.push('\n');
         let _ = write!(out, "{} |", label(square_at(b, view.viewer, 0, y), forward));
@@ -307,6 +334,9 @@ pub fn legend(session: &Session, view: View, marks: &Marks) -> String {
     }
     if marks.candidates.any() {
         items.push("? an answer".into());
+    }
+    if marks.blocks.iter().any(|&n| n > 0) {
+        items.push("1 2 ... a block's number, where its four squares meet".into());
     }
     if marks.last_move.any() {
         items.push(if view.colour { "blue: the last move".into() } else { "[ ] the last move".into() });
@@ -388,6 +418,154 @@ pub fn screen(session: &Session, view: View, columns: usize) -> String {
         out.push_str(&wrap(&options(session), columns));
     }
     out
+}
+
+/// Whether `text` and a prompt after it fit `rows` rows of `columns`.
+pub fn fits(text: &str, columns: usize, rows: usize) -> bool {
+    rows == usize::MAX || screen_rows(text, columns) < rows
+}
+
+/// The rows `text` takes on a terminal `columns` wide (a wider line takes more).
+fn screen_rows(text: &str, columns: usize) -> usize {
+    text.lines().map(|l| display_width(l).max(1).div_ceil(columns.max(1))).sum()
+}
+
+/// The fewest columns beside the board worth putting the panel in.
+const SIDE_COLUMN: usize = 28;
+
+/// The screen for a terminal too short for [`screen`] (80×24): the board
+/// whole, with the compass, the panel and the legend beside it where the
+/// width allows (below it, as many lines as fit, where it does not), then the
+/// options in the rows left above the prompt. A line of the panel too long
+/// for its room is split at its `|`s and wrapped; what does not fit is cut,
+/// with a last line naming `panel`, which shows it all.
+///
+/// Invariant: when the terminal has room for the board, the options' heading
+/// and the prompt, the result and the prompt take at most `rows` rows.
+pub fn compact(session: &Session, view: View, columns: usize, rows: usize) -> String {
+    let state = shown_state(session);
+    let marks = Marks::of(session);
+    let drawn = board(&state, view, &marks, &glyphs(session));
+    let height = drawn.lines().count();
+    let width = drawn.lines().map(display_width).max().unwrap_or(0);
+    let gap = 3;
+    // The rows below the board, the prompt's aside.
+    let below = rows.saturating_sub(height + 1);
+    let options = if state.outcome().is_none() { options_within(session, columns, below) } else { String::new() };
+    // The panel's move line, the legend, the rest of the panel.
+    let panel = panel_within(session, view, columns);
+    let mut info: Vec<String> = panel.lines().take(1).map(str::to_string).collect();
+    info.extend(legend(session, view, &marks).lines().map(str::to_string));
+    info.extend(panel.lines().skip(1).map(str::to_string));
+    let mut out;
+    if columns != usize::MAX && columns >= width + gap + SIDE_COLUMN {
+        let side = columns - width - gap;
+        let frame = Frame { viewer: view.viewer, orientation: state.board.orientation() };
+        let mut column: Vec<String> = frame.compass().map(|c| c.to_vec()).unwrap_or_default();
+        if !column.is_empty() {
+            column.push(String::new());
+        }
+        let room = height.saturating_sub(column.len());
+        column.extend(fit(&info, side, room));
+        out = beside(&drawn, &column, gap);
+    } else {
+        out = drawn;
+        let room = below.saturating_sub(screen_rows(&options, columns));
+        for line in fit(&info, columns, room) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out.push_str(&options);
+    out
+}
+
+/// `lines` in at most `rows` rows of `width`, each without its indentation:
+/// a line too wide split at its ` | `s, then wrapped. When they do not all
+/// fit, the first and the last line stay (the panel's move line and its
+/// latest actions), the lines between them as far as they fit in order, and
+/// a row where lines were left out says that `panel` shows them.
+fn fit(lines: &[String], width: usize, rows: usize) -> Vec<String> {
+    let groups: Vec<Vec<String>> = lines
+        .iter()
+        .map(|line| {
+            let line = line.trim_start();
+            let parts: Vec<&str> = if display_width(line) > width { line.split(" | ").collect() } else { vec![line] };
+            parts.iter().flat_map(|part| wrap(part, width).lines().map(str::to_string).collect::<Vec<_>>()).collect()
+        })
+        .collect();
+    if groups.iter().map(Vec::len).sum::<usize>() <= rows {
+        return groups.concat();
+    }
+    let cut = "... ('panel' shows it all)".chars().take(width).collect::<String>();
+    let (Some((first, rest)), true) = (groups.split_first(), rows > 1) else {
+        return groups.concat().into_iter().take(rows.saturating_sub(1)).chain(std::iter::once(cut)).collect();
+    };
+    let (last, middle) = rest.split_last().map_or((&[][..], &[][..]), |(l, m)| (l.as_slice(), m));
+    let mut room = rows.saturating_sub(first.len() + last.len() + 1);
+    let mut out = first.clone();
+    let mut left_out = false;
+    for group in middle {
+        if !left_out && group.len() <= room {
+            room -= group.len();
+            out.extend(group.iter().cloned());
+        } else {
+            left_out = true;
+        }
+    }
+    out.push(cut);
+    out.extend(last.iter().cloned());
+    out.truncate(rows);
+    out
+}
+
+/// The pending options in at most `rows` rows of `columns` (one at least):
+/// as [`options`] lists them when that fits, else the heading and the
+/// options packed along the rows, numbered, as many as fit, the last row
+/// saying how many more `options` lists.
+pub fn options_within(session: &Session, columns: usize, rows: usize) -> String {
+    let listed = wrap(&options(session), columns);
+    let Some(decision) = session.pending() else { return listed };
+    if screen_rows(&listed, columns) <= rows {
+        return listed;
+    }
+    let width = if columns == usize::MAX { 80 } else { columns.max(20) };
+    let mut out: Vec<String> =
+        wrap(listed.lines().next().unwrap_or_default(), columns).lines().map(str::to_string).collect();
+    out.truncate(rows.max(1));
+    let room = rows.saturating_sub(out.len());
+    // Rows of items, each row a list of the items on it.
+    let mut packed: Vec<Vec<String>> = Vec::new();
+    let row_width = |row: &[String]| row.iter().map(|i| 2 + display_width(i)).sum::<usize>();
+    for (i, option) in decision.options.iter().enumerate() {
+        let item = format!("{}. {}", i + 1, option_text(session, option));
+        match packed.last_mut() {
+            Some(row) if row_width(row) + 2 + display_width(&item) <= width => row.push(item),
+            _ => packed.push(vec![item]),
+        }
+    }
+    let total = decision.options.len();
+    if packed.len() > room {
+        packed.truncate(room);
+        // The last row gives way to saying how many more there are.
+        let shown = |packed: &[Vec<String>]| packed.iter().map(Vec::len).sum::<usize>();
+        while !packed.is_empty() {
+            let tail = format!("  ... {} more: 'options'", total - shown(&packed));
+            let row = packed.last_mut().expect("a last row");
+            if row.is_empty() || row_width(row) + tail.len() <= width {
+                break;
+            }
+            row.pop();
+        }
+        let tail = format!("  ... {} more: 'options'", total - shown(&packed));
+        if let Some(row) = packed.last_mut() {
+            row.push(tail.trim_start().to_string());
+        }
+    }
+    let packed: Vec<String> =
+        packed.iter().map(|row| format!(" {}", row.iter().map(|i| format!(" {i}")).collect::<String>())).collect();
+    out.extend(packed);
+    out.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// The state as it is shown: while a card asks, with the board its earlier
@@ -679,7 +857,9 @@ pub fn options_listed(session: &Session, all: bool) -> String {
             let prompt = decision.prompt.clone().unwrap_or_default();
             match question_kind(session) {
                 Some(QuestionKind::Block) => {
-                    format!("{prompt} (a block by two opposite corners, or by its corner marked ? on the board)")
+                    format!(
+                        "{prompt} (a block by its number on the board, where its four squares meet, or by two opposite corners)"
+                    )
                 }
                 Some(QuestionKind::Direction) => format!("{prompt} (as the board is drawn for you)"),
                 _ => prompt,
@@ -695,7 +875,11 @@ pub fn options_listed(session: &Session, all: bool) -> String {
     // The first option as the player would type it.
     let example = || decision.options.first().map(|o| option_text(session, o)).unwrap_or_default();
     match question_kind(session) {
-        Some(QuestionKind::Square | QuestionKind::Checker | QuestionKind::Block) if many => {
+        Some(QuestionKind::Block) if many => {
+            let _ = writeln!(out, "  name one of the {count} blocks numbered on the board{decline}");
+            return out;
+        }
+        Some(QuestionKind::Square | QuestionKind::Checker) if many => {
             let _ = writeln!(out, "  name one of the {count} squares marked ? on the board{decline}");
             return out;
         }
@@ -884,6 +1068,36 @@ mod tests {
             .collect();
         assert_eq!(starts, [15, 15, 15], "{out}");
     }
+    /// Issue 38, item 11: each candidate 2×2 block's number stands where its
+    /// four squares meet, so that f4-g5 and g3-h4 (g4 lies in both) are told
+    /// apart, for either player's view.
+    #[test]
+    fn a_candidate_block_is_numbered_where_its_four_squares_meet() {
+        let session = session();
+        let mut marks = Marks::default();
+        marks.blocks["f4".parse::<Square>().unwrap().index()] = 1;
+        marks.blocks["g3".parse::<Square>().unwrap().index()] = 12;
+        for viewer in Player::BOTH {
+            let drawn = board(session.state(), View { viewer, colour: false }, &marks, &[]);
+            let lines: Vec<&str> = drawn.lines().collect();
+            // The rule below the row labelled `row`, at the crossing after the column labelled `col`.
+            let crossing = |row: char, col: char| {
+                let y = lines.iter().position(|l| l.starts_with(&format!("{row} |"))).unwrap();
+                let x = lines.last().unwrap().chars().position(|c| c == col).unwrap();
+                lines[y + 1].chars().nth(x + 3).unwrap()
+            };
+            let (f4g5, g3h4) = if viewer == Player::Dark {
+                (crossing('5', 'f'), [crossing('4', 'g')])
+            } else {
+                (crossing('4', 'g'), [crossing('3', 'h')])
+            };
+            assert_eq!(f4g5, '1', "{drawn}");
+            assert_eq!(g3h4, ['2'], "the last digit on the crossing: {drawn}");
+            assert!(!drawn.contains('?'), "{drawn}");
+            assert_eq!(drawn.matches('+').count() + 2, 9 * 9, "two crossings hold numbers: {drawn}");
+        }
+    }
+
     use crate::game::{Affected, Datum, Effect, Lasting, MAX_EFFECTS};
     use crate::kernel::MoveRules;
 

@@ -70,9 +70,16 @@ impl Terminal {
     /// Reads what the binary writes until `wanted` has appeared since `from`
     /// (answering the line editor's cursor queries); panics after 20 s.
     fn wait_for(&mut self, from: usize, wanted: &str) {
+        self.wait_until(from, wanted, |seen| seen.contains(wanted));
+    }
+
+    /// Reads what the binary writes until what it wrote since `from` meets
+    /// `done` (answering the line editor's cursor queries); panics, naming
+    /// `what`, after 20 s.
+    fn wait_until(&mut self, from: usize, what: &str, done: impl Fn(&str) -> bool) {
         let start = Instant::now();
-        while !self.seen[from.min(self.seen.len())..].contains(wanted) {
-            assert!(start.elapsed() < Duration::from_secs(20), "waited for {wanted:?}; the screen:\n{}", self.seen);
+        while !done(&self.seen[from.min(self.seen.len())..]) {
+            assert!(start.elapsed() < Duration::from_secs(20), "waited for {what:?}; the screen:\n{}", self.seen);
             let mut buf = [0u8; 4096];
             match self.master.read(&mut buf) {
                 Ok(0) => std::thread::sleep(Duration::from_millis(20)),
@@ -321,4 +328,159 @@ fn long_texts_wrap_between_words_at_80_and_120_columns() {
             assert!(textwrap::core::display_width(line) <= usize::from(columns), "wider than {columns}: {line:?}");
         }
     }
+}
+
+/// A small model of what a terminal of `columns` shows of `text`, as rows
+/// (the last is the one the cursor is on): printable characters written at the
+/// cursor, a line wider than the terminal wrapped onto the next row, `\r`
+/// back to the row's start, `\n` to a new row, and of the escape sequences
+/// the ones this program and its line editor write: erase to the end of the
+/// row (`K`), cursor forward (`C`), clear the screen (`2J`); others (colours,
+/// the cursor query) change no character.
+fn screen_rows(text: &str, columns: usize) -> Vec<String> {
+    let mut rows: Vec<Vec<char>> = vec![Vec::new()];
+    let mut col = 0usize;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let row = rows.last_mut().expect("a row");
+        match c {
+            '\x1b' => {
+                if chars.peek() != Some(&'[') {
+                    chars.next();
+                    continue;
+                }
+                chars.next();
+                let mut arg = String::new();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() || c == '~' {
+                        last = c;
+                        break;
+                    }
+                    arg.push(c);
+                }
+                match last {
+                    'K' => row.truncate(col),
+                    'C' => col += arg.parse::<usize>().unwrap_or(1),
+                    'J' if arg == "2" => {
+                        rows = vec![Vec::new()];
+                        col = 0;
+                    }
+                    _ => {}
+                }
+            }
+            '\r' => col = 0,
+            '\n' => {
+                rows.push(Vec::new());
+                col = 0;
+            }
+            c if c.is_control() => {}
+            c => {
+                if col >= columns {
+                    rows.push(Vec::new());
+                    col = 0;
+                }
+                let row = rows.last_mut().expect("a row");
+                while row.len() < col {
+                    row.push(' ');
+                }
+                if col < row.len() {
+                    row[col] = c;
+                } else {
+                    row.push(c);
+                }
+                col += 1;
+            }
+        }
+    }
+    rows.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+#[test]
+fn the_screen_model_wraps_returns_and_erases() {
+    let rows = screen_rows("abcdef\r\nxy\rz\x1b[K\nhello> \x1b[2J\x1b[Htop\n123456789", 4);
+    assert_eq!(rows, ["top", "1234", "5678", "9"]);
+    let rows = screen_rows("one\ntwo> \r\x1b[4Cxx", 80);
+    assert_eq!(rows, ["one", "two>xx"]);
+}
+
+/// The first seed of a standard game that lasts past move 30 with Dark
+/// always taking its first option and Light played by `greedy` (as the REPL
+/// seats it).
+fn thirty_moves_first_options() -> u64 {
+    use alien_checkers::ai::{Budget, make_agent, mix_seed};
+    (1..200)
+        .find(|&seed| {
+            let mut session = Session::new(&common::repo(), "standard", seed).unwrap();
+            let planets = session.engine.content().setup().planets;
+            let mut light = make_agent("greedy", mix_seed(seed, 2), planets, Budget::Interactive, None).unwrap();
+            while let Some(decision) = session.pending().cloned() {
+                if session.state().turn >= 60 {
+                    return true;
+                }
+                let pick = match decision.player {
+                    Player::Light => light.choose(session.state(), &session.engine).unwrap(),
+                    Player::Dark => decision.options[0].clone(),
+                };
+                session.apply(&pick).unwrap();
+            }
+            false
+        })
+        .expect("a game of 30 moves")
+}
+
+/// Issue 38, item 7: at 80×24, after each decision of a 30-move standard game
+/// (Dark played at the terminal, always its first option; Light by `greedy`),
+/// the last 24 rows of the screen hold all eight ranks of the board with its
+/// file letters, and the prompt on the last row.
+#[test]
+fn at_80_by_24_the_whole_board_and_the_prompt_stay_on_screen() {
+    let dir = common::scratch_dir("terminal", "compact-80x24");
+    let seed = thirty_moves_first_options().to_string();
+    let mut t = Terminal::start_sized(&dir, &["--seed", &seed, "--light", "greedy"], Some((80, 24)));
+    let mut mark = 0;
+    let mut decisions = 0;
+    loop {
+        // A prompt on the row the cursor is on: the program waits for Dark.
+        t.wait_until(mark, "a prompt", |seen| {
+            screen_rows(seen, 80)
+                .last()
+                .is_some_and(|r| (r.starts_with("Dark ") || r.starts_with("game over")) && r.ends_with("> "))
+        });
+        let rows = screen_rows(&t.seen, 80);
+        let shown = &rows[rows.len().saturating_sub(24)..];
+        let prompt = shown.last().expect("a row");
+        assert!(prompt.ends_with("> "), "the prompt is on the last row: {prompt:?}\n{}", shown.join("\n"));
+        // The board's eight rows (a card may turn the board: files then
+        // label its rows), each beginning with its label, and the labels
+        // along the bottom (the panel may stand beside them).
+        let labels: std::collections::BTreeSet<char> = shown
+            .iter()
+            .filter(|r| r.get(1..3) == Some(" |"))
+            .filter_map(|r| r.chars().next().filter(char::is_ascii_alphanumeric))
+            .collect();
+        assert_eq!(
+            labels.len(),
+            8,
+            "after {decisions} decisions the board is not all on screen:\n{}",
+            shown.join("\n")
+        );
+        assert!(
+            shown.iter().any(|r| {
+                let words: Vec<&str> = r.split_whitespace().collect();
+                words.len() >= 8 && words[..8].iter().all(|w| w.len() == 1) && r.starts_with("    ")
+            }),
+            "after {decisions} decisions the labels below the board are not on screen:\n{}",
+            shown.join("\n")
+        );
+        assert!(!prompt.starts_with("game over"), "the game lasts 30 moves:\n{}", shown.join("\n"));
+        if shown.iter().any(|r| r.contains("Move 31 of")) {
+            break;
+        }
+        assert!(decisions < 200, "30 moves take fewer decisions");
+        mark = t.seen.len();
+        t.type_text("1\r");
+        decisions += 1;
+    }
+    assert!(decisions >= 30, "{decisions} decisions");
 }

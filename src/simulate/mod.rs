@@ -303,6 +303,14 @@ pub struct GameRow {
     /// begins (before Light does anything) has 1 too.
     pub turns: u32,
     pub decisions: u32,
+    /// How often the side ahead in material ([`material`]) changed, measured
+    /// at the end of each turn and of the game; a level position does not
+    /// end a lead (Ludii's lead changes).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lead_changes: u32,
+    /// The winner was behind in material at one of those measures (drama).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub winner_trailed: bool,
     /// Card id → uses, for each side.
     pub cards: Sides<BTreeMap<String, CardUse>>,
     /// The card withheld from side A in this game (an ablation game), if any.
@@ -312,6 +320,46 @@ pub struct GameRow {
     /// (only for games played as dealt, not ablation games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A side's material for the design metrics: a man 1, a king (emperors too) 2.
+pub fn material(board: &crate::kernel::Board, player: Player) -> i32 {
+    let mine = board.checkers(player);
+    (mine - board.kings()).count() as i32 + 2 * (mine & board.kings()).count() as i32
+}
+
+/// Who is ahead in material through a game, measured once a turn.
+#[derive(Default)]
+struct Leads {
+    /// The side last ahead (a level position keeps it).
+    ahead: Option<Player>,
+    changes: u32,
+    /// Whether each colour (by index) has been behind.
+    trailed: [bool; 2],
+}
+
+impl Leads {
+    fn measure(&mut self, board: &crate::kernel::Board) {
+        self.measure_lead(material(board, Player::Dark) - material(board, Player::Light));
+    }
+
+    /// `lead`: Dark's material less Light's.
+    fn measure_lead(&mut self, lead: i32) {
+        let now = match lead.signum() {
+            1 => Player::Dark,
+            -1 => Player::Light,
+            _ => return,
+        };
+        self.trailed[(!now).index()] = true;
+        if self.ahead.is_some_and(|p| p != now) {
+            self.changes += 1;
+        }
+        self.ahead = Some(now);
+    }
 }
 
 impl GameRow {
@@ -398,6 +446,8 @@ fn play_one(
         end: Ending::Abandoned("no decision pending and no outcome".into()),
         turns: 0,
         decisions: 0,
+        lead_changes: 0,
+        winner_trailed: false,
         cards: Sides::default(),
         withheld: withheld.and_then(|w| content.card(w.card)).map(|c| c.id.clone()),
         replay: withheld.is_none().then(|| plan.replay_command(index)),
@@ -407,6 +457,8 @@ fn play_one(
     let mut resolving: Option<(Side, String)> = None;
     // The turn (counted from 0) of the last decision applied.
     let mut last_turn: Option<u32> = None;
+    // Material is measured as each turn ends (lead changes, drama).
+    let (mut leads, mut measured) = (Leads::default(), state.turn);
     while let Some(decision) = state.pending(&host) {
         if row.decisions >= crate::ai::MAX_DECISIONS {
             row.end = Ending::Abandoned(format!("{} decisions", crate::ai::MAX_DECISIONS));
@@ -442,7 +494,13 @@ fn play_one(
         }
         row.decisions += 1;
         last_turn = Some(turn);
+        if state.turn != measured {
+            measured = state.turn;
+            leads.measure(&state.board);
+        }
     }
+    leads.measure(&state.board);
+    row.lead_changes = leads.changes;
     // A card given up or cut short still counts as used.
     if let Some((user, card)) = resolving {
         row.cards.of_mut(user).entry(card).or_default().uses += 1;
@@ -453,9 +511,25 @@ fn play_one(
     if let Some(outcome) = state.outcome() {
         row.winner = outcome.winner.map(side);
         row.winner_colour = outcome.winner;
+        row.winner_trailed = outcome.winner.is_some_and(|w| leads.trailed[w.index()]);
         row.end = Ending::by(outcome.reason, content);
     }
     Ok(row)
+}
+
+#[cfg(test)]
+mod lead_tests {
+    use super::*;
+
+    #[test]
+    fn a_lead_changes_only_when_the_other_side_gets_ahead() {
+        let mut leads = Leads::default();
+        for lead in [0, 1, 0, 2, -1, -3] {
+            leads.measure_lead(lead);
+        }
+        assert_eq!(leads.changes, 1);
+        assert_eq!(leads.trailed, [true, true]);
+    }
 }
 
 /// One index of a run: the game as dealt and its ablation games, in the

@@ -389,6 +389,41 @@ pub fn balance(rows: &[GameRow]) -> Balance {
     Balance { planets, rms }
 }
 
+/// The planet balance from a report's counts: each planet's holder results
+/// (wins, draws, losses). The interval resamples each planet's holder results
+/// on their own (a report keeps no games; [`balance`] of a `--games-out` file
+/// resamples whole games).
+pub fn balance_of_counts(planets: &BTreeMap<String, [u64; 3]>) -> Balance {
+    let held: Vec<(&String, [u64; 3])> =
+        planets.iter().filter(|(_, r)| r.iter().sum::<u64>() > 0).map(|(p, r)| (p, *r)).collect();
+    let score = |[w, d, l]: [u64; 3]| (w as f64 + d as f64 / 2.0) / (w + d + l) as f64;
+    let rms_of = |scores: &mut dyn Iterator<Item = f64>| {
+        let d: Vec<f64> = scores.map(|s| (s - 0.5) * (s - 0.5)).collect();
+        (!d.is_empty()).then(|| (d.iter().sum::<f64>() / d.len() as f64).sqrt())
+    };
+    let rms = rms_of(&mut held.iter().map(|(_, r)| score(*r))).map(|value| {
+        let mut rng = AgentRng::new(0x0062_616c_616e_6365);
+        let mut values = Vec::with_capacity(BOOTSTRAP);
+        for _ in 0..BOOTSTRAP {
+            let mut resampled = held.iter().map(|(_, [w, d, l])| {
+                let n = w + d + l;
+                let mut got = [0u64; 3];
+                for _ in 0..n {
+                    let x = rng.below(n as usize) as u64;
+                    got[usize::from(x >= *w) + usize::from(x >= w + d)] += 1;
+                }
+                score(got)
+            });
+            values.extend(rms_of(&mut resampled));
+        }
+        values.sort_by(f64::total_cmp);
+        let at = |q: f64| values[((values.len() as f64 - 1.0) * q).round() as usize];
+        Estimate { value, low: at(0.025), high: at(0.975) }
+    });
+    let planets = held.into_iter().map(|(p, r)| (p.clone(), (r.iter().sum(), score(r)))).collect();
+    Balance { planets, rms }
+}
+
 /// Two runs compared game by game.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairedComparison {
@@ -663,6 +698,7 @@ mod tests {
         GameRow {
             index,
             seed: 100 + u64::from(index),
+            content: String::new(),
             a_colour,
             dark_planet: Some(planets.0.into()),
             light_planet: Some(planets.1.into()),
@@ -671,6 +707,8 @@ mod tests {
             end: end.parse::<Ending>().unwrap(),
             turns,
             decisions: 10,
+            lead_changes: 0,
+            winner_trailed: false,
             cards: Sides::default(),
             withheld: None,
             replay: None,

@@ -239,12 +239,35 @@ pub struct Counts {
     /// One character a game in the order of `played`: `A` or `B` won, `=` a
     /// draw, `x` abandoned. Lets two runs on the same seed be compared game by game.
     pub outcomes: String,
+    /// The design metrics' counts; none in a report written before they were
+    /// counted (or merged with one), whose metrics are then unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<Design>,
+}
+
+/// Counts behind Ludii's design metrics, over the games not abandoned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Design {
+    /// Lead changes in material, summed over the games.
+    pub lead_changes: u64,
+    /// Games won by a side that was behind in material at some turn.
+    pub comebacks: u64,
+    /// Games won in the first `EARLY_TURNS` turns.
+    pub early_wins: u64,
 }
 
 impl Counts {
     fn fold(&mut self, played: &Played) {
         let g = &played.game;
         let outcome = g.outcome_char();
+        if self.games == 0 {
+            self.design = Some(Design::default());
+        }
+        if let Some(d) = self.design.as_mut().filter(|_| !g.abandoned()) {
+            d.lead_changes += u64::from(g.lead_changes);
+            d.comebacks += u64::from(g.winner.is_some() && g.winner_trailed);
+            d.early_wins += u64::from(g.winner.is_some() && g.turns < super::paired::EARLY_TURNS);
+        }
         self.games += 1;
         self.outcomes.push(outcome);
         self.results.get_mut(g.a_colour).add(outcome);
@@ -300,6 +323,16 @@ impl Counts {
     /// which knows the order of the parts.
     fn merge(&mut self, o: &Counts) {
         let (first, other_first) = (self.games == 0, o.games == 0);
+        self.design = match (first, other_first, self.design, o.design) {
+            (_, true, mine, _) => mine,
+            (true, false, _, theirs) => theirs,
+            (false, false, Some(m), Some(t)) => Some(Design {
+                lead_changes: m.lead_changes + t.lead_changes,
+                comebacks: m.comebacks + t.comebacks,
+                early_wins: m.early_wins + t.early_wins,
+            }),
+            _ => None,
+        };
         self.games += o.games;
         self.results.a_dark.merge(&o.results.a_dark);
         self.results.a_light.merge(&o.results.a_light);
@@ -967,6 +1000,49 @@ pub struct Figures {
     pub sprt: Option<SprtFigures>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<PairFigures>,
+    pub design: DesignFigures,
+}
+
+/// Ludii's design metrics and the planet balance, over the games not abandoned.
+#[derive(Clone, Debug, Serialize)]
+pub struct DesignFigures {
+    /// Share of games not drawn.
+    pub decisiveness: Option<Estimate>,
+    /// Lead changes in material a game (unknown for reports without them).
+    pub lead_changes: Option<f64>,
+    /// Share of won games whose winner was behind in material at some turn.
+    pub drama: Option<Estimate>,
+    /// Share of games won in the first `EARLY_TURNS` turns.
+    pub early_wins: Option<Estimate>,
+    pub balance: super::paired::Balance,
+}
+
+fn design_figures(c: &Counts) -> DesignFigures {
+    let all = total(&c.results);
+    let played = all.a_wins + all.b_wins + all.draws;
+    let won = all.a_wins + all.b_wins;
+    let planets = c
+        .planets
+        .iter()
+        .map(|(p, s)| {
+            let h = holders_counts(&s.all());
+            (p.clone(), h)
+        })
+        .collect();
+    DesignFigures {
+        decisiveness: wilson(won as f64, played),
+        lead_changes: c.design.filter(|_| played > 0).map(|d| d.lead_changes as f64 / played as f64),
+        drama: c.design.and_then(|d| wilson(d.comebacks as f64, won)),
+        early_wins: c.design.and_then(|d| wilson(d.early_wins as f64, played)),
+        balance: super::paired::balance_of_counts(&planets),
+    }
+}
+
+/// A planet's holder results (wins, draws, losses) over these cells.
+fn holders_counts(cells: &[&PlanetCell]) -> [u64; 3] {
+    let (held, won, lost) =
+        cells.iter().fold((0, 0, 0), |(h, w, l), c| (h + c.held, w + c.holder_won, l + c.holder_lost));
+    [won, held.saturating_sub(won + lost), lost]
 }
 
 /// Dark's results from the results by A's colour.
@@ -1077,6 +1153,7 @@ pub fn figures(c: &Counts, sprt: Option<Sprt>) -> Figures {
             }
         }),
         pairs: None,
+        design: design_figures(c),
     }
 }
 
@@ -1190,6 +1267,35 @@ pub fn table(r: &Report) -> String {
         f.length.min,
         f.length.max
     );
+    let d = &f.design;
+    let _ = writeln!(
+        out,
+        "design: decisiveness {}, lead changes {} a game, drama {}, won in the first {} turns {}",
+        opt(&d.decisiveness, Estimate::percent),
+        d.lead_changes.map_or_else(|| "-".into(), |x| format!("{x:.2}")),
+        opt(&d.drama, Estimate::percent),
+        super::paired::EARLY_TURNS,
+        opt(&d.early_wins, Estimate::percent)
+    );
+    let _ = writeln!(
+        out,
+        "(decisiveness: games not drawn; lead changes: of the side ahead in material, once a turn; \
+         drama: wins by a side once behind in material)"
+    );
+    if let Some(rms) = &d.balance.rms {
+        let holders: Vec<String> = d
+            .balance
+            .planets
+            .iter()
+            .map(|(p, (_, s))| format!("{} {:.1}% ({:+.1})", visible(p), 100.0 * s, 100.0 * (s - 0.5)))
+            .collect();
+        let _ = writeln!(out, "planet balance: holder's score (distance from 50%): {}", holders.join(", "));
+        let _ = writeln!(
+            out,
+            "planet balance: RMS distance from 50% {} (0 is balanced; interval resamples each planet's results)",
+            Estimate::percent(rms)
+        );
+    }
     let _ = writeln!(
         out,
         "\n{:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  share",
@@ -1490,4 +1596,83 @@ pub fn compare_table(c: &Comparison) -> String {
 /// The row of a game as `--games-out` writes it, read back (for tests and tools).
 pub fn read_row(line: &str) -> Result<GameRow, String> {
     serde_json::from_str(line).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::Sides;
+
+    fn game(index: u32, winner: Option<Player>, turns: u32, lead_changes: u32, trailed: bool) -> Played {
+        let a_colour = Plan::a_colour(index);
+        let game = GameRow {
+            index,
+            seed: 1,
+            a_colour,
+            content: String::new(),
+            dark_planet: Some("mars".into()),
+            light_planet: Some("venus".into()),
+            winner: winner.map(|w| Side::playing(w, a_colour)),
+            winner_colour: winner,
+            end: if winner.is_some() { Ending::Capture } else { Ending::MoveLimit },
+            turns,
+            decisions: 1,
+            lead_changes,
+            winner_trailed: trailed,
+            cards: Sides::default(),
+            withheld: None,
+            replay: None,
+        };
+        Played { game, ablated: Vec::new() }
+    }
+
+    fn games() -> Vec<Played> {
+        vec![
+            game(0, Some(Player::Dark), 2, 0, false),
+            game(1, Some(Player::Light), 40, 3, true),
+            game(2, None, 100, 1, false),
+            game(3, Some(Player::Dark), 30, 2, true),
+        ]
+    }
+
+    #[test]
+    fn design_metrics_count_whole_numbers_that_shards_add_up() {
+        let mut whole = Counts::default();
+        games().iter().for_each(|g| whole.fold(g));
+        assert_eq!(whole.design, Some(Design { lead_changes: 6, comebacks: 2, early_wins: 1 }));
+        let (mut one, mut two) = (Counts::default(), Counts::default());
+        games()[..2].iter().for_each(|g| one.fold(g));
+        games()[2..].iter().for_each(|g| two.fold(g));
+        let mut merged = Counts::default();
+        merged.merge(&one);
+        merged.merge(&two);
+        assert_eq!(merged.design, whole.design);
+        let d = figures(&whole, None).design;
+        assert_eq!(d.decisiveness.unwrap().value, 0.75);
+        assert_eq!(d.lead_changes, Some(1.5));
+        assert!((d.drama.unwrap().value - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(d.early_wins.unwrap().value, 0.25);
+        // R9 holders: mars (Dark) won 2, drew 1, lost 1; venus the mirror.
+        assert_eq!(d.balance.planets["mars"], (4, 0.625));
+        assert_eq!(d.balance.planets["venus"], (4, 0.375));
+        let rms = d.balance.rms.unwrap();
+        assert!((rms.value - 0.125).abs() < 1e-12 && rms.low <= rms.high, "{rms:?}");
+    }
+
+    #[test]
+    fn counts_without_design_metrics_still_read_and_leave_them_unknown() {
+        let mut c = Counts::default();
+        games().iter().for_each(|g| c.fold(g));
+        let mut json = serde_json::to_value(&c).unwrap();
+        json.as_object_mut().unwrap().remove("design");
+        let old: Counts = serde_json::from_value(json).unwrap();
+        assert_eq!(old.design, None);
+        let mut merged = Counts::default();
+        merged.merge(&old);
+        merged.merge(&c);
+        assert_eq!(merged.design, None, "a sum with unknown parts is unknown");
+        let d = figures(&old, None).design;
+        assert_eq!((d.lead_changes, d.drama.is_none()), (None, true));
+        assert_eq!(d.decisiveness.unwrap().value, 0.75);
+    }
 }

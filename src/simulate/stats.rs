@@ -93,24 +93,24 @@ impl PairedSums {
         self.sum_squares_quarters += other.sum_squares_quarters;
     }
 
+    /// The differences as [`MeanSums`], whose figures these are.
+    fn as_mean(&self) -> MeanSums {
+        MeanSums {
+            n: self.pairs,
+            sum: self.sum_halves as f64 / 2.0,
+            sum_of_squares: self.sum_squares_quarters as f64 / 4.0,
+        }
+    }
+
     /// The mean difference with a normal 95 % interval (the sample standard
     /// deviation over √n); `None` below two pairs.
     pub fn estimate(&self) -> Option<Estimate> {
-        if self.pairs < 2 {
-            return None;
-        }
-        let n = self.pairs as f64;
-        let mean = self.sum_halves as f64 / 2.0 / n;
-        let variance = ((self.sum_squares_quarters as f64 / 4.0 - n * mean * mean) / (n - 1.0)).max(0.0);
-        let half = Z95 * (variance / n).sqrt();
-        Some(Estimate { value: mean, low: mean - half, high: mean + half })
+        self.as_mean().estimate()
     }
 
     /// The likelihood that the true mean difference is above 0.
     pub fn superiority(&self) -> Option<f64> {
-        let e = self.estimate()?;
-        let se = (e.high - e.value) / Z95;
-        Some(superiority_of(e.value, se))
+        self.as_mean().superiority()
     }
 }
 

@@ -66,6 +66,11 @@ pub struct SimulateArgs {
     /// report what each card is worth to A (comma-separated card ids, or `all`).
     #[arg(long, value_name = "CARDS")]
     ablate: Option<String>,
+    /// With --ablate: take the games as dealt (and any ablation game asked
+    /// for again) from an earlier run's --games-out file of the same plan,
+    /// instead of playing them again; only the ablation games are played.
+    #[arg(long, value_name = "GAMES.jsonl", requires = "ablate")]
+    baseline: Option<PathBuf>,
     /// Stop when a sequential test on A's score decides between Elo ELO0 and
     /// ELO1 (α = β = 0.05 unless given): `--sprt 0,20` or `--sprt 0,20,0.05,0.05`.
     #[arg(long, value_name = "ELO0,ELO1")]
@@ -218,6 +223,14 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         ablate,
         sprt: args.sprt,
         swap_seats: args.swap_seats,
+        baseline: match &args.baseline {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+                Some(simulate::Baseline::read(&path.display().to_string(), &text).map_err(anyhow::Error::msg)?)
+            }
+            None => None,
+        },
     };
     if args.against_deck.is_some() || args.against_root.is_some() {
         return side_by_side(args, &plan);
@@ -288,6 +301,11 @@ pub fn run(args: &SimulateArgs) -> Outcome {
         eprintln!();
     }
     let seconds = start.elapsed().as_secs_f64();
+    if let (Some(baseline), Some(path)) = (&plan.baseline, &args.baseline) {
+        let (dealt, ablated) = baseline.taken(&plan);
+        let again = if ablated > 0 { format!(" and {ablated} of its ablation games") } else { String::new() };
+        eprintln!("taken from {}, not played again: {dealt} games as dealt{again}", path.display());
+    }
     if let Some(why) = report.meta.stopped.as_deref().filter(|_| STOP.load(Ordering::SeqCst)) {
         eprintln!("{why}");
     }

@@ -13,6 +13,7 @@
 //! and the games `[first, first + n)` of one run are the same games as in any
 //! other run of the plan that covers them (`merge` relies on it).
 
+mod baseline;
 pub mod host;
 pub mod paired;
 mod report;
@@ -33,6 +34,7 @@ use crate::game::{Choice, EndReason, GameState};
 use crate::kernel::Player;
 use crate::script::ScriptEngine;
 
+pub use baseline::Baseline;
 pub use host::{SimHost, Withheld};
 pub use report::{
     Ablation, ByAColour, BySeat, CardCell, Comparison, Counts, Difference, Figures, Meta, PlanetCell, REPORT_FORMAT,
@@ -64,6 +66,8 @@ pub struct Plan {
     /// dealt alike (A plays Dark in the first), and the players' generators
     /// are seeded by side, so the second game is not the first's mirror.
     pub swap_seats: bool,
+    /// An earlier run of this plan (`--baseline`): its games are taken, not played again.
+    pub baseline: Option<Baseline>,
 }
 
 impl Plan {
@@ -81,6 +85,7 @@ impl Plan {
             ablate: Vec::new(),
             sprt: None,
             swap_seats: false,
+            baseline: None,
         }
     }
 
@@ -540,12 +545,15 @@ pub struct Played {
     pub ablated: Vec<GameRow>,
 }
 
-/// Plays game `index` and its ablation games; their rows carry `content`,
-/// the content hash.
+/// Plays game `index` and its ablation games, or takes those the baseline
+/// holds; their rows carry `content`, the content hash.
 fn play_index(engine: &ScriptEngine, plan: &Plan, content: &str, index: u32) -> Result<Played, String> {
-    let mut game = play_one(engine, plan, index, None, None)?;
-    let mut ablated: Vec<GameRow> =
-        plan.ablate.iter().map(|card| play_one(engine, plan, index, Some(card), None)).collect::<Result<_, _>>()?;
+    let game_of = |withheld: Option<&str>| match plan.baseline.as_ref().and_then(|b| b.row(index, withheld)) {
+        Some(row) => Ok(row.clone()),
+        None => play_one(engine, plan, index, withheld, None),
+    };
+    let mut game = game_of(None)?;
+    let mut ablated: Vec<GameRow> = plan.ablate.iter().map(|card| game_of(Some(card))).collect::<Result<_, _>>()?;
     for row in std::iter::once(&mut game).chain(&mut ablated) {
         row.content = content.to_string();
     }
@@ -592,6 +600,9 @@ pub fn run(plan: &Plan, sinks: Sinks<'_>) -> Result<Report, String> {
     }
     let mut report = Report::new(plan, engine.content());
     drop(engine);
+    if let Some(baseline) = &plan.baseline {
+        baseline.check(plan, &report.meta.content_hash)?;
+    }
     let end = plan.first_game.checked_add(plan.games).ok_or("--first-game + --games is past the last game index")?;
     // The report file is written before the first game, so a folder that is
     // missing or not writable is said before any game is played.
@@ -801,19 +812,20 @@ pub fn save_game(plan: &Plan, index: u32, path: &Path) -> Result<GameRow, String
 }
 
 /// The words of a row's replay command that say which run it belongs to
-/// (deck, players, seed): without the content root, which differs from
-/// machine to machine, and without the game's own index and file.
+/// (players, seed, seating): without the deck and the content root, whose
+/// spelling differs from machine to machine (the content hash says which
+/// content), and without the game's own index and file.
 fn run_words(replay: &str) -> String {
     let mut words = Vec::new();
     let mut it = replay.split(' ');
     while let Some(word) = it.next() {
         match word {
-            "--root" => {
-                // A quoted root may hold spaces: skip to its closing quote.
-                let mut root = it.next().unwrap_or_default().to_string();
-                while root.starts_with('\'') && (root.len() < 2 || !root.ends_with('\'')) {
+            "--root" | "--deck" => {
+                // A quoted path may hold spaces: skip to its closing quote.
+                let mut path = it.next().unwrap_or_default().to_string();
+                while path.starts_with('\'') && (path.len() < 2 || !path.ends_with('\'')) {
                     let Some(more) = it.next() else { break };
-                    root = format!("{root} {more}");
+                    path = format!("{path} {more}");
                 }
             }
             "--save-game" => break,
@@ -827,7 +839,7 @@ fn run_words(replay: &str) -> String {
 /// merge-games`): every line, as written, in game order (a game's ablation
 /// rows stay after it). Refuses, naming the file and line, a line that is not
 /// a game's row, rows of another content (`content`) or another run (the
-/// replay command's deck, players and seed), and a game in two files.
+/// replay command's players and seed), and a game in two files.
 /// `files` are (name, text) pairs.
 pub fn merge_games(files: &[(String, String)]) -> Result<String, String> {
     // (index, file number, line number) → line, and the run they belong to.

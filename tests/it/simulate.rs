@@ -299,6 +299,13 @@ fn the_command_line_shards_merges_compares_and_replays_a_game() {
     assert_eq!(status, Some(0), "{stderr}");
     assert!(out.trim_end().ends_with(&format!("after {} decisions", row.decisions)), "{out}");
 
+    // An ablation takes the run's games from its games file and plays only its own.
+    let (ablated, stderr, status) =
+        cli(&dir, &with(&run, &["--games", "7", "--ablate", "rotate", "--baseline", "games.jsonl"]));
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stderr.contains("taken from games.jsonl, not played again: 7 games as dealt"), "{stderr}");
+    assert!(ablated.contains("rotate"), "{ablated}");
+
     // Bad input is one line naming the file, with status 2.
     std::fs::write(dir.join("broken.json"), "{").unwrap();
     for (args, says) in [
@@ -307,6 +314,8 @@ fn the_command_line_shards_merges_compares_and_replays_a_game() {
         (&["simulate", "merge", "a.json", "missing.json"], "missing.json: cannot read"),
         (&["simulate", "--a", "normal:iterations=0"], "at least 1 iteration"),
         (&["simulate", "--ablate", "nosuch", "--games", "2"], "no card 'nosuch'"),
+        (&["simulate", "--ablate", "rotate", "--baseline", "whole.json"], "whole.json, line 1: not a game's row"),
+        (&["simulate", "--ablate", "rotate", "--games", "6", "--baseline", "games.jsonl"], "was dealt otherwise"),
     ] {
         let (_, stderr, status) = cli(&dir, args);
         assert_eq!(status, Some(2), "{args:?}: {stderr}");
@@ -762,4 +771,72 @@ fn games_out_files_of_shards_merge_in_game_order() {
     let seed = rows(&Plan { first_game: 2, games: 1, seed: 99, ..whole.clone() });
     let e = simulate::merge_games(&[("a.jsonl".into(), a), ("seed.jsonl".into(), seed)]).unwrap_err();
     assert!(e.starts_with("seed.jsonl, line 1: not part of the same run") && e.contains("--seed 99"), "{e}");
+}
+
+/// An ablation run with `--baseline` takes the baseline's games instead of
+/// playing them again: its report and rows are the full run's, a baseline row
+/// edited on purpose shows up in the report (so it was read, not replayed),
+/// and a baseline of another seed, players, range or content is refused with
+/// a sentence naming the file and line (issue 39, item 7).
+#[test]
+fn an_ablation_takes_the_baselines_games_instead_of_replaying_them() {
+    use alien_checkers::simulate::Baseline;
+    let dealt = plan("random", "greedy", 6, 8, 2);
+    let text = |rows: &[GameRow]| rows.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect::<String>();
+    let (_, base_rows) = run_with_rows(&dealt);
+    let baseline = Baseline::read("base.jsonl", &text(&base_rows)).unwrap();
+    let ablation = Plan { ablate: vec!["rotate".into(), "water".into()], ..dealt.clone() };
+    let (full, full_rows) = run_with_rows(&ablation);
+    let (taken, taken_rows) = run_with_rows(&Plan { baseline: Some(baseline.clone()), ..ablation.clone() });
+    same_games(&full, &taken);
+    assert_eq!(full_rows, taken_rows);
+    assert_eq!(baseline.taken(&ablation), (6, 0));
+
+    // A game edited in the baseline is the game the report counts.
+    let mut edited = base_rows.clone();
+    edited[3].turns = 999;
+    let with_edit = Baseline::read("base.jsonl", &text(&edited)).unwrap();
+    let report = run(&Plan { baseline: Some(with_edit), ..ablation.clone() }, Sinks::none()).unwrap();
+    assert_eq!(report.counts.turns.max, 999, "game 3 was taken from the baseline, not played");
+    assert_ne!(full.counts.turns.max, 999);
+
+    // A baseline's ablation games are taken too: only the new card's are played.
+    let rotate_only = Plan { ablate: vec!["rotate".into()], ..dealt.clone() };
+    let (_, rotate_rows) = run_with_rows(&rotate_only);
+    let mut edited = rotate_rows.clone();
+    let rotate_row = edited.iter_mut().find(|r| r.withheld.is_some()).unwrap();
+    rotate_row.turns = 777;
+    let with_rotate = Baseline::read("rotate.jsonl", &text(&edited)).unwrap();
+    assert_eq!(with_rotate.taken(&ablation), (6, 6));
+    let (_, rows) = run_with_rows(&Plan { baseline: Some(with_rotate), ..ablation.clone() });
+    assert_eq!(rows.iter().filter(|r| r.turns == 777).count(), 1, "the rotate game was taken, not played");
+    assert_eq!(rows.len(), full_rows.len());
+    let unedited = Baseline::read("rotate.jsonl", &text(&rotate_rows)).unwrap();
+    let (_, rows) = run_with_rows(&Plan { baseline: Some(unedited), ..ablation.clone() });
+    assert_eq!(rows, full_rows);
+
+    let refused = |plan: Plan, rows: &[GameRow]| {
+        let baseline = Baseline::read("base.jsonl", &text(rows)).unwrap();
+        run(&Plan { baseline: Some(baseline), ..plan }, Sinks::none()).unwrap_err()
+    };
+    let e = refused(Plan { games: 8, ..ablation.clone() }, &base_rows);
+    assert!(e.starts_with("base.jsonl: game 6 is not in it (it holds games 0-5)"), "{e}");
+    let (_, other_seed) = run_with_rows(&Plan { seed: 9, ..dealt.clone() });
+    let e = refused(ablation.clone(), &other_seed);
+    assert!(e.starts_with("base.jsonl, line 1: game 0 was dealt otherwise") && e.contains("seed 8"), "{e}");
+    let (_, other_players) = run_with_rows(&Plan { b: "random".into(), ..dealt.clone() });
+    let e = refused(ablation.clone(), &other_players);
+    assert!(e.starts_with("base.jsonl, line 1: game 0 was played by") && e.contains("--b random"), "{e}");
+    // The same content at another path is the same content; changed, it is not.
+    let copy = content_copy("baseline-copy", None);
+    let (_, rows) =
+        run_with_rows(&Plan { root: ContentRoot::new(&copy), baseline: Some(baseline), ..ablation.clone() });
+    assert_eq!(rows, full_rows);
+    let changed = content_copy("baseline-changed", None);
+    let mars = changed.join("planets/mars.lua");
+    std::fs::write(&mars, std::fs::read_to_string(&mars).unwrap() + "\n-- changed\n").unwrap();
+    let e = refused(Plan { root: ContentRoot::new(&changed), ..ablation.clone() }, &base_rows);
+    assert!(e.starts_with("base.jsonl, line 1: game 0 was played on other content"), "{e}");
+    let e = Baseline::read("report.json", "{\"meta\": {}}").unwrap_err();
+    assert!(e.starts_with("report.json, line 1: not a game's row") && e.contains("--games-out"), "{e}");
 }

@@ -388,6 +388,13 @@ impl GameRow {
         }
     }
 
+    /// Won (not drawn) by the end of turn [`paired::EARLY_TURNS`]: `turns`
+    /// counts the turn the game ended in, so a win during Dark's second turn
+    /// (turn 3) is early, one during Light's second (turn 4) is not.
+    pub fn early_win(&self) -> bool {
+        self.winner.is_some() && self.turns <= paired::EARLY_TURNS
+    }
+
     /// One character for the run's outcome string: `A`, `B`, `=` (draw), `x` (abandoned).
     pub fn outcome_char(&self) -> char {
         match self.winner {

@@ -1,6 +1,6 @@
 //! Two runs of the same seed compared game by game: every figure (A's and
-//! Dark's score, each planet's holder score, each way of ending, early wins,
-//! each card's uses and users' score) is a value a game, and a figure's
+//! Dark's score, the design metrics, each planet's holder score, each way of
+//! ending, each card's uses and users' score) is a value a game, and a figure's
 //! difference is the mean of its per-game differences over the games that
 //! pair. A planet's row pairs only the games in which both runs dealt that
 //! planet to the same colour (a card's users' row, the games in which the same
@@ -19,8 +19,8 @@ use crate::ai::{AgentRng, Side};
 use crate::kernel::Player;
 use crate::text::visible;
 
-/// A win in one of a game's first `EARLY_TURNS` turns (fewer turns
-/// completed) is an early win.
+/// A win in one of a game's first `EARLY_TURNS` turns (R3: Dark's first
+/// turn is turn 1) is an early win ([`GameRow::early_win`]).
 pub const EARLY_TURNS: u32 = 3;
 /// The family-wise level of the corrected flags and the primary figure's level.
 pub const ALPHA: f64 = 0.05;
@@ -33,6 +33,13 @@ pub const BOOTSTRAP: usize = 1000;
 pub enum Figure {
     AScore,
     DarkScore,
+    /// Games not drawn (decisiveness).
+    Decisive,
+    /// How often the side ahead in material changed ([`GameRow::lead_changes`]).
+    LeadChanges,
+    /// Whether the winner was behind in material at some turn (drama); only
+    /// won games have it.
+    Drama,
     /// Games won by either side in the first [`EARLY_TURNS`] turns.
     EarlyWin,
     /// The score of the player holding this planet.
@@ -77,15 +84,18 @@ fn holders(row: &GameRow, planet: &str) -> Vec<Player> {
     out
 }
 
-fn early_win(row: &GameRow) -> bool {
-    row.winner.is_some() && row.turns < EARLY_TURNS
-}
-
 impl Figure {
+    /// The figures of a game as a whole, in the order tables show them.
+    const WHOLE_GAME: [Figure; 6] =
+        [Figure::AScore, Figure::DarkScore, Figure::Decisive, Figure::LeadChanges, Figure::Drama, Figure::EarlyWin];
+
     pub fn name(&self) -> String {
         match self {
             Figure::AScore => "A's score".into(),
             Figure::DarkScore => "Dark's score".into(),
+            Figure::Decisive => "decisive (not drawn)".into(),
+            Figure::LeadChanges => "lead changes a game".into(),
+            Figure::Drama => "drama (winner trailed)".into(),
             Figure::EarlyWin => format!("won in the first {EARLY_TURNS} turns"),
             Figure::Holder(p) => format!("planet {p}: holder's score"),
             Figure::HolderEarly(p) => format!("planet {p}: holder won in {EARLY_TURNS} turns"),
@@ -97,7 +107,7 @@ impl Figure {
 
     /// Whether the figure is a rate or a score (shown in per cent) or a count.
     pub fn is_rate(&self) -> bool {
-        !matches!(self, Figure::CardUses(_))
+        !matches!(self, Figure::CardUses(_) | Figure::LeadChanges)
     }
 
     fn value(&self, row: &GameRow) -> Option<Value> {
@@ -105,7 +115,10 @@ impl Figure {
         match self {
             Figure::AScore => whole(row.a_score_halves()? as f64 / 2.0),
             Figure::DarkScore => whole(score(row, Player::Dark)?),
-            Figure::EarlyWin => whole(f64::from(u8::from(early_win(row)))),
+            Figure::Decisive => whole(f64::from(u8::from(row.a_score_halves()? != 1))),
+            Figure::LeadChanges => whole(f64::from(row.lead_changes)).filter(|_| !row.abandoned()),
+            Figure::Drama => row.winner.and_then(|_| whole(f64::from(u8::from(row.winner_trailed)))),
+            Figure::EarlyWin => whole(f64::from(u8::from(row.early_win()))),
             Figure::Ended(way) => whole(f64::from(u8::from(row.end.to_string() == *way))),
             Figure::Holder(p) => match holders(row, p)[..] {
                 [colour] => Some(Value { x: score(row, colour)?, seat: seat(colour) }),
@@ -113,7 +126,7 @@ impl Figure {
             },
             Figure::HolderEarly(p) => match holders(row, p)[..] {
                 [colour] => {
-                    let won = early_win(row) && row.winner_colour == Some(colour);
+                    let won = row.early_win() && row.winner_colour == Some(colour);
                     Some(Value { x: f64::from(u8::from(won)), seat: seat(colour) })
                 }
                 _ => None,
@@ -149,7 +162,7 @@ pub fn figures_of<'a>(rows: impl IntoIterator<Item = &'a GameRow>) -> Vec<Figure
         ways.insert(row.end.to_string());
         cards.extend(row.cards.a.keys().chain(row.cards.b.keys()).cloned());
     }
-    let mut out = vec![Figure::AScore, Figure::DarkScore, Figure::EarlyWin];
+    let mut out = Figure::WHOLE_GAME.to_vec();
     for p in &planets {
         out.push(Figure::Holder(p.clone()));
         out.push(Figure::HolderEarly(p.clone()));
@@ -170,7 +183,7 @@ pub fn figures_for_contents(contents: &[&crate::content::Content]) -> Vec<Figure
         planets.extend(c.planets.iter().map(|p| p.id.clone()));
         cards.extend(c.cards.iter().map(|c| c.id.clone()));
     }
-    let mut out = vec![Figure::AScore, Figure::DarkScore, Figure::EarlyWin];
+    let mut out = Figure::WHOLE_GAME.to_vec();
     for p in &planets {
         out.push(Figure::Holder(p.clone()));
         out.push(Figure::HolderEarly(p.clone()));
@@ -765,6 +778,26 @@ mod tests {
         // Early wins: game 0's Jupiter win in 2 turns, old only.
         let early = get("planet jupiter: holder won in 3 turns");
         assert_eq!((early.old, early.new), (Some(0.5), Some(0.0)));
+    }
+
+    #[test]
+    fn design_metrics_pair_too_drama_over_games_won_in_both() {
+        let (mut old, mut new) = old_and_new();
+        (old[0].lead_changes, new[0].lead_changes) = (0, 2);
+        (old[3].lead_changes, new[3].lead_changes) = (1, 1);
+        (old[1].winner_trailed, new[1].winner_trailed) = (false, true);
+        new[2].winner_trailed = true; // old game 2 was drawn: no drama to pair
+        let c = compare_rows("old", &old, "new", &new, None).unwrap();
+        let get = |name: &str| c.rows.iter().find(|r| r.figure == name).unwrap_or_else(|| panic!("{name}"));
+        let leads = get("lead changes a game");
+        assert_eq!((leads.paired, leads.old, leads.new), (4, Some(0.25), Some(0.75)));
+        assert!(!leads.rate);
+        let drama = get("drama (winner trailed)");
+        assert_eq!((drama.paired, drama.of), (3, 4));
+        assert_eq!((drama.old, drama.new), (Some(0.0), Some(1.0 / 3.0)));
+        // Decisive: old drew game 2, new won every game.
+        let decisive = get("decisive (not drawn)");
+        assert_eq!((decisive.old, decisive.new), (Some(0.75), Some(1.0)));
     }
 
     #[test]

@@ -266,7 +266,7 @@ impl Counts {
         if let Some(d) = self.design.as_mut().filter(|_| !g.abandoned()) {
             d.lead_changes += u64::from(g.lead_changes);
             d.comebacks += u64::from(g.winner.is_some() && g.winner_trailed);
-            d.early_wins += u64::from(g.winner.is_some() && g.turns < super::paired::EARLY_TURNS);
+            d.early_wins += u64::from(g.early_win());
         }
         self.games += 1;
         self.outcomes.push(outcome);
@@ -1633,6 +1633,13 @@ mod tests {
             game(2, None, 100, 1, false),
             game(3, Some(Player::Dark), 30, 2, true),
         ]
+    }
+
+    #[test]
+    fn a_win_by_the_end_of_turn_three_is_early() {
+        assert!(game(0, Some(Player::Dark), 3, 0, false).game.early_win(), "Dark wins during its second turn");
+        assert!(!game(1, Some(Player::Light), 4, 0, false).game.early_win(), "Light wins during its second turn");
+        assert!(!game(2, None, 1, 0, false).game.early_win(), "a draw is no win");
     }
 
     #[test]

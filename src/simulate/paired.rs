@@ -593,9 +593,9 @@ pub fn paired_table(c: &PairedComparison) -> String {
     let significant: Vec<&PairedRow> = c.rows.iter().filter(|r| r.significant && !r.primary).collect();
     let _ = writeln!(
         out,
-        "\nsignificant after Holm's correction ({tested} rows, family-wise {:.0}%): {}",
+        "\nsignificant after Holm's correction ({tested} rows, family-wise {:.0}%):{}",
         100.0 * c.alpha,
-        if significant.is_empty() { "none".to_string() } else { String::new() }
+        if significant.is_empty() { " none" } else { "" }
     );
     for r in significant {
         let _ = writeln!(out, "  {:<40} {}", visible(&r.figure), difference(&r.difference, r.rate));

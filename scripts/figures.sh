@@ -22,7 +22,12 @@ simulate() {
     start=$(date +%s)
     "$bin" simulate --root . "$@" >"$work/report.txt" 2>/dev/null
     took=$(($(date +%s) - start))
-    shown=$(printf '%s' "$*" | sed "s|$work/||g")
+    shown=""
+    for word in "$@"; do
+        case $word in *" "*) word="\"$word\"" ;; esac
+        shown="$shown${shown:+ }$word"
+    done
+    shown=$(printf '%s' "$shown" | sed "s|$work/||g")
     {
         printf '## %s\n\n```\n$ alien-checkers simulate %s   # %s s\n' "$title" "$shown" "$took"
         sed "s|$work/||g" "$work/report.txt"

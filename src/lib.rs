@@ -17,4 +17,5 @@ pub mod scenario;
 pub mod script;
 pub mod session;
 pub mod simulate;
+pub mod spots;
 pub mod text;

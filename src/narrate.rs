@@ -212,16 +212,16 @@ impl<'a> Narrator<'a> {
     /// board's own directions (`d4 north-east`).
     fn spot(&self, pair: EdgePair) -> String {
         match self.frame() {
-            Some(frame) => crate::repl::spots::pair_text(frame, pair),
-            None => compass_words(&crate::repl::spots::pair_text(NORTH_UP, pair)),
+            Some(frame) => crate::spots::pair_text(frame, pair),
+            None => compass_words(&crate::spots::pair_text(NORTH_UP, pair)),
         }
     }
 
     /// One wall's edge as play names it (`d4 up`; neutral: `d4 north`).
     fn edge(&self, edge: Edge) -> String {
         match self.frame() {
-            Some(frame) => crate::repl::spots::edge_text(frame, edge),
-            None => compass_words(&crate::repl::spots::edge_text(NORTH_UP, edge)),
+            Some(frame) => crate::spots::edge_text(frame, edge),
+            None => compass_words(&crate::spots::edge_text(NORTH_UP, edge)),
         }
     }
 

@@ -8,7 +8,6 @@ mod input;
 mod palette;
 pub mod render;
 pub mod review;
-pub(crate) mod spots;
 pub mod table;
 
 use std::collections::BTreeMap;
@@ -23,6 +22,7 @@ use crate::game::{Answer, Choice, DecisionKind, Piles, QuestionKind};
 use crate::kernel::{Board, Player};
 use crate::script::engine_factory;
 use crate::session::{Edits, Session};
+use crate::spots;
 use input::{Input, Line};
 use render::View;
 
@@ -435,7 +435,7 @@ impl Repl {
     }
 
     /// Whether the pending question is answered with an edge or a wall spot,
-    /// named in several words (spots.rs).
+    /// named in several words (`crate::spots`).
     fn asks_for_edges(&self) -> bool {
         matches!(render::question_kind(&self.session), Some(QuestionKind::Edge | QuestionKind::Edges))
     }

@@ -5,12 +5,12 @@
 use std::fmt::Write as _;
 
 use super::palette::{self, Ground, Ink};
-use super::spots;
 use crate::diagram;
 use crate::game::{Affected, Answer, Choice, DecisionKind, GameState, Lasting, QuestionKind, Step};
 use crate::kernel::{Bitboard, Board, Dir, Edge, Kind, MoveRules, Player, Square, Terrain};
 use crate::narrate::Frame;
 use crate::session::Session;
+use crate::spots;
 use textwrap::core::display_width;
 
 /// How to draw: whose side is at the bottom, and whether to use ANSI colours.
@@ -624,7 +624,9 @@ pub fn wrap(text: &str, columns: usize) -> String {
         let indent = " ".repeat((line.len() - words.len()).min(width / 2));
         let collapsed = format!("{indent}{}", words.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" "));
         let rest = format!("{indent}  ");
-        let options = textwrap::Options::new(width).subsequent_indent(&rest);
+        // Between words only: a move (`d4-c5~b6`) or a card's id is never cut at its hyphen.
+        let options =
+            textwrap::Options::new(width).subsequent_indent(&rest).word_splitter(textwrap::WordSplitter::NoHyphenation);
         for piece in textwrap::wrap(&collapsed, options) {
             out.push_str(&piece);
             out.push('\n');
@@ -1052,6 +1054,23 @@ fn items_panel(out: &mut String, session: &Session, viewer: Player, cut: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A word that fits a line is never cut, hyphens and all (a move
+    /// `d4-c5~b6`, a card's id); only a word longer than a line is cut, and
+    /// then after one of its hyphens.
+    #[test]
+    fn a_long_line_is_broken_between_words_and_only_an_overlong_word_at_a_hyphen() {
+        let line = "Move d4-c5~b6 then e3-f4 and g5-h6 or the up-right walls with second-move and \
+                    monolith-twice, then b2-c3 and the up-left long-winded card-text d4-e5 x-y w-z more-words";
+        for columns in 20..120 {
+            let wrapped = wrap(line, columns);
+            let words: Vec<&str> = wrapped.split_whitespace().collect();
+            assert_eq!(words, line.split(' ').collect::<Vec<_>>(), "at {columns}:\n{wrapped}");
+            assert!(wrapped.lines().all(|l| display_width(l) <= columns), "{wrapped}");
+        }
+        let wrapped = wrap("moved e3-f4-g5-h6-a1-b2-c3-d4", 20);
+        assert_eq!(wrapped, "moved\n  e3-f4-g5-h6-a1-b2-\n  c3-d4\n");
+    }
 
     /// Issue 38, item 9: a column beside the board starts at one screen column
     /// on every line, whatever the line's characters take in bytes (walls are

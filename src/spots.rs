@@ -4,6 +4,8 @@
 //! (`d4 up-right`: the two sides of d4 that meet there), or by two squares
 //! side by side and the side both edges are on (`d4 e4 up`). Directions are
 //! the frame's words (`up`, `u`, `up-right`), or the board's own (`n`, `ne`).
+//! The REPL reads these names and the screen and the narrator write them, so
+//! a name shown is a name that reads back.
 
 use crate::kernel::{Dir, Edge, EdgePair, Square};
 use crate::narrate::Frame;

@@ -602,7 +602,8 @@ pub fn board_and_legend(session: &Session, view: View, columns: usize) -> String
 ///
 /// Invariant: mod text (already made visible, text.rs) in a line cannot pass
 /// for a line of the game's own. A line that fits is printed as it is. A
-/// line that does not fit is broken between words only: its runs of spaces
+/// line that does not fit is broken between words only (never at a word's
+/// hyphen; a word longer than the line is cut where the line ends): its runs of spaces
 /// are first collapsed to one (its indentation kept, up to half the width),
 /// so padding cannot choose the word a line starts with, and every
 /// continuation line is indented two more than the line it continues, so
@@ -1056,10 +1057,10 @@ mod tests {
     use super::*;
 
     /// A word that fits a line is never cut, hyphens and all (a move
-    /// `d4-c5~b6`, a card's id); only a word longer than a line is cut, and
-    /// then after one of its hyphens.
+    /// `d4-c5~b6`, a card's id); only a word longer than a line is cut, where
+    /// the line ends.
     #[test]
-    fn a_long_line_is_broken_between_words_and_only_an_overlong_word_at_a_hyphen() {
+    fn a_long_line_is_broken_between_words_and_only_an_overlong_word_within_it() {
         let line = "Move d4-c5~b6 then e3-f4 and g5-h6 or the up-right walls with second-move and \
                     monolith-twice, then b2-c3 and the up-left long-winded card-text d4-e5 x-y w-z more-words";
         for columns in 20..120 {
@@ -1068,8 +1069,8 @@ mod tests {
             assert_eq!(words, line.split(' ').collect::<Vec<_>>(), "at {columns}:\n{wrapped}");
             assert!(wrapped.lines().all(|l| display_width(l) <= columns), "{wrapped}");
         }
-        let wrapped = wrap("moved e3-f4-g5-h6-a1-b2-c3-d4", 20);
-        assert_eq!(wrapped, "moved\n  e3-f4-g5-h6-a1-b2-\n  c3-d4\n");
+        let wrapped = wrap("moved second-move-and-then-more", 20);
+        assert_eq!(wrapped, "moved\n  second-move-and-th\n  en-more\n");
     }
 
     /// Issue 38, item 9: a column beside the board starts at one screen column

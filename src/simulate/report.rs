@@ -728,10 +728,9 @@ fn check_counts(report: &Report) -> Result<(), String> {
         }
     }
     for (card, cells) in &c.ablations {
-        for (colour, cell, played) in [
-            ("a_dark", &cell_of(cells, true), games.a_dark.games()),
-            ("a_light", &cell_of(cells, false), games.a_light.games()),
-        ] {
+        for (colour, cell, played) in
+            [("a_dark", &cells.a_dark, games.a_dark.games()), ("a_light", &cells.a_light, games.a_light.games())]
+        {
             let at = |f: &str| format!("ablations.{}.{colour}.{f}", visible(card));
             if cell.without.games() != played {
                 return Err(format!("{} holds {} games, its outcomes {played}", at("without"), cell.without.games()));
@@ -740,10 +739,6 @@ fn check_counts(report: &Report) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn cell_of(cells: &ByAColour<Ablation>, a_dark: bool) -> Ablation {
-    if a_dark { cells.a_dark } else { cells.a_light }
 }
 
 /// Merges reports of parts of one run into the report of the games they hold
